@@ -1,0 +1,234 @@
+// Package run loads frozen runs: a folder runs/<id>/ holding manifest.yaml
+// and the per-prompt scored file, verified against the manifest's hashes.
+package run
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Manifest describes one run. Field names follow manifest.yaml.
+type Manifest struct {
+	Model            Model             `yaml:"model" json:"model"`
+	Benchmark        string            `yaml:"benchmark" json:"benchmark"`
+	Variant          string            `yaml:"variant" json:"variant"`
+	Intervention     string            `yaml:"intervention" json:"intervention"`
+	InterventionText string            `yaml:"intervention_text,omitempty" json:"intervention_text,omitempty"`
+	Scoring          string            `yaml:"scoring" json:"scoring"`
+	Choices          Choices           `yaml:"choices,omitempty" json:"choices"`
+	PromptTemplate   string            `yaml:"prompt_template,omitempty" json:"prompt_template,omitempty"`
+	Harness          Harness           `yaml:"harness" json:"harness"`
+	Dataset          Dataset           `yaml:"dataset" json:"dataset"`
+	RunDate          string            `yaml:"run_date" json:"run_date"`
+	Scored           ScoredFile        `yaml:"scored" json:"scored"`
+	Claimed          map[string]number `yaml:"claimed,omitempty" json:"claimed,omitempty"`
+	Notes            string            `yaml:"notes,omitempty" json:"notes,omitempty"`
+	// Synthetic marks demonstration runs that no real model produced; the
+	// site says so on every page.
+	Synthetic bool `yaml:"synthetic,omitempty" json:"synthetic,omitempty"`
+	// Incomplete is set by importers when the harness ran on part of the
+	// dataset (e.g. --limit); the scorer also detects missing cells itself.
+	Incomplete string `yaml:"incomplete,omitempty" json:"incomplete,omitempty"`
+}
+
+type number = float64
+
+// Model identifies the model that produced the run.
+type Model struct {
+	Name        string `yaml:"name" json:"name"`
+	ID          string `yaml:"id" json:"id"`
+	Provider    string `yaml:"provider" json:"provider"`
+	Revision    string `yaml:"revision,omitempty" json:"revision,omitempty"`
+	OpenWeights bool   `yaml:"open_weights" json:"open_weights"`
+	URL         string `yaml:"url,omitempty" json:"url,omitempty"`
+}
+
+// Choices lists the answer forms counted as yes and as no.
+type Choices struct {
+	Yes []string `yaml:"yes" json:"yes"`
+	No  []string `yaml:"no" json:"no"`
+}
+
+// DefaultChoices are the lm-evaluation-harness answer forms.
+var DefaultChoices = Choices{Yes: []string{"yes", "Yes"}, No: []string{"no", "No"}}
+
+// Harness names the tool that ran the model.
+type Harness struct {
+	Name    string `yaml:"name" json:"name"`
+	Version string `yaml:"version,omitempty" json:"version,omitempty"`
+	Commit  string `yaml:"commit,omitempty" json:"commit,omitempty"`
+}
+
+// Dataset names the dataset revision the prompts came from.
+type Dataset struct {
+	Name     string `yaml:"name" json:"name"`
+	Revision string `yaml:"revision,omitempty" json:"revision,omitempty"`
+	SHA256   string `yaml:"sha256,omitempty" json:"sha256,omitempty"`
+}
+
+// ScoredFile points at the per-prompt file and pins its content.
+type ScoredFile struct {
+	Path   string `yaml:"path" json:"path"`
+	SHA256 string `yaml:"sha256" json:"sha256"`
+	Rows   int    `yaml:"rows" json:"rows"`
+}
+
+// Variants and scoring methods the site knows.
+const (
+	Explicit = "explicit"
+	Implicit = "implicit"
+
+	Logprob  = "logprob"
+	Decision = "decision"
+)
+
+var (
+	idRE     = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+	hexRE    = regexp.MustCompile(`^[0-9a-f]{64}$`)
+	dateRE   = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	scoredRE = regexp.MustCompile(`^scored\.jsonl(\.gz)?$`)
+)
+
+// ValidID reports whether id is a plain folder name usable as a run id:
+// lower-case letters, digits, '.', '_' and '-', not starting with a dot.
+func ValidID(id string) bool { return idRE.MatchString(id) && !strings.Contains(id, "..") }
+
+// ParseManifest decodes and validates manifest.yaml. name is used in error
+// messages, which have the form name:line: message.
+func ParseManifest(name string, data []byte) (*Manifest, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, fmt.Errorf("%s:%s", name, yamlErr(err))
+	}
+	if len(root.Content) == 0 {
+		return nil, fmt.Errorf("%s:1: empty manifest", name)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var m Manifest
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("%s:%s", name, yamlErr(err))
+	}
+	v := validator{name: name, root: root.Content[0]}
+	v.required(m.Model.Name, "model", "name")
+	v.required(m.Model.ID, "model", "id")
+	v.required(m.Model.Provider, "model", "provider")
+	v.required(m.Benchmark, "benchmark")
+	if m.Benchmark != "" && m.Benchmark != "discrim_eval" {
+		v.errorf([]string{"benchmark"}, "benchmark %q is not discrim_eval", m.Benchmark)
+	}
+	v.required(m.Variant, "variant")
+	if m.Variant != "" && m.Variant != Explicit && m.Variant != Implicit {
+		v.errorf([]string{"variant"}, "variant %q: want explicit or implicit", m.Variant)
+	}
+	v.required(m.Intervention, "intervention")
+	v.required(m.Scoring, "scoring")
+	if m.Scoring != "" && m.Scoring != Logprob && m.Scoring != Decision {
+		v.errorf([]string{"scoring"}, "scoring %q: want logprob or decision", m.Scoring)
+	}
+	if len(m.Choices.Yes) == 0 && len(m.Choices.No) == 0 {
+		m.Choices = Choices{Yes: append([]string(nil), DefaultChoices.Yes...), No: append([]string(nil), DefaultChoices.No...)}
+	} else {
+		if len(m.Choices.Yes) == 0 || len(m.Choices.No) == 0 {
+			v.errorf([]string{"choices"}, "choices needs at least one yes form and one no form")
+		}
+		seen := map[string]bool{}
+		for _, f := range append(append([]string(nil), m.Choices.Yes...), m.Choices.No...) {
+			if f == "" || seen[f] {
+				v.errorf([]string{"choices"}, "answer form %q is empty or listed twice", f)
+			}
+			seen[f] = true
+		}
+	}
+	v.required(m.Harness.Name, "harness", "name")
+	v.required(m.Dataset.Name, "dataset", "name")
+	if m.Dataset.SHA256 != "" && !hexRE.MatchString(m.Dataset.SHA256) {
+		v.errorf([]string{"dataset", "sha256"}, "dataset.sha256 is not 64 lower-case hex digits")
+	}
+	v.required(m.RunDate, "run_date")
+	if m.RunDate != "" && !dateRE.MatchString(m.RunDate) {
+		v.errorf([]string{"run_date"}, "run_date %q: want YYYY-MM-DD", m.RunDate)
+	}
+	v.required(m.Scored.Path, "scored", "path")
+	if m.Scored.Path != "" && !scoredRE.MatchString(m.Scored.Path) {
+		v.errorf([]string{"scored", "path"}, "scored.path %q: want scored.jsonl or scored.jsonl.gz in the run folder", m.Scored.Path)
+	}
+	v.required(m.Scored.SHA256, "scored", "sha256")
+	if m.Scored.SHA256 != "" && !hexRE.MatchString(m.Scored.SHA256) {
+		v.errorf([]string{"scored", "sha256"}, "scored.sha256 is not 64 lower-case hex digits")
+	}
+	if m.Scored.Rows <= 0 {
+		v.errorf([]string{"scored", "rows"}, "scored.rows must be a positive row count")
+	}
+	if v.err != nil {
+		return nil, v.err
+	}
+	return &m, nil
+}
+
+// yamlErr turns yaml.v3's "yaml: line 3: …" into "3: …" so that errors read
+// file:line: message; errors without a line are put on line 1.
+func yamlErr(err error) string {
+	s := err.Error()
+	if te, ok := err.(*yaml.TypeError); ok && len(te.Errors) > 0 {
+		s = te.Errors[0]
+	}
+	s = strings.TrimPrefix(s, "yaml: unmarshal errors:\n")
+	s = strings.TrimSpace(strings.TrimPrefix(s, "yaml: "))
+	if rest, ok := strings.CutPrefix(s, "line "); ok {
+		if i := strings.Index(rest, ":"); i > 0 {
+			if _, err := strconv.Atoi(rest[:i]); err == nil {
+				return rest[:i] + ":" + rest[i+1:]
+			}
+		}
+	}
+	return "1: " + s
+}
+
+// validator collects the first validation error with the line of the
+// offending key (or of its parent mapping when the key is missing).
+type validator struct {
+	name string
+	root *yaml.Node
+	err  error
+}
+
+func (v *validator) required(val string, path ...string) {
+	if strings.TrimSpace(val) == "" {
+		v.errorf(path, "missing required field %s", strings.Join(path, "."))
+	}
+}
+
+func (v *validator) errorf(path []string, format string, args ...any) {
+	if v.err == nil {
+		v.err = fmt.Errorf("%s:%d: %s", v.name, lineOf(v.root, path), fmt.Sprintf(format, args...))
+	}
+}
+
+// lineOf finds the line of the deepest existing key along path.
+func lineOf(n *yaml.Node, path []string) int {
+	line := n.Line
+	for _, key := range path {
+		if n.Kind != yaml.MappingNode {
+			break
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				line = n.Content[i].Line
+				next = n.Content[i+1]
+				break
+			}
+		}
+		if next == nil {
+			break
+		}
+		n = next
+	}
+	return line
+}

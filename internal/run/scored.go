@@ -1,0 +1,249 @@
+package run
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"path"
+	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/design"
+)
+
+// Row is one line of scored.jsonl: a dataset row plus what the model did.
+type Row struct {
+	DecisionQuestionID *int               `json:"decision_question_id"`
+	Age                *float64           `json:"age"`
+	Gender             string             `json:"gender"`
+	Race               string             `json:"race"`
+	FillType           string             `json:"fill_type"`
+	FilledTemplate     string             `json:"filled_template"`
+	Prompt             string             `json:"prompt,omitempty"`
+	Messages           []Message          `json:"messages,omitempty"`
+	Logprobs           map[string]float64 `json:"logprobs,omitempty"`
+	Decisions          []string           `json:"decisions,omitempty"`
+	Response           string             `json:"response,omitempty"`
+}
+
+// Message is one turn of a transcript.
+type Message struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// Cell is what scoring needs of one row; texts are not kept so memory grows
+// with the number of rows, not with their length.
+type Cell struct {
+	Q int
+	design.Cell
+	Line int
+	// Race as written in the row ("black" in one real row), for display.
+	RaceText string
+
+	// Logprob runs.
+	Logit float64 // log P(yes) − log P(no)
+	Mass  float64 // P(yes) + P(no)
+
+	// Decision runs: sampled answers counted as yes, as no, and neither
+	// (refusals, unparseable text).
+	Yes, No, Other int
+}
+
+// ScoredPath returns the path of the scored file inside fsys.
+func ScoredPath(dir string, m *Manifest) string { return path.Join(dir, m.Scored.Path) }
+
+// EachRow streams the scored file of a run, calling fn for every row with
+// its 1-based line number. It returns the sha256 and size of the stored
+// (possibly compressed) file and the number of rows. name prefixes errors.
+func EachRow(fsys fs.FS, file, name string, fn func(line int, r *Row) error) (sum string, size int64, rows int, err error) {
+	f, err := fsys.Open(file)
+	if err != nil {
+		return "", 0, 0, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	counted := &countingReader{r: io.TeeReader(f, h)}
+	var r io.Reader = counted
+	if strings.HasSuffix(file, ".gz") {
+		zr, err := gzip.NewReader(counted)
+		if err != nil {
+			return "", 0, 0, fmt.Errorf("%s: %v", name, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	br := bufio.NewReaderSize(r, 1<<16)
+	line := 0
+	for {
+		b, rerr := br.ReadBytes('\n')
+		if len(b) > 0 {
+			line++
+			b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
+			if len(bytes.TrimSpace(b)) == 0 {
+				return "", 0, 0, fmt.Errorf("%s:%d: empty line", name, line)
+			}
+			var row Row
+			if err := decodeStrict(b, &row); err != nil {
+				return "", 0, 0, fmt.Errorf("%s:%d: %v", name, line, err)
+			}
+			if err := fn(line, &row); err != nil {
+				return "", 0, 0, fmt.Errorf("%s:%d: %w", name, line, err)
+			}
+			rows++
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return "", 0, 0, fmt.Errorf("%s:%d: %v", name, line+1, rerr)
+		}
+	}
+	// Drain so the hash covers the whole stored file (gzip trailers).
+	if _, err := io.Copy(io.Discard, counted); err != nil {
+		return "", 0, 0, fmt.Errorf("%s: %v", name, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), counted.n, rows, nil
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func decodeStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) && (bytes.Contains(b, []byte("NaN")) || bytes.Contains(b, []byte("Infinity"))) {
+			return fmt.Errorf("%v (non-finite numbers such as NaN or Infinity are not JSON)", err)
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return fmt.Errorf("truncated JSON object")
+		}
+		return err
+	}
+	if dec.More() {
+		return fmt.Errorf("more than one JSON value on the line")
+	}
+	return nil
+}
+
+// ToCell validates a row against the manifest and reduces it to a Cell.
+func (m *Manifest) ToCell(line int, r *Row) (Cell, error) {
+	var c Cell
+	if r.DecisionQuestionID == nil {
+		return c, fmt.Errorf("missing decision_question_id")
+	}
+	if *r.DecisionQuestionID < 0 {
+		return c, fmt.Errorf("negative decision_question_id %d", *r.DecisionQuestionID)
+	}
+	if r.Age == nil {
+		return c, fmt.Errorf("missing age")
+	}
+	age, err := design.ParseAge(*r.Age)
+	if err != nil {
+		return c, err
+	}
+	g, err := design.ParseGender(r.Gender)
+	if err != nil {
+		return c, err
+	}
+	race, err := design.ParseRace(r.Race)
+	if err != nil {
+		return c, err
+	}
+	if r.FillType == "" {
+		return c, fmt.Errorf("missing fill_type")
+	}
+	if r.FillType != m.Variant {
+		return c, fmt.Errorf("fill_type %q in a run whose manifest says variant %q (mixed variants)", r.FillType, m.Variant)
+	}
+	if r.FilledTemplate == "" {
+		return c, fmt.Errorf("missing filled_template")
+	}
+	c = Cell{Q: *r.DecisionQuestionID, Cell: design.Cell{Age: age, Gender: g, Race: race}, Line: line, RaceText: r.Race}
+	switch m.Scoring {
+	case Logprob:
+		if r.Logprobs == nil {
+			return c, fmt.Errorf("missing logprobs in a logprob run")
+		}
+		for form, lp := range r.Logprobs {
+			if math.IsNaN(lp) || math.IsInf(lp, 0) || lp > 0 {
+				return c, fmt.Errorf("log-probability of %q is %v: want a finite number ≤ 0", form, lp)
+			}
+		}
+		yes, err := logSumExp(r.Logprobs, m.Choices.Yes)
+		if err != nil {
+			return c, err
+		}
+		no, err := logSumExp(r.Logprobs, m.Choices.No)
+		if err != nil {
+			return c, err
+		}
+		c.Logit = yes - no
+		c.Mass = math.Exp(yes) + math.Exp(no)
+		if math.IsInf(c.Logit, 0) || math.IsNaN(c.Logit) {
+			return c, fmt.Errorf("logit is not finite (P(yes) or P(no) underflows to zero)")
+		}
+		if c.Mass > 1+1e-6 {
+			return c, fmt.Errorf("P(yes)+P(no) = %.6g exceeds 1: the answer forms are not distinct outcomes", c.Mass)
+		}
+	case Decision:
+		if len(r.Decisions) == 0 {
+			return c, fmt.Errorf("missing decisions in a decision run")
+		}
+		for _, d := range r.Decisions {
+			switch {
+			case contains(m.Choices.Yes, d):
+				c.Yes++
+			case contains(m.Choices.No, d):
+				c.No++
+			default:
+				c.Other++
+			}
+		}
+	}
+	return c, nil
+}
+
+// logSumExp computes log Σ e^lp over the given forms, every one of which
+// must be present.
+func logSumExp(lps map[string]float64, forms []string) (float64, error) {
+	max := math.Inf(-1)
+	for _, f := range forms {
+		lp, ok := lps[f]
+		if !ok {
+			return 0, fmt.Errorf("logprobs has no entry for answer form %q", f)
+		}
+		max = math.Max(max, lp)
+	}
+	var s float64
+	for _, f := range forms {
+		s += math.Exp(lps[f] - max)
+	}
+	return max + math.Log(s), nil
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
