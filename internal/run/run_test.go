@@ -58,9 +58,9 @@ func mapFS(t *testing.T, id string, m *Manifest, rows []Row, gz bool) fstest.Map
 		t.Fatal(err)
 	}
 	return fstest.MapFS{
-		id + "/manifest.yaml":      {Data: man},
-		id + "/" + m.Scored.Path:   {Data: scored},
-		"README.md":                {Data: []byte("not a run")},
+		id + "/manifest.yaml":    {Data: man},
+		id + "/" + m.Scored.Path: {Data: scored},
+		"README.md":              {Data: []byte("not a run")},
 	}
 }
 
