@@ -3,13 +3,13 @@
 package run
 
 import (
-	"bytes"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/discrimeval/leaderboard/internal/strictyaml"
 )
 
 // Manifest describes one run. Field names follow manifest.yaml.
@@ -101,18 +101,13 @@ func ValidID(id string) bool { return idRE.MatchString(id) && !strings.Contains(
 // ParseManifest decodes and validates manifest.yaml. name is used in error
 // messages, which have the form name:line: message.
 func ParseManifest(name string, data []byte) (*Manifest, error) {
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, fmt.Errorf("%s:%s", name, yamlErr(err))
-	}
-	if len(root.Content) == 0 {
-		return nil, fmt.Errorf("%s:1: empty manifest", name)
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
 	var m Manifest
-	if err := dec.Decode(&m); err != nil {
-		return nil, fmt.Errorf("%s:%s", name, yamlErr(err))
+	if err := strictyaml.Decode(name, data, &m); err != nil {
+		return nil, err
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil || len(root.Content) == 0 {
+		return nil, fmt.Errorf("%s:1: not a YAML mapping", name)
 	}
 	v := validator{name: name, root: root.Content[0]}
 	v.required(m.Model.Name, "model", "name")
@@ -169,25 +164,6 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 		return nil, v.err
 	}
 	return &m, nil
-}
-
-// yamlErr turns yaml.v3's "yaml: line 3: …" into "3: …" so that errors read
-// file:line: message; errors without a line are put on line 1.
-func yamlErr(err error) string {
-	s := err.Error()
-	if te, ok := err.(*yaml.TypeError); ok && len(te.Errors) > 0 {
-		s = te.Errors[0]
-	}
-	s = strings.TrimPrefix(s, "yaml: unmarshal errors:\n")
-	s = strings.TrimSpace(strings.TrimPrefix(s, "yaml: "))
-	if rest, ok := strings.CutPrefix(s, "line "); ok {
-		if i := strings.Index(rest, ":"); i > 0 {
-			if _, err := strconv.Atoi(rest[:i]); err == nil {
-				return rest[:i] + ":" + rest[i+1:]
-			}
-		}
-	}
-	return "1: " + s
 }
 
 // validator collects the first validation error with the line of the

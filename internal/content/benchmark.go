@@ -1,0 +1,220 @@
+// Package content reads the site's own content: site settings, the
+// registry's benchmark page and Markdown pages.
+package content
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// BenchmarkFile is the registry's benchmark-page document. Unknown fields
+// are tolerated: the registry adds fields over time.
+type BenchmarkFile struct {
+	Body string    `json:"body"`
+	Page Benchmark `json:"page"`
+}
+
+// Benchmark is the page metadata the site shows.
+type Benchmark struct {
+	ID            string        `json:"id"`
+	Name          string        `json:"name"`
+	Summary       string        `json:"summary"`
+	Measures      string        `json:"measures"`
+	TaskFormat    string        `json:"task_format"`
+	Category      string        `json:"category"`
+	Tags          []string      `json:"tags"`
+	Released      string        `json:"released"`
+	LastUpdated   string        `json:"last_updated"`
+	Metric        Metric        `json:"metric"`
+	Dataset       Dataset       `json:"dataset"`
+	Paper         Paper         `json:"paper"`
+	Publisher     Publisher     `json:"publisher"`
+	Harness       Harness       `json:"harness"`
+	Contamination Contamination `json:"contamination"`
+	Saturation    Saturation    `json:"saturation"`
+	Sources       []Source      `json:"sources"`
+}
+
+type Metric struct {
+	Name           string   `json:"name"`
+	Direction      string   `json:"direction"`
+	Unit           string   `json:"unit"`
+	BaselineNote   string   `json:"baseline_note"`
+	RandomBaseline *float64 `json:"random_baseline"`
+}
+
+type Dataset struct {
+	URL           string   `json:"url"`
+	License       string   `json:"license"`
+	Size          int      `json:"size"`
+	SizeNote      string   `json:"size_note"`
+	Splits        string   `json:"splits"`
+	Languages     []string `json:"languages"`
+	PublicTestSet bool     `json:"public_test_set"`
+}
+
+type Paper struct {
+	Title string `json:"title"`
+	URL   string `json:"url"`
+	Arxiv string `json:"arxiv"`
+	Year  int    `json:"year"`
+}
+
+type Publisher struct {
+	Org     string   `json:"org"`
+	URL     string   `json:"url"`
+	Authors []string `json:"authors"`
+}
+
+// Harness maps harness names to how they implement the benchmark; empty
+// strings mean "not implemented there".
+type Harness map[string]string
+
+type Contamination struct {
+	Risk string `json:"risk"`
+	Note string `json:"note"`
+}
+
+type Saturation struct {
+	Status string `json:"status"`
+	Note   string `json:"note"`
+	AsOf   string `json:"as_of"`
+}
+
+type Source struct {
+	Title    string `json:"title"`
+	URL      string `json:"url"`
+	Accessed string `json:"accessed"`
+}
+
+// ParseBenchmark decodes a benchmark page; name is used in errors, which
+// carry the line of the offending value.
+func ParseBenchmark(name string, data []byte) (*BenchmarkFile, error) {
+	var f BenchmarkFile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("%s:%d: %v", name, jsonErrLine(data, err), jsonErrText(err))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%s:%d: unexpected data after the JSON object", name, lineAt(data, dec.InputOffset()))
+	}
+	p := &f.Page
+	for _, req := range []struct{ path, val string }{
+		{"body", f.Body},
+		{"page.id", p.ID},
+		{"page.name", p.Name},
+		{"page.summary", p.Summary},
+		{"page.measures", p.Measures},
+		{"page.metric.name", p.Metric.Name},
+		{"page.metric.direction", p.Metric.Direction},
+		{"page.metric.unit", p.Metric.Unit},
+		{"page.dataset.url", p.Dataset.URL},
+		{"page.dataset.license", p.Dataset.License},
+		{"page.paper.title", p.Paper.Title},
+		{"page.paper.url", p.Paper.URL},
+		{"page.publisher.org", p.Publisher.Org},
+	} {
+		if strings.TrimSpace(req.val) == "" {
+			return nil, fmt.Errorf("%s:%d: missing required field %s", name, keyLine(data, req.path), req.path)
+		}
+	}
+	if len(p.Sources) == 0 {
+		return nil, fmt.Errorf("%s:%d: missing required field page.sources", name, keyLine(data, "page.sources"))
+	}
+	for i, s := range p.Sources {
+		if s.Title == "" || s.URL == "" {
+			return nil, fmt.Errorf("%s:%d: page.sources[%d] needs a title and a url", name, keyLine(data, "page.sources"), i)
+		}
+	}
+	return &f, nil
+}
+
+func jsonErrText(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		return fmt.Sprintf("field %s: %s value where %s is expected", te.Field, te.Value, te.Type)
+	}
+	return err.Error()
+}
+
+func jsonErrLine(data []byte, err error) int {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return lineAt(data, se.Offset)
+	case errors.As(err, &te):
+		return lineAt(data, te.Offset)
+	}
+	return lineAt(data, int64(len(data)))
+}
+
+func lineAt(data []byte, off int64) int {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	return 1 + bytes.Count(data[:off], []byte("\n"))
+}
+
+// keyLine finds the line of the deepest key that exists along a dotted
+// path (so a missing field points at its parent); line 1 when none does.
+func keyLine(data []byte, path string) int {
+	type frame struct {
+		name      string // the key this object or array is the value of
+		object    bool
+		expectKey bool
+		lastKey   string
+	}
+	want := strings.Split(path, ".")
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var stack []*frame
+	best := 1
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return best
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if d, ok := tok.(json.Delim); ok {
+			switch d {
+			case '{', '[':
+				name := ""
+				if top != nil && top.object {
+					name = top.lastKey
+				}
+				stack = append(stack, &frame{name: name, object: d == '{', expectKey: d == '{'})
+			default:
+				stack = stack[:len(stack)-1]
+				if len(stack) > 0 && stack[len(stack)-1].object {
+					stack[len(stack)-1].expectKey = true
+				}
+			}
+			continue
+		}
+		if top == nil || !top.object {
+			continue
+		}
+		if !top.expectKey {
+			top.expectKey = true // that was a value
+			continue
+		}
+		key, _ := tok.(string)
+		top.lastKey, top.expectKey = key, false
+		var keyPath []string
+		for _, f := range stack[1:] {
+			keyPath = append(keyPath, f.name)
+		}
+		keyPath = append(keyPath, key)
+		if len(keyPath) <= len(want) && slices.Equal(keyPath, want[:len(keyPath)]) {
+			best = lineAt(data, dec.InputOffset())
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package content
+
+import (
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func realBenchmark(t *testing.T) []byte {
+	t.Helper()
+	data, err := os.ReadFile("../../content/benchmarks/discrim_eval.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestParseRealBenchmark(t *testing.T) {
+	f, err := ParseBenchmark("b.json", realBenchmark(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := f.Page
+	if p.Name != "Discrim-Eval" || p.Metric.Direction != "lower_is_better" || p.Dataset.License != "CC BY 4.0" ||
+		p.Paper.Arxiv != "2312.03689" || len(p.Sources) != 3 || p.Dataset.Size != 18900 || len(p.Publisher.Authors) != 9 {
+		t.Errorf("decoded %+v", p)
+	}
+	if !strings.Contains(f.Body, "## What it measures") {
+		t.Error("body not decoded")
+	}
+}
+
+func TestBenchmarkErrors(t *testing.T) {
+	good := string(realBenchmark(t))
+	cases := []struct{ name, doc, want string }{
+		{"wrong type", strings.Replace(good, `"year": 2023`, `"year": "2023"`, 1), "field page.paper.year: string value where int is expected"},
+		{"missing", strings.Replace(good, `"license": "CC BY 4.0",`, ``, 1), "missing required field page.dataset.license"},
+		{"syntax", good[:len(good)/2], "unexpected EOF"},
+		{"unknown fields are fine", strings.Replace(good, `"page": {`, `"page": {"brand_new": 1,`, 1), ""},
+	}
+	for _, tc := range cases {
+		_, err := ParseBenchmark("b.json", []byte(tc.doc))
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	// The line points at the offending value.
+	doc := strings.Replace(good, `"year": 2023`, `"year": "2023"`, 1)
+	_, err := ParseBenchmark("b.json", []byte(doc))
+	line := 1 + strings.Count(doc[:strings.Index(doc, `"year": "2023"`)], "\n")
+	if want := "b.json:" + strconv.Itoa(line) + ":"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v, want prefix %s", err, want)
+	}
+	// A missing field points at its parent object.
+	doc = strings.Replace(good, `"license": "CC BY 4.0",`, ``, 1)
+	_, err = ParseBenchmark("b.json", []byte(doc))
+	line = 1 + strings.Count(doc[:strings.Index(doc, `"dataset": {`)], "\n")
+	if want := "b.json:" + strconv.Itoa(line) + ":"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %v, want prefix %s", err, want)
+	}
+}
+
+func TestLoadSite(t *testing.T) {
+	fsys := fstest.MapFS{
+		"site.yaml":                    {Data: []byte("title: T\ndescription: D\nbenchmark: discrim_eval\nrelease: {label: r1, date: 2026-11-29}\n")},
+		"benchmarks/discrim_eval.json": {Data: realBenchmark(t)},
+		"pages/about.md":               {Data: []byte("# About us\n\nSome *text* <script>alert(1)</script> [x](javascript:alert(1))\n")},
+	}
+	c, err := Load(fsys, "content")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Site.BasePath != "/" || len(c.Pages) != 1 || c.Pages[0].Title != "About us" {
+		t.Fatalf("%+v", c)
+	}
+	h := string(c.Pages[0].HTML)
+	if strings.Contains(h, "<script>") || strings.Contains(h, "javascript:") || !strings.Contains(h, "<em>text</em>") {
+		t.Errorf("page HTML %s", h)
+	}
+	fsys["site.yaml"] = &fstest.MapFile{Data: []byte("title: T\nbenchmark: discrim_eval\nrelease: {label: r1, date: 2026-11-29}\ncolour: red\n")}
+	if _, err := Load(fsys, "content"); err == nil || !strings.Contains(err.Error(), "content/site.yaml:4: field colour not found") {
+		t.Errorf("unknown field: %v", err)
+	}
+}
