@@ -227,3 +227,15 @@ func questionIDs(cells []run.Cell) []int {
 	sort.Ints(ids)
 	return ids
 }
+
+// Compat returns the run's numbers under lm-evaluation-harness's metric
+// names, so they can be set beside a harness report: the signed
+// coefficients, and age_bias as the absolute age coefficient.
+func Compat(res *Result) map[string]float64 {
+	out := map[string]float64{}
+	for _, c := range design.Coefs[1:] {
+		out[c.Name()+"_bias"] = res.Coefficients[c].Estimate
+	}
+	out["age_bias"] = math.Abs(res.Coefficients[design.CoefAge].Estimate)
+	return out
+}

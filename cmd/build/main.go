@@ -1,0 +1,90 @@
+// Command build generates the Discrim-Eval leaderboard site from the
+// committed content and frozen runs.
+//
+//	go run ./cmd/build [-content DIR] [-runs DIR] [-methodology FILE] [-o DIR]
+//
+// With no flags it reads ./content, ./runs and ./METHODOLOGY.md and writes
+// ./site, replacing it only when the whole build succeeded.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/discrimeval/leaderboard/internal/site"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "build:", err)
+		}
+		os.Exit(map[bool]int{true: 0, false: 1}[errors.Is(err, flag.ErrHelp)])
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	contentDir := fs.String("content", "content", "folder with site.yaml, benchmarks/ and pages/")
+	runsDir := fs.String("runs", "runs", "folder with one sub-folder per frozen run")
+	methodology := fs.String("methodology", "METHODOLOGY.md", "the methodology page (Markdown)")
+	out := fs.String("o", "site", "output folder (replaced atomically)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: build [flags]\n\nBuilds the leaderboard site from frozen runs; every score is recomputed.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	for _, d := range []string{*contentDir, *runsDir} {
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			return fmt.Errorf("%s: not a folder (run from the repository root, or pass -content and -runs)", d)
+		}
+	}
+	md, err := os.ReadFile(*methodology)
+	if err != nil {
+		return err
+	}
+	cfg := site.Config{
+		Content: os.DirFS(*contentDir), ContentLabel: *contentDir,
+		Runs: os.DirFS(*runsDir), RunsLabel: *runsDir,
+		Methodology: md, MethodologyLabel: *methodology,
+		Version: version(),
+	}
+	if err := site.Build(cfg, *out); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", *out)
+	return nil
+}
+
+// version names the generator from the build info: the module version and
+// VCS revision when Go recorded them, "devel" otherwise.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	v := bi.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += "+" + s.Value[:12]
+		}
+		if s.Key == "vcs.modified" && s.Value == "true" {
+			v += "-dirty"
+		}
+	}
+	return v
+}

@@ -1,0 +1,75 @@
+package site
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/design"
+)
+
+// Number formatting is fixed here so every page and chart shows the same
+// digits for the same value, on every machine.
+
+// fixed formats v with d decimals, never as "-0.00".
+func fixed(v float64, d int) string {
+	if math.IsNaN(v) {
+		return "n/a"
+	}
+	s := strconv.FormatFloat(v, 'f', d, 64)
+	if strings.Trim(s, "-0.") == "" {
+		s = strings.TrimPrefix(s, "-")
+	}
+	return s
+}
+
+// signed formats v with an explicit sign and a typographic minus: "+0.42",
+// "−0.30"; zero as displayed has no sign.
+func signed(v float64, d int) string {
+	s := fixed(v, d)
+	switch {
+	case s == "n/a" || strings.Trim(s, "0.") == "":
+		return s
+	case strings.HasPrefix(s, "-"):
+		return "−" + s[1:]
+	}
+	return "+" + s
+}
+
+// interval formats a 95% interval as "[0.12, 0.30]".
+func interval(ci [2]float64, d int, sign bool) string {
+	f := fixed
+	if sign {
+		f = signed
+	}
+	return "[" + f(ci[0], d) + ", " + f(ci[1], d) + "]"
+}
+
+// sortKey is the value put in data-sort attributes for the table script.
+func sortKey(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', 10, 64)
+}
+
+// favours describes a signed coefficient in words, judged on the value as
+// displayed so the words never contradict the digits.
+func favours(c design.Coef, v float64) string {
+	shown, _ := strconv.ParseFloat(board.Display(v), 64)
+	return c.Favours(shown)
+}
+
+// signClass is the CSS class colouring a signed value; the sign is always
+// in the text too.
+func signClass(v float64) string {
+	shown, _ := strconv.ParseFloat(board.Display(v), 64)
+	switch {
+	case shown > 0:
+		return "pos"
+	case shown < 0:
+		return "neg"
+	}
+	return "zero"
+}

@@ -1,0 +1,317 @@
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/discrimeval/leaderboard/internal/crawl"
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/run"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// referenceRows reads the synthetic reference run (all 9,450 cells).
+func referenceRows(t testing.TB) []run.Row {
+	t.Helper()
+	data, err := os.ReadFile("../../testdata/complete-seed7.jsonl.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []run.Row
+	if _, _, _, err := run.EachRow(fstest.MapFS{"f.gz": {Data: data}}, "f.gz", "f", func(_ int, r *run.Row) error {
+		rows = append(rows, *r)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func manifest(name, variant, intervention, scoring string) *run.Manifest {
+	return &run.Manifest{
+		Model:        run.Model{Name: name, ID: "test/" + strings.ToLower(strings.ReplaceAll(name, " ", "-")), Provider: "Test", OpenWeights: true},
+		Benchmark:    "discrim_eval",
+		Variant:      variant,
+		Intervention: intervention,
+		Scoring:      scoring,
+		Choices:      run.DefaultChoices,
+		Harness:      run.Harness{Name: "fixture", Version: "1"},
+		Dataset:      run.Dataset{Name: "synthetic"},
+		RunDate:      "2026-01-01",
+		Synthetic:    true,
+	}
+}
+
+// shift returns rows whose log-odds of yes are moved by d for one race:
+// a planted race effect of d logit points.
+func shift(rows []run.Row, race design.Race, d float64) []run.Row {
+	out := make([]run.Row, len(rows))
+	for i, r := range rows {
+		lp := map[string]float64{}
+		for k, v := range r.Logprobs {
+			lp[k] = v
+		}
+		if rr, _ := design.ParseRace(r.Race); rr == race {
+			// Lower both yes forms: mass only shrinks, so it stays ≤ 1.
+			for _, f := range []string{"yes", "Yes"} {
+				lp[f] = r.Logprobs[f] - d
+			}
+		}
+		r.Logprobs = lp
+		out[i] = r
+	}
+	return out
+}
+
+func relabel(rows []run.Row, variant string) []run.Row {
+	out := append([]run.Row(nil), rows...)
+	for i := range out {
+		out[i].FillType = variant
+	}
+	return out
+}
+
+var (
+	fixtureOnce sync.Once
+	fixtureRuns fstest.MapFS
+)
+
+// fixture returns the test site's inputs: four logprob runs (two tied), an
+// implicit run and a decision run, one with hostile text in its manifest.
+// The runs are frozen once; each call gets its own copy of the folder.
+func fixture(t testing.TB) Config {
+	t.Helper()
+	fixtureOnce.Do(func() { fixtureRuns = freezeFixture(t) })
+	runs := fstest.MapFS{}
+	for k, v := range fixtureRuns {
+		runs[k] = v
+	}
+	content := os.DirFS("testdata/content")
+	md, err := os.ReadFile("testdata/METHODOLOGY.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Content: content, Runs: runs, Methodology: md, Version: "test"}
+}
+
+func freezeFixture(t testing.TB) fstest.MapFS {
+	rows := referenceRows(t)
+	runs := fstest.MapFS{"README.md": {Data: []byte("runs folder")}}
+	add := func(id string, m *run.Manifest, rows []run.Row) {
+		man, scored, err := run.Freeze(m, rows, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs[id+"/manifest.yaml"] = &fstest.MapFile{Data: man}
+		runs[id+"/"+m.Scored.Path] = &fstest.MapFile{Data: scored}
+	}
+	add("alpha", manifest("Alpha", run.Explicit, "default", run.Logprob), rows)
+	add("alpha-twin", manifest("Alpha Twin", run.Explicit, "default", run.Logprob), rows)
+	beta := manifest("Beta <b>bold</b> & co", run.Explicit, "default", run.Logprob)
+	beta.Notes = "Notes with **Markdown**, <script>alert('notes')</script> and [a bad link](javascript:alert(1))."
+	beta.InterventionText = "</pre><script>alert('intervention')</script>"
+	add("beta", beta, shift(rows, design.Black, 0.6))
+	add("gamma", manifest("Gamma", run.Implicit, "ignore-demographics", run.Logprob), relabel(shift(rows, design.Asian, 0.3), run.Implicit))
+	dec := manifest("Delta", run.Explicit, "default", run.Decision)
+	drows := make([]run.Row, 0, 200)
+	for i, r := range rows[:200] {
+		r.Logprobs = nil
+		r.Decisions = []string{[]string{"yes", "no"}[i%2], "yes"}
+		drows = append(drows, r)
+	}
+	add("delta", dec, drows)
+	return runs
+}
+
+func generate(t testing.TB, cfg Config) map[string][]byte {
+	t.Helper()
+	files, err := Generate(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string][]byte{}
+	for _, f := range files {
+		m[f.Path] = f.Data
+	}
+	return m
+}
+
+func TestGolden(t *testing.T) {
+	files := generate(t, fixture(t))
+	for _, name := range []string{"index.html", "runs/beta/index.html"} {
+		got := files[name]
+		// Goldens are stored with a line break after each tag so a diff
+		// points at the change; the site itself is minified.
+		got = bytes.ReplaceAll(got, []byte(">"), []byte(">\n"))
+		golden := filepath.Join("testdata", "golden", strings.ReplaceAll(name, "/", "_"))
+		if *update {
+			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatalf("%v (run go test -update to create it)", err)
+		}
+		if diff := cmp.Diff(string(want), string(got)); diff != "" {
+			t.Errorf("%s differs from %s (-want +got):\n%s", name, golden, diff)
+		}
+	}
+}
+
+func TestCrawl(t *testing.T) {
+	files := generate(t, fixture(t))
+	for _, p := range crawl.Site(files) {
+		t.Error(p)
+	}
+	for _, want := range []string{"index.html", "board/explicit-age.html", "board/implicit-composite.html", "runs/alpha/index.html",
+		"benchmark.html", "methodology.html", "pages/about.html", "data/leaderboard.json", "data/leaderboard.csv", "data/runs/beta.json", "assets/site.css"} {
+		if files[want] == nil {
+			t.Errorf("missing %s", want)
+		}
+	}
+}
+
+func TestHostileTextIsEscaped(t *testing.T) {
+	files := generate(t, fixture(t))
+	for name, data := range files {
+		if !strings.HasSuffix(name, ".html") {
+			continue
+		}
+		for _, bad := range []string{"<script>alert", "<b>bold</b>", "javascript:"} {
+			if bytes.Contains(data, []byte(bad)) {
+				t.Errorf("%s contains %q unescaped", name, bad)
+			}
+		}
+	}
+	// The minifier leaves ">" bare in text, which is valid; "<" must not be.
+	if !bytes.Contains(files["runs/beta/index.html"], []byte("Beta &lt;b>bold&lt;/b>")) {
+		t.Error("the model name is not shown escaped on its run page")
+	}
+}
+
+func TestRanksAndTies(t *testing.T) {
+	files := generate(t, fixture(t))
+	var lb leaderboardJSON
+	if err := json.Unmarshal(files["data/leaderboard.json"], &lb); err != nil {
+		t.Fatal(err)
+	}
+	var explicit *boardJSON
+	for i := range lb.Boards {
+		if lb.Boards[i].Variant == run.Explicit && lb.Boards[i].Method == run.Logprob {
+			explicit = &lb.Boards[i]
+		}
+	}
+	if explicit == nil {
+		t.Fatalf("no explicit logprob board in %+v", lb.Boards)
+	}
+	// alpha and alpha-twin have identical data: tied at rank 1, listed by
+	// id; beta carries a planted race effect and comes third.
+	want := []rankedJSON{{1, true, "alpha", "0.18"}, {1, true, "alpha-twin", "0.18"}, {3, false, "beta", "0.26"}}
+	if diff := cmp.Diff(want, explicit.Views["composite"]); diff != "" {
+		t.Errorf("composite ranking (-want +got):\n%s", diff)
+	}
+	var unranked []string
+	for _, b := range lb.Boards {
+		unranked = append(unranked, b.Unranked...)
+	}
+	if diff := cmp.Diff([]string{"delta"}, unranked); diff != "" {
+		t.Errorf("the decision run must be listed as not yet scored (-want +got):\n%s", diff)
+	}
+	if !bytes.Contains(files["index.html"], []byte("Not ranked")) {
+		t.Error("the home page does not list the unranked run")
+	}
+}
+
+func TestPlantedEffectRecovered(t *testing.T) {
+	cfg := fixture(t)
+	b := &builder{cfg: cfg}
+	if err := b.load(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.score(); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, e := range b.entries {
+		if e.Result.Scored {
+			got[e.ID()] = e.Result.Coefficients[design.CoefBlack].Estimate
+		}
+	}
+	// Lowering log P(yes) by 0.6 for Black rows lowers their logit by about
+	// 0.6 (exactly so when P(yes) is small against P(no)).
+	if d := got["beta"] - got["alpha"]; math.Abs(d+0.6) > 0.15 {
+		t.Errorf("planted Black effect −0.6 recovered as %.3f", d)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	cfg := fixture(t)
+	prev := runtime.GOMAXPROCS(1)
+	one := generate(t, cfg)
+	runtime.GOMAXPROCS(2)
+	two := generate(t, cfg)
+	runtime.GOMAXPROCS(prev)
+	if len(one) != len(two) {
+		t.Fatalf("%d files vs %d", len(one), len(two))
+	}
+	for name, data := range one {
+		if !bytes.Equal(data, two[name]) {
+			t.Errorf("%s differs between GOMAXPROCS 1 and 2", name)
+		}
+	}
+}
+
+func TestWriteIsAtomic(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "site")
+	cfg := fixture(t)
+	if err := Build(cfg, out); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, ".gitignore"), []byte("*\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A broken run: the build fails and leaves the site as it was.
+	bad := cfg.Runs.(fstest.MapFS)
+	bad["zeta/manifest.yaml"] = &fstest.MapFile{Data: []byte("model:\n  name: Z\nvariant: sideways\n")}
+	err = Build(cfg, out)
+	if err == nil || !strings.Contains(err.Error(), "load: runs/zeta/manifest.yaml:") {
+		t.Fatalf("error %v, want a load error naming runs/zeta/manifest.yaml:line", err)
+	}
+	after, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil || !bytes.Equal(before, after) {
+		t.Errorf("the previous site changed after a failed build (%v)", err)
+	}
+	delete(bad, "zeta/manifest.yaml")
+	if err := Build(cfg, out); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, ".gitignore")); err != nil {
+		t.Errorf("the output's .gitignore did not survive a rebuild: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("temporary folders left behind: %v", entries)
+	}
+}

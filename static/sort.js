@@ -1,0 +1,38 @@
+// Column sorting for tables marked "sortable": the page is already sorted
+// by rank without JavaScript; this lets a reader re-sort by any column.
+(function () {
+  "use strict";
+  document.querySelectorAll("table.sortable").forEach(function (table) {
+    var head = table.tHead.rows[0];
+    Array.prototype.forEach.call(head.cells, function (th, col) {
+      var b = document.createElement("button");
+      b.type = "button";
+      b.className = "sort";
+      b.textContent = th.textContent;
+      th.textContent = "";
+      th.appendChild(b);
+      b.addEventListener("click", function () {
+        var asc = th.getAttribute("aria-sort") !== "ascending";
+        Array.prototype.forEach.call(head.cells, function (c) { c.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+        var num = th.dataset.type === "num";
+        var body = table.tBodies[0];
+        var rows = Array.prototype.slice.call(body.rows);
+        rows.forEach(function (r, i) { r.dataset.pos = r.dataset.pos || i; });
+        rows.sort(function (a, b) {
+          var x = key(a.cells[col], num), y = key(b.cells[col], num), d;
+          if (num) { d = x - y; } else { d = x < y ? -1 : x > y ? 1 : 0; }
+          if (!asc) { d = -d; }
+          return d || a.dataset.pos - b.dataset.pos;
+        });
+        rows.forEach(function (r) { body.appendChild(r); });
+      });
+    });
+  });
+  function key(cell, num) {
+    var v = cell.dataset.sort !== undefined ? cell.dataset.sort : cell.textContent.trim();
+    if (!num) { return v.toLowerCase(); }
+    var f = parseFloat(v);
+    return isNaN(f) ? Infinity : f;
+  }
+})();
