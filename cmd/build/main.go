@@ -19,11 +19,13 @@ import (
 )
 
 func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "build:", err)
-		}
-		os.Exit(map[bool]int{true: 0, false: 1}[errors.Is(err, flag.ErrHelp)])
+	err := run(os.Args[1:], os.Stdout, os.Stderr)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		os.Exit(0)
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "build:", err)
+		os.Exit(1)
 	}
 }
 

@@ -37,8 +37,19 @@ func Write(out string, files []File) error {
 			return err
 		}
 	}
-	// MkdirTemp makes a 0700 folder; a published site must be readable.
-	if err := os.Chmod(tmp, 0o755); err != nil {
+	// Modes are set explicitly, whatever the umask: a published site must
+	// be readable, and two builds must not differ even in their modes.
+	err = filepath.WalkDir(tmp, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if d.IsDir() {
+			mode = 0o755
+		}
+		return os.Chmod(p, mode)
+	})
+	if err != nil {
 		return err
 	}
 	if st, err := os.Stat(out); err == nil {
