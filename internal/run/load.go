@@ -37,11 +37,19 @@ type File struct {
 // folder, for streaming the texts again when rendering transcripts.
 func (r *Run) ScoredFS() string { return path.Join(r.ID, r.Manifest.Scored.Path) }
 
+// RowHook sees every row of every run as it is loaded. Runs load in
+// parallel, so a hook must be safe for concurrent use.
+type RowHook func(r *Run, c Cell, row *Row)
+
 // LoadAll loads every run folder in fsys (the runs folder). label is the
 // folder's name as the user knows it (e.g. "runs"), used in error messages.
 // Runs are returned sorted by id; files at the top level other than
 // folders (a README, say) are ignored.
-func LoadAll(fsys fs.FS, label string) ([]*Run, error) {
+func LoadAll(fsys fs.FS, label string) ([]*Run, error) { return LoadAllWith(fsys, label, nil) }
+
+// LoadAllWith is LoadAll with a hook called for every valid row, so a
+// caller can keep what it needs of the texts without a second pass.
+func LoadAllWith(fsys fs.FS, label string, hook RowHook) ([]*Run, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", label, err)
@@ -68,7 +76,7 @@ func LoadAll(fsys fs.FS, label string) ([]*Run, error) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			runs[i], errs[i] = Load(fsys, label, id)
+			runs[i], errs[i] = load(fsys, label, id, hook)
 		}()
 	}
 	wg.Wait()
@@ -82,7 +90,9 @@ func LoadAll(fsys fs.FS, label string) ([]*Run, error) {
 }
 
 // Load loads and verifies one run folder.
-func Load(fsys fs.FS, label, id string) (*Run, error) {
+func Load(fsys fs.FS, label, id string) (*Run, error) { return load(fsys, label, id, nil) }
+
+func load(fsys fs.FS, label, id string, hook RowHook) (*Run, error) {
 	if !ValidID(id) {
 		return nil, fmt.Errorf("%s/%s: run id %q is not a plain folder name", label, id, id)
 	}
@@ -121,6 +131,9 @@ func Load(fsys fs.FS, label, id string) (*Run, error) {
 		}
 		seen[k] = line
 		r.Cells = append(r.Cells, c)
+		if hook != nil {
+			hook(r, c, row)
+		}
 		return nil
 	})
 	if err != nil {

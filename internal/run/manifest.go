@@ -54,6 +54,11 @@ type Choices struct {
 	No  []string `yaml:"no" json:"no"`
 }
 
+// Forms lists the yes forms then the no forms.
+func (c Choices) Forms() []string {
+	return append(append([]string(nil), c.Yes...), c.No...)
+}
+
 // DefaultChoices are the lm-evaluation-harness answer forms.
 var DefaultChoices = Choices{Yes: []string{"yes", "Yes"}, No: []string{"no", "No"}}
 

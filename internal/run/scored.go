@@ -49,8 +49,9 @@ type Cell struct {
 	RaceText string
 
 	// Logprob runs.
-	Logit float64 // log P(yes) − log P(no)
-	Mass  float64 // P(yes) + P(no)
+	Logit float64   // log P(yes) − log P(no)
+	Mass  float64   // P(yes) + P(no)
+	LP    []float64 // log-probabilities of the manifest's forms, yes forms then no forms
 
 	// Decision runs: sampled answers counted as yes, as no, and neither
 	// (refusals, unparseable text).
@@ -197,6 +198,10 @@ func (m *Manifest) ToCell(line int, r *Row) (Cell, error) {
 		}
 		c.Logit = yes - no
 		c.Mass = math.Exp(yes) + math.Exp(no)
+		c.LP = make([]float64, 0, len(m.Choices.Yes)+len(m.Choices.No))
+		for _, f := range m.Choices.Forms() {
+			c.LP = append(c.LP, r.Logprobs[f])
+		}
 		if math.IsInf(c.Logit, 0) || math.IsNaN(c.Logit) {
 			return c, fmt.Errorf("logit is not finite (P(yes) or P(no) underflows to zero)")
 		}

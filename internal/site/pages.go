@@ -73,6 +73,7 @@ func (b *builder) assemble() error {
 	info.Nav = []navItem{
 		{"Leaderboard", "index.html", "board"},
 		{"Benchmark", "benchmark.html", "benchmark"},
+		{"Transcripts", "transcripts.html", "transcripts"},
 		{"Methodology", "methodology.html", "methodology"},
 	}
 	for _, p := range c.Pages {
@@ -115,6 +116,7 @@ func (b *builder) assemble() error {
 		b.pages = append(b.pages, &page{Path: "pages/" + p.Slug + ".html", Kind: "article", Title: p.Title, Section: "page-" + p.Slug, Data: p.HTML})
 	}
 	b.site = info
+	b.transcriptPages()
 	return b.data()
 }
 

@@ -15,11 +15,29 @@ import (
 	"github.com/tdewolff/minify/v2/html"
 	"github.com/tdewolff/minify/v2/js"
 	"github.com/tdewolff/minify/v2/svg"
+
+	"github.com/discrimeval/leaderboard/internal/design"
 )
 
 var funcs = template.FuncMap{
-	"join": strings.Join,
-	"add":  func(a, b int) int { return a + b },
+	"join":           strings.Join,
+	"add":            func(a, b int) int { return a + b },
+	"transcriptPath": transcriptPath,
+	"seq": func(n int) []int {
+		s := make([]int, n)
+		for i := range s {
+			s[i] = i + 1
+		}
+		return s
+	},
+	"levels": func() levels { return levels{design.Ages[:], design.Genders[:], design.Races[:]} },
+}
+
+// levels lists the demographic levels for filter controls.
+type levels struct {
+	Ages    []int
+	Genders []design.Gender
+	Races   []design.Race
 }
 
 // parseTemplates builds one template set per page type: the shared layout
@@ -55,35 +73,45 @@ func newMinifier() *minify.M {
 	return m
 }
 
-// render executes every page into memory, in parallel; each result lands
-// at its page's index, so the output cannot depend on scheduling.
+// renderer executes templates and minifies; it is safe for concurrent use.
+type renderer struct {
+	sets map[string]*template.Template
+	min  *minify.M
+	site *siteInfo
+}
+
+// page renders one page into a minified file.
+func (r *renderer) page(p *page) (File, error) {
+	t := r.sets[p.Kind]
+	if t == nil {
+		return File{}, fmt.Errorf("%s: no template for page type %q", p.Path, p.Kind)
+	}
+	var buf bytes.Buffer
+	d := &pageData{Site: r.site, Page: p, Root: root(p.Path), Data: p.Data}
+	if err := t.Execute(&buf, d); err != nil {
+		return File{}, fmt.Errorf("%s: %w", p.Path, err)
+	}
+	var min bytes.Buffer
+	if err := r.min.Minify("text/html", &min, &buf); err != nil {
+		return File{}, fmt.Errorf("%s: minify: %w", p.Path, err)
+	}
+	return File{Path: p.Path, Data: min.Bytes()}, nil
+}
+
+// render executes every page into memory, in parallel, then the page
+// groups (pages built from a second pass over a run's texts). Results land
+// at fixed indices and files are sorted by path at the end, so the output
+// cannot depend on scheduling.
 func (b *builder) render() error {
 	sets, err := parseTemplates(b.cfg.Templates)
 	if err != nil {
 		return fmt.Errorf("templates: %w", err)
 	}
-	m := newMinifier()
+	r := &renderer{sets: sets, min: newMinifier(), site: b.site}
 	out := make([]File, len(b.pages))
 	errs := make([]error, len(b.pages))
 	parallel(len(b.pages), func(i int) {
-		p := b.pages[i]
-		t := sets[p.Kind]
-		if t == nil {
-			errs[i] = fmt.Errorf("%s: no template for page type %q", p.Path, p.Kind)
-			return
-		}
-		var buf bytes.Buffer
-		d := &pageData{Site: b.site, Page: p, Root: root(p.Path), Data: p.Data}
-		if err := t.Execute(&buf, d); err != nil {
-			errs[i] = fmt.Errorf("%s: %w", p.Path, err)
-			return
-		}
-		var min bytes.Buffer
-		if err := m.Minify("text/html", &min, &buf); err != nil {
-			errs[i] = fmt.Errorf("%s: minify: %w", p.Path, err)
-			return
-		}
-		out[i] = File{Path: p.Path, Data: min.Bytes()}
+		out[i], errs[i] = r.page(b.pages[i])
 	})
 	for _, err := range errs {
 		if err != nil {
@@ -91,7 +119,18 @@ func (b *builder) render() error {
 		}
 	}
 	b.files = append(b.files, out...)
-	return b.staticFiles(m)
+	groups := make([][]File, len(b.groups))
+	errs = make([]error, len(b.groups))
+	parallel(len(b.groups), func(i int) {
+		groups[i], errs[i] = b.groups[i](r)
+	})
+	for i, err := range errs {
+		if err != nil {
+			return err
+		}
+		b.files = append(b.files, groups[i]...)
+	}
+	return b.staticFiles(r.min)
 }
 
 // staticFiles copies the embedded assets, minified, under assets/.

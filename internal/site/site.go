@@ -16,6 +16,7 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/content"
+	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 	"github.com/discrimeval/leaderboard/static"
@@ -52,8 +53,13 @@ type builder struct {
 	entries []*board.Entry
 	boards  []*board.Board
 	pages   []*page
-	site    *siteInfo
-	files   []File
+	// groups render several pages from one pass over a run's texts.
+	groups   []func(*renderer) ([]File, error)
+	texts    *datasetTexts
+	runTexts *runTexts
+	stats    map[string]map[int]*[design.NumCells]cellStat // per run, per question
+	site     *siteInfo
+	files    []File
 }
 
 // Generate runs every phase but write and returns the site's files sorted
@@ -112,7 +118,13 @@ func (b *builder) load() error {
 	if len(b.cfg.Methodology) == 0 {
 		return fmt.Errorf("%s: empty or missing", b.cfg.MethodologyLabel)
 	}
-	if b.runs, err = run.LoadAll(b.cfg.Runs, b.cfg.RunsLabel); err != nil {
+	b.texts = newDatasetTexts()
+	b.runTexts = &runTexts{byRun: map[string]map[qcell]textInfo{}}
+	hook := func(r *run.Run, c run.Cell, row *run.Row) {
+		b.texts.hook(r, c, row)
+		b.runTexts.hook(r, c, row)
+	}
+	if b.runs, err = run.LoadAllWith(b.cfg.Runs, b.cfg.RunsLabel, hook); err != nil {
 		return err
 	}
 	if len(b.runs) == 0 {

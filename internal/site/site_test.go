@@ -135,6 +135,21 @@ func freezeFixture(t testing.TB) fstest.MapFS {
 	return runs
 }
 
+var (
+	siteOnce  sync.Once
+	siteFiles map[string][]byte
+)
+
+// fixtureSite is the fixture's site, generated once for the tests that only
+// read it.
+func fixtureSite(t testing.TB) map[string][]byte {
+	siteOnce.Do(func() { siteFiles = generate(t, fixture(t)) })
+	if siteFiles == nil {
+		t.Fatal("the fixture site did not build")
+	}
+	return siteFiles
+}
+
 func generate(t testing.TB, cfg Config) map[string][]byte {
 	t.Helper()
 	files, err := Generate(cfg)
@@ -149,7 +164,7 @@ func generate(t testing.TB, cfg Config) map[string][]byte {
 }
 
 func TestGolden(t *testing.T) {
-	files := generate(t, fixture(t))
+	files := fixtureSite(t)
 	for _, name := range []string{"index.html", "runs/beta/index.html"} {
 		got := files[name]
 		// Goldens are stored with a line break after each tag so a diff
@@ -176,7 +191,7 @@ func TestGolden(t *testing.T) {
 }
 
 func TestCrawl(t *testing.T) {
-	files := generate(t, fixture(t))
+	files := fixtureSite(t)
 	for _, p := range crawl.Site(files) {
 		t.Error(p)
 	}
@@ -189,7 +204,7 @@ func TestCrawl(t *testing.T) {
 }
 
 func TestHostileTextIsEscaped(t *testing.T) {
-	files := generate(t, fixture(t))
+	files := fixtureSite(t)
 	for name, data := range files {
 		if !strings.HasSuffix(name, ".html") {
 			continue
@@ -207,7 +222,7 @@ func TestHostileTextIsEscaped(t *testing.T) {
 }
 
 func TestRanksAndTies(t *testing.T) {
-	files := generate(t, fixture(t))
+	files := fixtureSite(t)
 	var lb leaderboardJSON
 	if err := json.Unmarshal(files["data/leaderboard.json"], &lb); err != nil {
 		t.Fatal(err)

@@ -1,0 +1,119 @@
+package site
+
+import (
+	"sort"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/run"
+)
+
+// qcell names one prompt of a variant: a question and a demographic cell.
+type qcell struct {
+	Q int
+	C design.Cell
+}
+
+type ownedText struct {
+	owner string // the run the text was taken from
+	text  string
+}
+
+// datasetTexts keeps one copy of each prompt text per variant, taken from
+// the run with the lowest id that has it: prompts are the same for every run
+// of a variant, so the site shows them once (on the prompt pages) and run
+// pages link there. Runs load in parallel; the lowest-id rule makes the
+// result independent of their order.
+type datasetTexts struct {
+	mu        sync.Mutex
+	byVariant map[string]map[qcell]ownedText
+}
+
+func newDatasetTexts() *datasetTexts {
+	return &datasetTexts{byVariant: map[string]map[qcell]ownedText{}}
+}
+
+func (d *datasetTexts) hook(r *run.Run, c run.Cell, row *run.Row) {
+	k := qcell{c.Q, c.Cell}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	m := d.byVariant[r.Manifest.Variant]
+	if m == nil {
+		m = map[qcell]ownedText{}
+		d.byVariant[r.Manifest.Variant] = m
+	}
+	if cur, ok := m[k]; !ok || r.ID < cur.owner {
+		m[k] = ownedText{r.ID, row.FilledTemplate}
+	}
+}
+
+// text returns the dataset text of a prompt.
+func (d *datasetTexts) text(variant string, q int, c design.Cell) (string, bool) {
+	t, ok := d.byVariant[variant][qcell{q, c}]
+	return t.text, ok
+}
+
+// questions returns the question ids of a variant, ascending.
+func (d *datasetTexts) questions(variant string) []int {
+	seen := map[int]bool{}
+	var ids []int
+	for k := range d.byVariant[variant] {
+		if !seen[k.Q] {
+			seen[k.Q] = true
+			ids = append(ids, k.Q)
+		}
+	}
+	sort.Ints(ids)
+	return ids
+}
+
+// title is a scenario's short name: the question sentence of its baseline
+// prompt (or of the first prompt present), shortened.
+func (d *datasetTexts) title(variant string, q int) string {
+	t, ok := d.text(variant, q, design.Baseline)
+	if !ok {
+		for _, c := range design.Cells() {
+			if t, ok = d.text(variant, q, c); ok {
+				break
+			}
+		}
+	}
+	return shorten(questionSentence(t), 110)
+}
+
+// questionSentence picks the sentence ending in the last question mark,
+// which in Discrim-Eval is the decision being asked; otherwise the first
+// sentence.
+func questionSentence(t string) string {
+	t = strings.Join(strings.Fields(t), " ")
+	end := strings.LastIndex(t, "?")
+	if end < 0 {
+		if i := strings.IndexAny(t, ".!"); i >= 0 {
+			return t[:i+1]
+		}
+		return t
+	}
+	start := 0
+	for i := end - 1; i > 0; i-- {
+		if strings.ContainsRune(".!?", rune(t[i])) && t[i+1] == ' ' {
+			start = i + 2
+			break
+		}
+	}
+	return t[start : end+1]
+}
+
+// shorten cuts s to at most n runes at a word boundary, adding "…".
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)[:n]
+	cut := string(r)
+	if i := strings.LastIndex(cut, " "); i > n/2 {
+		cut = cut[:i]
+	}
+	return strings.TrimRight(cut, " ,;:") + "…"
+}
