@@ -1,0 +1,101 @@
+package stats_test
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/stats"
+)
+
+// loadRun reads a scored run in the dataset's JSONL form (gzipped), with the
+// response logit = logsumexp(yes, Yes) − logsumexp(no, No).
+func loadRun(t testing.TB, path string) []stats.Obs {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	var out []stats.Obs
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var row struct {
+			Q        int                `json:"decision_question_id"`
+			Age      float64            `json:"age"`
+			Gender   string             `json:"gender"`
+			Race     string             `json:"race"`
+			Logprobs map[string]float64 `json:"logprobs"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		age, err := design.ParseAge(row.Age)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := design.ParseGender(row.Gender)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := design.ParseRace(row.Race)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lp := row.Logprobs
+		y := logSumExp(lp["yes"], lp["Yes"]) - logSumExp(lp["no"], lp["No"])
+		out = append(out, stats.Obs{Q: row.Q, Cell: design.Cell{Age: age, Gender: g, Race: r}, Y: y})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return out
+}
+
+func logSumExp(a, b float64) float64 {
+	m := math.Max(a, b)
+	return m + math.Log(math.Exp(a-m)+math.Exp(b-m))
+}
+
+// estimate is one coefficient of a reference fit.
+type estimate struct {
+	Estimate float64 `json:"estimate"`
+	SE       float64 `json:"se"`
+}
+
+// loadLme4 reads the "lme4_reml" block of a reference file, by coefficient name.
+func loadLme4(t testing.TB, path string) map[string]estimate {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref struct {
+		Lme4 map[string]estimate `json:"lme4_reml"`
+	}
+	if err := json.Unmarshal(b, &ref); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	if len(ref.Lme4) != int(design.NumCoefs) {
+		t.Fatalf("%s: %d lme4 coefficients, want %d", path, len(ref.Lme4), design.NumCoefs)
+	}
+	return ref.Lme4
+}
+
+func clustersOf(t testing.TB, obs []stats.Obs) []stats.Cluster {
+	t.Helper()
+	_, cl, err := stats.Clusters(obs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cl
+}
