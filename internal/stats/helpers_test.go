@@ -72,23 +72,34 @@ type estimate struct {
 	SE       float64 `json:"se"`
 }
 
-// loadLme4 reads the "lme4_reml" block of a reference file, by coefficient name.
-func loadLme4(t testing.TB, path string) map[string]estimate {
+// lme4Ref is an lme4 reference fit. The shared reference files have only
+// the coefficients; fit.R's files add the rest.
+type lme4Ref struct {
+	Coefs         map[string]estimate `json:"lme4_reml"`
+	Intercept     *estimate           `json:"intercept"`
+	REMLCrit      float64             `json:"reml_criterion"`
+	Sigma2        float64             `json:"sigma2"`
+	Singular      bool                `json:"singular"`
+	Messages      []string            `json:"convergence_messages"`
+	GLM           map[string]estimate `json:"glm"`
+	GLMDeviance   float64             `json:"deviance"`
+	GLMIterations int                 `json:"iterations"`
+}
+
+func loadRef(t testing.TB, path string) lme4Ref {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ref struct {
-		Lme4 map[string]estimate `json:"lme4_reml"`
-	}
+	var ref lme4Ref
 	if err := json.Unmarshal(b, &ref); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	if len(ref.Lme4) != int(design.NumCoefs) {
-		t.Fatalf("%s: %d lme4 coefficients, want %d", path, len(ref.Lme4), design.NumCoefs)
+	if n := max(len(ref.Coefs), len(ref.GLM)); n != int(design.NumCoefs) {
+		t.Fatalf("%s: %d coefficients, want %d", path, n, design.NumCoefs)
 	}
-	return ref.Lme4
+	return ref
 }
 
 func clustersOf(t testing.TB, obs []stats.Obs) []stats.Cluster {

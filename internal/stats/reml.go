@@ -261,12 +261,20 @@ const (
 )
 
 func fitREML(cps []crossprod, p int) (*MixedFit, error) {
+	return fitREMLFrom(cps, p, nil, maxIter)
+}
+
+// fitREMLFrom is fitREML from a given θ (nil: the moment estimate) with an
+// iteration limit; tests use it to exercise the optimiser.
+func fitREMLFrom(cps []crossprod, p int, theta0 []float64, iters int) (*MixedFit, error) {
 	r := newREML(cps, p)
-	theta0 := r.start()
+	if theta0 == nil {
+		theta0 = r.start()
+	}
 	if math.IsNaN(r.eval(theta0, nil)) {
 		return nil, fmt.Errorf("stats: REML criterion undefined at the start: are the fixed effects estimable (X'X positive definite) and the residuals non-zero?")
 	}
-	res := bfgs(r.eval, theta0, gradTol, maxIter)
+	res := bfgs(r.eval, theta0, gradTol, iters)
 	// Refresh the work space at the optimum (the last evaluation may have
 	// been a rejected line-search trial).
 	grad := make([]float64, len(theta0))
