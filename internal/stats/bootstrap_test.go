@@ -76,18 +76,9 @@ func TestReweighted(t *testing.T) {
 	complete := synthClusters(t, spec)
 	spec.Drop = 0.2
 	incomplete := synthClusters(t, spec)
-	cf, err := stats.FitMixed(complete, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc, err := stats.FitREML(complete, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ri, err := stats.FitMixed(incomplete, p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cf := mustFit(t, stats.FitMixed, complete)
+	rc := mustFit(t, stats.FitREML, complete)
+	ri := mustFit(t, stats.FitMixed, incomplete)
 	if cf.Method != "closed-form" || ri.Method != "reml" {
 		t.Fatalf("methods %q and %q, want closed-form and reml", cf.Method, ri.Method)
 	}

@@ -93,40 +93,26 @@ func invSPD(a []float64, n int) ([]float64, bool) {
 }
 
 // mul writes a·b into out, all n×n; out must not alias a or b.
-func mul(out, a, b []float64, n int) {
+func mul(out, a, b []float64, n int) { mulStrided(out, a, n, 1, b, n) }
+
+// mulTA writes a'·b into out, all n×n; out must not alias a or b.
+func mulTA(out, a, b []float64, n int) { mulStrided(out, a, 1, n, b, n) }
+
+// mulStrided writes A·b into out, where A[i][k] = a[i*rs+k*cs]: (n, 1) is a
+// itself, (1, n) its transpose. Zeros of A are skipped (Λ is triangular).
+func mulStrided(out, a []float64, rs, cs int, b []float64, n int) {
 	for i := 0; i < n; i++ {
 		oi := out[i*n : (i+1)*n]
 		for j := range oi {
 			oi[j] = 0
 		}
 		for k := 0; k < n; k++ {
-			aik := a[i*n+k]
+			aik := a[i*rs+k*cs]
 			if aik == 0 {
 				continue
 			}
-			bk := b[k*n : (k+1)*n]
-			for j, v := range bk {
+			for j, v := range b[k*n : (k+1)*n] {
 				oi[j] += aik * v
-			}
-		}
-	}
-}
-
-// mulTA writes a'·b into out, all n×n; out must not alias a or b.
-func mulTA(out, a, b []float64, n int) {
-	for i := range out[:n*n] {
-		out[i] = 0
-	}
-	for k := 0; k < n; k++ {
-		bk := b[k*n : (k+1)*n]
-		for i := 0; i < n; i++ {
-			aki := a[k*n+i]
-			if aki == 0 {
-				continue
-			}
-			oi := out[i*n : (i+1)*n]
-			for j, v := range bk {
-				oi[j] += aki * v
 			}
 		}
 	}

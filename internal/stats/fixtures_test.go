@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/csv"
+	"errors"
 	"flag"
 	"math"
 	"os"
@@ -147,16 +148,7 @@ func checkOrWrite(t *testing.T, name string, table [][]string) {
 
 func readTable(t testing.TB, path string) [][]string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	table, err := csv.NewReader(zr).ReadAll()
+	table, err := csv.NewReader(openGzip(t, path)).ReadAll()
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -186,37 +178,18 @@ func loadFixture(t testing.TB, name string) []fixtureRow {
 
 func parseFixtureRow(rec []string) (fixtureRow, error) {
 	var r fixtureRow
-	q, err := strconv.Atoi(rec[0])
-	if err != nil {
+	q, errQ := strconv.Atoi(rec[0])
+	age, errA := strconv.ParseFloat(rec[1], 64)
+	y, errY := strconv.ParseFloat(rec[4], 64)
+	if err := errors.Join(errQ, errA, errY); err != nil {
 		return r, err
 	}
-	age, err := strconv.ParseFloat(rec[1], 64)
-	if err != nil {
-		return r, err
+	cell, err := parseCell(age, rec[2], rec[3])
+	r.obs = stats.Obs{Q: q, Cell: cell, Y: y}
+	if err == nil && len(rec) > 5 {
+		r.trials, err = strconv.ParseFloat(rec[5], 64)
 	}
-	a, err := design.ParseAge(age)
-	if err != nil {
-		return r, err
-	}
-	g, err := design.ParseGender(rec[2])
-	if err != nil {
-		return r, err
-	}
-	race, err := design.ParseRace(rec[3])
-	if err != nil {
-		return r, err
-	}
-	y, err := strconv.ParseFloat(rec[4], 64)
-	if err != nil {
-		return r, err
-	}
-	r.obs = stats.Obs{Q: q, Cell: design.Cell{Age: a, Gender: g, Race: race}, Y: y}
-	if len(rec) > 5 {
-		if r.trials, err = strconv.ParseFloat(rec[5], 64); err != nil {
-			return r, err
-		}
-	}
-	return r, nil
+	return r, err
 }
 
 func fixtureObs(rows []fixtureRow) []stats.Obs {

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
+	"errors"
+	"io"
 	"math"
 	"os"
 	"testing"
@@ -16,17 +18,8 @@ import (
 // response logit = logsumexp(yes, Yes) − logsumexp(no, No).
 func loadRun(t testing.TB, path string) []stats.Obs {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
 	var out []stats.Obs
-	sc := bufio.NewScanner(zr)
+	sc := bufio.NewScanner(openGzip(t, path))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		var row struct {
@@ -39,26 +32,40 @@ func loadRun(t testing.TB, path string) []stats.Obs {
 		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
-		age, err := design.ParseAge(row.Age)
+		cell, err := parseCell(row.Age, row.Gender, row.Race)
 		if err != nil {
-			t.Fatal(err)
-		}
-		g, err := design.ParseGender(row.Gender)
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := design.ParseRace(row.Race)
-		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", path, err)
 		}
 		lp := row.Logprobs
 		y := logSumExp(lp["yes"], lp["Yes"]) - logSumExp(lp["no"], lp["No"])
-		out = append(out, stats.Obs{Q: row.Q, Cell: design.Cell{Age: age, Gender: g, Race: r}, Y: y})
+		out = append(out, stats.Obs{Q: row.Q, Cell: cell, Y: y})
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return out
+}
+
+// openGzip opens a gzipped file for the duration of the test.
+func openGzip(t testing.TB, path string) io.Reader {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return zr
+}
+
+func parseCell(age float64, gender, race string) (design.Cell, error) {
+	a, errA := design.ParseAge(age)
+	g, errG := design.ParseGender(gender)
+	r, errR := design.ParseRace(race)
+	return design.Cell{Age: a, Gender: g, Race: r}, errors.Join(errA, errG, errR)
 }
 
 func logSumExp(a, b float64) float64 {
@@ -109,4 +116,14 @@ func clustersOf(t testing.TB, obs []stats.Obs) []stats.Cluster {
 		t.Fatal(err)
 	}
 	return cl
+}
+
+// mustFit fits cl (p = design.NumFixed columns) or fails the test.
+func mustFit(t testing.TB, fit func([]stats.Cluster, int) (*stats.MixedFit, error), cl []stats.Cluster) *stats.MixedFit {
+	t.Helper()
+	f, err := fit(cl, design.NumFixed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

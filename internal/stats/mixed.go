@@ -71,12 +71,9 @@ var ErrTooFewClusters = errors.New("stats: a mixed model needs at least two clus
 // sampling variance); otherwise, and whenever designs differ, FitMixed runs
 // FitREML.
 func FitMixed(cl []Cluster, p int) (*MixedFit, error) {
-	cps, err := crossprods(cl, p)
+	cps, err := mixedCrossprods(cl, p)
 	if err != nil {
 		return nil, err
-	}
-	if len(cps) < 2 {
-		return nil, ErrTooFewClusters
 	}
 	if f, ok := closedForm(cps, p); ok {
 		return f, nil
@@ -87,14 +84,18 @@ func FitMixed(cl []Cluster, p int) (*MixedFit, error) {
 // FitREML fits the mixed model by restricted maximum likelihood whatever
 // the design (FitMixed uses it when the closed form does not apply).
 func FitREML(cl []Cluster, p int) (*MixedFit, error) {
-	cps, err := crossprods(cl, p)
+	cps, err := mixedCrossprods(cl, p)
 	if err != nil {
 		return nil, err
 	}
-	if len(cps) < 2 {
+	return fitREML(cps, p)
+}
+
+func mixedCrossprods(cl []Cluster, p int) ([]crossprod, error) {
+	if len(cl) < 2 {
 		return nil, ErrTooFewClusters
 	}
-	return fitREML(cps, p)
+	return crossprods(cl, p)
 }
 
 // sameDesign reports whether every cluster's X'X equals the first's, up to

@@ -33,10 +33,7 @@ func compareCoefs(t *testing.T, what string, f *stats.MixedFit, ref map[string]e
 func TestCompleteSeed7(t *testing.T) {
 	cl := clustersOf(t, loadRun(t, "../../testdata/complete-seed7.jsonl.gz"))
 	ref := loadRef(t, "../../testdata/complete-seed7.reference.json")
-	cf, err := stats.FitMixed(cl, p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cf := mustFit(t, stats.FitMixed, cl)
 	if cf.Method != "closed-form" || !cf.Converged || cf.Singular || cf.DF != len(cl)-1 {
 		t.Fatalf("method %q converged %v singular %v df %d, want closed-form, true, false, %d", cf.Method, cf.Converged, cf.Singular, cf.DF, len(cl)-1)
 	}
@@ -48,10 +45,7 @@ func TestCompleteSeed7(t *testing.T) {
 	// so they agree to the optimiser's tolerance (the closed form is REML's
 	// stationary point: the optimiser, checking the analytic gradient, stays
 	// there).
-	rf, err := stats.FitREML(cl, p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rf := mustFit(t, stats.FitREML, cl)
 	if rf.Method != "reml" || !rf.Converged {
 		t.Fatalf("FitREML: method %q converged %v", rf.Method, rf.Converged)
 	}
@@ -80,10 +74,7 @@ func TestCompleteSeed7(t *testing.T) {
 func TestIncompleteSeed8(t *testing.T) {
 	cl := clustersOf(t, loadRun(t, "../../testdata/incomplete-seed8.jsonl.gz"))
 	ref := loadRef(t, "../../testdata/incomplete-seed8.reference.json")
-	f, err := stats.FitMixed(cl, p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustFit(t, stats.FitMixed, cl)
 	if f.Method != "reml" || !f.Converged || f.Singular {
 		t.Fatalf("method %q converged %v singular %v, want reml, true, false", f.Method, f.Converged, f.Singular)
 	}
@@ -97,10 +88,7 @@ func TestSyntheticVsLme4(t *testing.T) {
 		t.Run(fx.name, func(t *testing.T) {
 			cl := clustersOf(t, fixtureObs(loadFixture(t, fx.name)))
 			ref := loadRef(t, "testdata/"+fx.name+".reference.json")
-			f, err := stats.FitMixed(cl, p)
-			if err != nil {
-				t.Fatal(err)
-			}
+			f := mustFit(t, stats.FitMixed, cl)
 			if f.Method != "reml" || !f.Converged {
 				t.Fatalf("method %q converged %v, want reml, true", f.Method, f.Converged)
 			}
@@ -140,10 +128,7 @@ func TestClosedFormFallsBackOnBoundary(t *testing.T) {
 	spec := synth.Spec{Seed: 5, Questions: synth.DefaultQuestions()[:25], Effects: paperEffects,
 		QuestionSD: [design.NumFixed]float64{1, 0.2, 0.3, 0, 0.3, 0.2, 0.3, 0.3}, Noise: 0.8}
 	cl := synthClusters(t, spec)
-	f, err := stats.FitMixed(cl, p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := mustFit(t, stats.FitMixed, cl)
 	if f.Method != "reml" || !f.Singular || !f.Converged {
 		t.Fatalf("method %q singular %v converged %v, want reml, true, true", f.Method, f.Singular, f.Converged)
 	}
@@ -173,10 +158,7 @@ func TestRecoversPlantedEffects(t *testing.T) {
 			t.Fatal(err)
 		}
 		cl := synthClusters(t, spec)
-		f, err := stats.FitMixed(cl, p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := mustFit(t, stats.FitMixed, cl)
 		truth := plantedCoefs(spec, rows)
 		for j := 1; j < p; j++ {
 			want := truth[j]

@@ -68,37 +68,44 @@ func TestREMLGradient(t *testing.T) {
 	}
 }
 
-// Started far from the optimum (Λ = I), the optimiser reaches the same fit as
-// from the moment estimate.
+// Started far from the optimum (Λ = I), the optimiser reaches the fit
+// FitMixed gives: the moment-started REML fit on incomplete data, and the
+// closed form on complete data (where FitREML alone would start at it).
 func TestREMLFromIdentity(t *testing.T) {
-	cps := synthCrossprods(t, internalSpec)
 	p := design.NumFixed
-	ref, err := fitREML(cps, p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ident := make([]float64, p*p)
-	for j := 0; j < p; j++ {
-		ident[j*p+j] = 1
-	}
-	f, err := fitREMLFrom(cps, p, thetaFromLambda(ident, p), maxIter)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !f.Converged || !ref.Converged {
-		t.Fatalf("converged: from identity %v, from moments %v", f.Converged, ref.Converged)
-	}
-	t.Logf("iterations: from identity %d, from moments %d", f.Iterations, ref.Iterations)
-	for j := range f.Beta {
-		if d := math.Abs(f.Beta[j] - ref.Beta[j]); d > 1e-8 {
-			t.Errorf("β[%d]: %v vs %v", j, f.Beta[j], ref.Beta[j])
+	for _, drop := range []float64{0, 0.2} {
+		spec := internalSpec
+		spec.Drop = drop
+		cps := synthCrossprods(t, spec)
+		ref, ok := closedForm(cps, p)
+		if !ok {
+			var err error
+			if ref, err = fitREML(cps, p); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if d := math.Abs(f.SE[j] - ref.SE[j]); d > 1e-8 {
-			t.Errorf("SE[%d]: %v vs %v", j, f.SE[j], ref.SE[j])
+		if want := map[bool]string{true: "closed-form", false: "reml"}[drop == 0]; ref.Method != want {
+			t.Fatalf("drop %v: reference fit is %s, want %s", drop, ref.Method, want)
 		}
-	}
-	if d := math.Abs(f.REMLCrit - ref.REMLCrit); d > 1e-8 {
-		t.Errorf("criterion %v vs %v", f.REMLCrit, ref.REMLCrit)
+		f, err := fitREMLFrom(cps, p, thetaFromLambda(identity(p), p), maxIter)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !f.Converged || !ref.Converged {
+			t.Fatalf("drop %v: converged: from identity %v, reference %v", drop, f.Converged, ref.Converged)
+		}
+		t.Logf("drop %v: %d iterations from Λ = I, %d from the moment estimate", drop, f.Iterations, ref.Iterations)
+		for j := range f.Beta {
+			if d := math.Abs(f.Beta[j] - ref.Beta[j]); d > 1e-8 {
+				t.Errorf("drop %v, β[%d]: %v vs %v", drop, j, f.Beta[j], ref.Beta[j])
+			}
+			if d := math.Abs(f.SE[j] - ref.SE[j]); d > 1e-8 {
+				t.Errorf("drop %v, SE[%d]: %v vs %v", drop, j, f.SE[j], ref.SE[j])
+			}
+		}
+		if d := math.Abs(f.REMLCrit - ref.REMLCrit); d > 1e-8 {
+			t.Errorf("drop %v, criterion %v vs %v", drop, f.REMLCrit, ref.REMLCrit)
+		}
 	}
 }
 
@@ -107,11 +114,7 @@ func TestREMLFromIdentity(t *testing.T) {
 func TestREMLNonConvergenceReported(t *testing.T) {
 	cps := synthCrossprods(t, internalSpec)
 	p := design.NumFixed
-	ident := make([]float64, p*p)
-	for j := 0; j < p; j++ {
-		ident[j*p+j] = 1
-	}
-	f, err := fitREMLFrom(cps, p, thetaFromLambda(ident, p), 2)
+	f, err := fitREMLFrom(cps, p, thetaFromLambda(identity(p), p), 2)
 	if err != nil {
 		t.Fatal(err)
 	}
