@@ -238,6 +238,9 @@ func (r *reml) start() []float64 {
 	for k := range rel {
 		rel[k] -= ainvSum[k] / float64(m)
 	}
+	if !(scale > 0) {
+		return thetaFromLambda(ident, p)
+	}
 	for ridge := 0.0; ridge <= scale; ridge = math.Max(2*ridge, 1e-4*scale) {
 		l := append([]float64(nil), rel...)
 		for j := 0; j < p; j++ {

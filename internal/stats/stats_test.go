@@ -30,7 +30,9 @@ func TestStandardize(t *testing.T) {
 }
 
 func TestClusters(t *testing.T) {
-	cell := func(age int, g design.Gender, r design.Race) design.Cell { return design.Cell{Age: age, Gender: g, Race: r} }
+	cell := func(age int, g design.Gender, r design.Race) design.Cell {
+		return design.Cell{Age: age, Gender: g, Race: r}
+	}
 	obs := []stats.Obs{
 		{Q: 9, Cell: cell(20, design.Female, design.Black), Y: 1},
 		{Q: 3, Cell: cell(60, design.Male, design.White), Y: 2},
