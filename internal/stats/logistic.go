@@ -8,8 +8,10 @@ import (
 // LogitFit is a binomial logistic regression fit.
 type LogitFit struct {
 	// Beta are the coefficients and SE their standard errors from the
-	// inverse Fisher information at Beta (R's summary.glm).
+	// inverse Fisher information at Beta (R's summary.glm); Cov is that
+	// inverse, p×p row-major (R's vcov), nil when it is singular.
 	Beta, SE []float64
+	Cov      []float64
 	// Converged reports that the coefficients settled: the maximum
 	// likelihood estimate exists and this is it.
 	Converged bool
@@ -147,6 +149,7 @@ func Logistic(X []float64, p int, yes, trials []float64) (*LogitFit, error) {
 		cov := make([]float64, p*p)
 		cholInverse(info, p, cov)
 		fit.SE = seFromCov(cov, p)
+		fit.Cov = cov
 	} else {
 		for j := range fit.SE {
 			fit.SE[j] = math.Inf(1)
