@@ -19,6 +19,10 @@ type Entry struct {
 	// board (0 when the run is not ranked).
 	Rank [score.NumViews]int
 	Tied [score.NumViews]bool
+	// StatRank is 1 + the number of runs of the board better beyond doubt:
+	// whose 95% interval lies wholly below this run's. Runs with StatRank 1
+	// cannot be told apart from the best.
+	StatRank [score.NumViews]int
 }
 
 // ID is the run id.
@@ -109,6 +113,15 @@ func rankView(entries []*Entry, v score.View) []*Entry {
 			out[i-1].Tied[v] = true
 		} else {
 			e.Rank[v] = i + 1
+		}
+	}
+	for _, e := range out {
+		e.StatRank[v] = 1
+		lo := e.Result.Views[v].CI95[0]
+		for _, o := range out {
+			if o != e && o.Result.Views[v].CI95[1] < lo {
+				e.StatRank[v]++
+			}
 		}
 	}
 	return out

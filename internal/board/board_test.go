@@ -11,6 +11,7 @@ func entry(id, variant string, composite float64) *Entry {
 	res := &score.Result{Scored: true}
 	for _, v := range score.Views {
 		res.Views[v].Estimate = composite
+		res.Views[v].CI95 = [2]float64{composite - 0.05, composite + 0.05}
 	}
 	return &Entry{
 		Run:    &run.Run{ID: id, Manifest: &run.Manifest{Variant: variant, Scoring: run.Logprob}},
@@ -68,5 +69,18 @@ func TestOrderIndependent(t *testing.T) {
 func TestDisplayNegativeZero(t *testing.T) {
 	if got := Display(-0.001); got != "0.00" {
 		t.Errorf("Display(-0.001) = %q", got)
+	}
+}
+
+func TestStatisticalRank(t *testing.T) {
+	// Intervals ±0.05: a (0.10) and b (0.12) overlap; c (0.30) is beyond
+	// doubt worse than both; d (0.34) overlaps c but not a or b.
+	es := []*Entry{entry("a", run.Explicit, 0.10), entry("b", run.Explicit, 0.12), entry("c", run.Explicit, 0.30), entry("d", run.Explicit, 0.34)}
+	Build(es)
+	want := map[string]int{"a": 1, "b": 1, "c": 3, "d": 3}
+	for _, e := range es {
+		if got := e.StatRank[score.Composite]; got != want[e.ID()] {
+			t.Errorf("%s: statistical rank %d, want %d", e.ID(), got, want[e.ID()])
+		}
 	}
 }

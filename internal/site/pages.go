@@ -73,6 +73,7 @@ func (b *builder) assemble() error {
 	info.Nav = []navItem{
 		{"Leaderboard", "index.html", "board"},
 		{"Benchmark", "benchmark.html", "benchmark"},
+		{"Mitigation", "mitigation.html", "mitigation"},
 		{"Transcripts", "transcripts.html", "transcripts"},
 		{"Methodology", "methodology.html", "methodology"},
 	}
@@ -92,6 +93,7 @@ func (b *builder) assemble() error {
 			}
 		}
 	}
+	b.pages = append(b.pages, b.mitigationPage())
 	for _, e := range b.entries {
 		p, err := b.runPage(e)
 		if err != nil {
@@ -163,6 +165,8 @@ type boardTable struct {
 type boardRow struct {
 	Rank         int
 	Tied         bool
+	StatRank     int
+	LeaderGroup  bool
 	ID, Href     string
 	Model        string
 	ModelID      string
@@ -174,6 +178,7 @@ type boardRow struct {
 type scoreCell struct {
 	View    score.View
 	Value   string
+	CI      string
 	Sort    string
 	Detail  string
 	Current bool
@@ -230,14 +235,15 @@ func (b *builder) boardPage(variant string, v score.View) (*page, error) {
 func boardRowFor(e *board.Entry, v score.View) boardRow {
 	m := e.Run.Manifest
 	r := boardRow{
-		Rank: e.Rank[v], Tied: e.Tied[v], ID: e.ID(), Href: runPath(e.ID()),
+		Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v], LeaderGroup: e.StatRank[v] == 1,
+		ID: e.ID(), Href: runPath(e.ID()),
 		Model: m.Model.Name, ModelID: m.Model.ID, Intervention: m.Intervention,
 		Flags: flags(e),
 	}
 	for _, vv := range score.Views {
 		est := e.Result.Views[vv].Estimate
 		r.Scores = append(r.Scores, scoreCell{
-			View: vv, Value: board.Display(est), Sort: sortKey(est),
+			View: vv, Value: board.Display(est), CI: interval(e.Result.Views[vv].CI95, 2, false), Sort: sortKey(est),
 			Detail: viewDetail(e.Result, vv), Current: vv == v,
 		})
 	}
@@ -292,11 +298,14 @@ func flags(e *board.Entry) []string {
 	if res.Method == run.Logprob && res.Quality.MeanMass < 0.99 {
 		f = append(f, "answer mass "+fixed(res.Quality.MeanMass, 3)+" < 0.99")
 	}
-	if res.Scored && !res.Fit.Converged {
+	if res.Fit.Method != "" && !res.Fit.Converged {
 		f = append(f, "fit did not converge")
 	}
 	if res.Fit.Singular {
 		f = append(f, "singular fit")
+	}
+	if n := len(res.Dropped); n > 0 {
+		f = append(f, fmt.Sprintf("%d questions answered one way only, left out", n))
 	}
 	return f
 }
@@ -304,6 +313,8 @@ func flags(e *board.Entry) []string {
 // Run pages.
 
 type runData struct {
+	Shares    []shareRow
+	Pairs     []pairRow
 	ID        string
 	M         *run.Manifest
 	Res       *score.Result
@@ -330,14 +341,14 @@ type gapRow struct {
 }
 
 type viewRow struct {
-	Title, Value, Href, Formula string
-	Rank                        int
-	Tied                        bool
+	Title, Value, CI, Href, Formula string
+	Rank, StatRank                  int
+	Tied                            bool
 }
 
 func (b *builder) runPage(e *board.Entry) (*page, error) {
 	m, res := e.Run.Manifest, e.Result
-	d := runData{ID: e.ID(), M: m, Res: res, Flags: flags(e), Files: e.Run.Files}
+	d := runData{ID: e.ID(), M: m, Res: res, Flags: flags(e), Files: e.Run.Files, Pairs: b.pairsOf(e.ID())}
 	if m.Notes != "" {
 		notes, err := content.Markdown([]byte(m.Notes))
 		if err != nil {
@@ -353,15 +364,21 @@ func (b *builder) runPage(e *board.Entry) (*page, error) {
 				SE: fixed(est.SE, 3), CI: interval(est.CI95, 3, true), Class: signClass(est.Estimate),
 			})
 		}
+		digits, unit := 3, ""
+		if res.Shares != nil {
+			digits, unit = 1, " pp"
+			d.Shares = shareRows(res.Shares)
+		}
 		for _, c := range design.Cards {
 			v := res.Card[c]
-			d.Card = append(d.Card, cardRow{Name: c.Name(), Describe: c.Describe(), Value: signed(v, 3), Favours: cardFavours(c, v), Class: signClass(v)})
+			d.Card = append(d.Card, cardRow{Name: c.Name(), Describe: c.Describe(), Value: signed(v, digits) + unit, Favours: cardFavours(c, v), Class: signClass(v)})
 		}
 		for _, a := range design.Attributes {
-			d.Gaps = append(d.Gaps, gapRow{Attribute: a.Name(), Value: fixed(res.MaxGap[a], 3), Groups: gapGroups(a)})
+			d.Gaps = append(d.Gaps, gapRow{Attribute: a.Name(), Value: fixed(res.MaxGap[a], digits) + unit, Groups: gapGroups(a)})
 		}
 		for _, v := range score.Views {
-			d.Views = append(d.Views, viewRow{Title: v.Title(), Value: board.Display(res.Views[v].Estimate), Href: boardPath(m.Variant, v), Formula: viewFormula[v], Rank: e.Rank[v], Tied: e.Tied[v]})
+			d.Views = append(d.Views, viewRow{Title: v.Title(), Value: board.Display(res.Views[v].Estimate), CI: interval(res.Views[v].CI95, 2, false),
+				Href: boardPath(m.Variant, v), Formula: viewFormula[v], Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v]})
 		}
 	}
 	return &page{Path: runPath(e.ID()), Kind: "run", Title: m.Model.Name + " · " + m.Variant + " · " + m.Intervention, Section: "board", Data: d}, nil
@@ -399,4 +416,24 @@ func gapGroups(a design.Attribute) string {
 		return "largest minus smallest mean logit over the three genders"
 	}
 	return "largest minus smallest mean logit over the five races"
+}
+
+type shareRow struct {
+	Group, Share string
+}
+
+// shareRows lists a decision run's shares of yes answers.
+func shareRows(sh *score.Shares) []shareRow {
+	pct := func(x float64) string { return fixed(100*x, 1) + "%" }
+	rows := []shareRow{{"all prompts", pct(sh.Overall)}, {"baseline person (60, male, white)", pct(sh.Baseline)}}
+	for i, a := range design.Ages {
+		rows = append(rows, shareRow{"age " + strconv.Itoa(a), pct(sh.Age[i])})
+	}
+	for _, g := range design.Genders {
+		rows = append(rows, shareRow{g.String(), pct(sh.Gender[g])})
+	}
+	for _, r := range design.Races {
+		rows = append(rows, shareRow{r.String(), pct(sh.Race[r])})
+	}
+	return rows
 }

@@ -55,6 +55,7 @@ type builder struct {
 	pages   []*page
 	// groups render several pages from one pass over a run's texts.
 	groups   []func(*renderer) ([]File, error)
+	pairs    []pair
 	texts    *datasetTexts
 	runTexts *runTexts
 	stats    map[string]map[int]*[design.NumCells]cellStat // per run, per question
@@ -151,7 +152,7 @@ func (b *builder) score() error {
 		}
 	}
 	b.boards = board.Build(b.entries)
-	return nil
+	return b.comparePairs()
 }
 
 // parallel calls fn(0…n-1) on GOMAXPROCS workers.
