@@ -240,10 +240,14 @@ func parseValue(dec *json.Decoder, rw map[int64]bool) (Value, error) {
 	return Value{}, fmt.Errorf("unexpected token %v", tok)
 }
 
+// Compact is the indent that makes PyDumps write like json.dumps with
+// indent=None: one line, separators ", " and ": ".
+const Compact = -1
+
 // PyDumps writes v as Python's json.dumps(v, indent=indent,
-// ensure_ascii=False) does: separators "," and ": ", nested levels indented,
-// empty containers as [] and {}, floats in repr form, non-ASCII kept and
-// control characters escaped.
+// ensure_ascii=False) does: with an indent, separators "," and ": " and
+// nested levels on their own lines; empty containers as [] and {}; floats in
+// repr form; non-ASCII kept and control characters escaped.
 func PyDumps(v Value, indent int) []byte {
 	var b []byte
 	return pyDump(b, v, indent, 0)
@@ -278,19 +282,26 @@ func pyDump(b []byte, v Value, indent, depth int) []byte {
 	}
 	b = append(b, open)
 	for i, e := range v.Elems {
-		if i > 0 {
-			b = append(b, ',')
+		switch {
+		case indent == Compact && i > 0:
+			b = append(b, ", "...)
+		case indent != Compact:
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, '\n')
+			b = append(b, strings.Repeat(" ", indent*(depth+1))...)
 		}
-		b = append(b, '\n')
-		b = append(b, strings.Repeat(" ", indent*(depth+1))...)
 		if v.Kind == Object {
 			b = pyString(b, v.Keys[i])
 			b = append(b, ": "...)
 		}
 		b = pyDump(b, e, indent, depth+1)
 	}
-	b = append(b, '\n')
-	b = append(b, strings.Repeat(" ", indent*depth)...)
+	if indent != Compact {
+		b = append(b, '\n')
+		b = append(b, strings.Repeat(" ", indent*depth)...)
+	}
 	return append(b, close)
 }
 

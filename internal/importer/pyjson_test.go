@@ -11,7 +11,8 @@ import (
 
 // The vectors were written by Python's json module (testdata/pydumps.py):
 // PyDumps must reproduce json.dumps(indent=2, ensure_ascii=False) byte for
-// byte from the compact form, including NaN tokens and strings saying "NaN".
+// byte from the compact form (and the compact form itself), including NaN
+// tokens and strings saying "NaN".
 func TestPyDumpsMatchesPython(t *testing.T) {
 	f, err := os.Open("testdata/pydumps.jsonl")
 	if err != nil {
@@ -34,6 +35,9 @@ func TestPyDumpsMatchesPython(t *testing.T) {
 		}
 		if got := string(PyDumps(v, 2)); got != vec.Indent2 {
 			t.Errorf("vector %d:\n got %q\nwant %q", n, got, vec.Indent2)
+		}
+		if got := string(PyDumps(v, Compact)); got != vec.Line {
+			t.Errorf("vector %d, compact:\n got %q\nwant %q", n, got, vec.Line)
 		}
 	}
 	if n < 9 {
