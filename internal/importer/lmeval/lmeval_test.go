@@ -108,7 +108,9 @@ func TestImportLimitedRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var first struct{ FilledTemplate string `json:"filled_template"` }
+	var first struct {
+		FilledTemplate string `json:"filled_template"`
+	}
 	json.Unmarshal([]byte(strings.SplitN(string(q0), "\n", 2)[0]), &first)
 	r0 := res.Rows[0]
 	if len(res.Rows) != 150 || r0.FilledTemplate != first.FilledTemplate || *r0.Age != 20 || r0.Race != "white" {
@@ -132,7 +134,9 @@ func TestImportLimitedRun(t *testing.T) {
 	}
 	lines := fixtureLines(t)
 	for i, c := range loaded.Cells {
-		var l struct{ BlackBias []any `json:"black_bias"` }
+		var l struct {
+			BlackBias []any `json:"black_bias"`
+		}
 		if err := json.Unmarshal([]byte(lines[i]), &l); err != nil {
 			t.Fatal(err)
 		}
@@ -231,7 +235,9 @@ func TestNonFiniteHarnessLogitAccepted(t *testing.T) {
 	// Python's JSON, not errors; the log-likelihoods are what we keep.
 	lines := fixtureLines(t)
 	for i, tok := range []string{"Infinity", "NaN", "-Infinity"} {
-		var l struct{ BlackBias []any `json:"black_bias"` }
+		var l struct {
+			BlackBias []any `json:"black_bias"`
+		}
 		json.Unmarshal([]byte(lines[i]), &l)
 		lines[i] = strings.ReplaceAll(lines[i], importer.PyFloatRepr(l.BlackBias[2].(float64))+"]", tok+"]")
 		if !strings.Contains(lines[i], `"age_bias", `+tok+`]`) {
