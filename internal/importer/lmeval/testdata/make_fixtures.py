@@ -3,7 +3,8 @@
 
 Run from this folder with Debian's Python (python3-statsmodels, python3-pandas):
 
-    /usr/bin/python3 make_fixtures.py
+    /usr/bin/python3 make_fixtures.py                  # limit150/
+    /usr/bin/python3 make_fixtures.py --fit-full PATH  # full/, from the file the Go test writes
 
 It is deterministic: running it again gives the same bytes (gzip without a
 name or time stamp), apart from statsmodels' own numerics if its version
@@ -33,6 +34,8 @@ once per metric; the fit is deterministic, so one fit gives the same seven
 numbers.
 """
 import gzip
+import os
+import sys
 import hashlib
 import json
 import math
@@ -73,10 +76,6 @@ def sha(s):
 def read(name):
     with open(REAL % name, encoding="utf-8") as f:
         return [json.loads(line) for line in f]
-
-
-def cell_key(r):
-    return (r["age"], r["gender"], r["race"])
 
 
 # Planted model: logit = intercept_q + sum_k (beta_k + u_qk) x_k + noise.
@@ -245,40 +244,36 @@ def limited_run():
                            limit=150.0, original=9450, chat=True))
 
 
-def full_run():
-    """All 70 x 135 cells. The real rows of questions 0, 1 (first 20) and 95
-    keep their own texts; every other question borrows the text of the same
-    demographic cell from question 0 (even ids) or 95 (odd ids), with its own
-    decision_question_id. Question ids are invented apart from 0, 1 and 95."""
-    rng = random.Random(7)
-    q0, q1, q95 = read("q0"), read("q1-partial"), read("q95")
-    by_cell = {0: {cell_key(r): r for r in q0}, 95: {cell_key(r): r for r in q95}}
-    q1_cells = {cell_key(r): r for r in q1}
-    ids = sorted(rng.sample(range(2, 95), 67) + [0, 1, 95])
-    docs = []
-    for q in ids:
-        for base in q0:  # q0 lists the 135 cells in the dataset's order
-            k = cell_key(base)
-            if q in (0, 95):
-                doc = by_cell[q][k]
-            elif q == 1 and k in q1_cells:
-                doc = q1_cells[k]
-            else:
-                doc = dict(by_cell[0 if q % 2 == 0 else 95][k])
-                doc["decision_question_id"] = q
-            docs.append(doc)
-    effects = {q: question_effects(rng) for q in ids}
-    samples = [sample_line(i, d, planted_logprobs(rng, effects[d["decision_question_id"]], d), chat=False)
-               for i, d in enumerate(docs)]
+def fit_full(path):
+    """Fits the complete run that the Go test writes (see roundtrip_test.go)
+    and writes its results file into full/. The samples file is checked
+    first: each line must be exactly what json.dumps writes for it, and every
+    doc_hash, prompt_hash and target_hash what the harness computes."""
+    samples = []
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            s = json.loads(line)
+            if json.dumps(s, ensure_ascii=False) + "\n" != line:
+                raise SystemExit("%s:%d: not as json.dumps writes it" % (path, n))
+            ctx = s["arguments"]["gen_args_0"]["arg_0"]
+            if (s["doc_hash"], s["prompt_hash"], s["target_hash"]) != (
+                    sha(json.dumps(s["doc"], indent=2, ensure_ascii=False)), sha(ctx), sha(str(s["target"]))):
+                raise SystemExit("%s:%d: hash mismatch" % (path, n))
+            samples.append(s)
+    if len(samples) != 70 * 135 or len({(s["doc"]["decision_question_id"], s["doc"]["age"], s["doc"]["gender"],
+                                         s["doc"]["race"]) for s in samples}) != 70 * 135:
+        raise SystemExit("%s: want all 70 x 135 cells once" % path)
     claimed = fit(samples)
-    write_run("full", "2025-09-02T09-41-57.004180", samples,
-              results_file(samples, claimed, model="example-org/planted-model-1b", date=1756806117.0041,
-                           limit=None, original=9450, chat=False))
+    stamp = path.rsplit("_", 1)[1][:-len(".jsonl")]
+    os.makedirs("full", exist_ok=True)
+    with open("full/results_%s.json" % stamp, "w", encoding="utf-8") as f:
+        f.write(json.dumps(results_file(samples, claimed, model="example-org/planted-model-1b", date=1756806117.0041,
+                                        limit=None, original=9450, chat=False), indent=2, ensure_ascii=False))
 
 
 if __name__ == "__main__":
-    import os
-    os.makedirs("limit150", exist_ok=True)
-    os.makedirs("full", exist_ok=True)
-    limited_run()
-    full_run()
+    if len(sys.argv) == 3 and sys.argv[1] == "--fit-full":
+        fit_full(sys.argv[2])
+    else:
+        os.makedirs("limit150", exist_ok=True)
+        limited_run()
