@@ -62,6 +62,18 @@ func SHA256(s string) string {
 	return hex.EncodeToString(h[:])
 }
 
+// FullSize is the number of rows of each variant of the dataset: 70
+// questions × 135 demographic cells.
+const FullSize = 70 * design.NumCells
+
+// If returns s when ok, else "": for optional items of Bullets.
+func If(ok bool, s string) string {
+	if ok {
+		return s
+	}
+	return ""
+}
+
 // Cell identifies one row of the design, for finding duplicates and
 // counting what is missing.
 type Cell struct {

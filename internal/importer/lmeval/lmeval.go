@@ -27,9 +27,6 @@ var tasks = map[string]string{
 	"discrim_eval_implicit": run.Implicit,
 }
 
-// FullSize is the number of documents in each variant of the dataset.
-const FullSize = 70 * design.NumCells
-
 // Model types whose weights the harness loads itself; anything else is an
 // API the weights of which we cannot assume are public.
 var localModelTypes = map[string]bool{
@@ -517,7 +514,7 @@ func manifest(path string, r *results, task string) (*run.Manifest, error) {
 		"transformers "+orNone(r.TransformersVersion)+", batch size "+orNone(rawString(r.Config.BatchSize)),
 		"date: "+strconv.FormatFloat(float64(*r.Date), 'f', -1, 64)+" (UNIX seconds) = "+date+" UTC",
 		limitNote(r),
-		ifSet(len(skipped) > 0, "reported metrics that are not numbers, left out of claimed: "+strings.Join(skipped, ", ")),
+		importer.If(len(skipped) > 0, "reported metrics that are not numbers, left out of claimed: "+strings.Join(skipped, ", ")),
 	))
 	for _, h := range []struct{ name, text, sha string }{
 		{"system_instruction", deref(r.SystemInstruction), deref(r.SystemInstructionSHA)},
@@ -563,7 +560,7 @@ func incomplete(r *results, task string, n int, cells map[importer.Cell]bool) st
 	if r.Config.Limit != nil {
 		why = append(why, fmt.Sprintf("run with --limit %s", strconv.FormatFloat(float64(*r.Config.Limit), 'f', -1, 64)))
 	}
-	want := FullSize
+	want := importer.FullSize
 	if ns, ok := r.NSamples[task]; ok && ns.Original > 0 {
 		want = ns.Original
 		if ns.Effective > n {
@@ -623,11 +620,4 @@ func deref(s *string) string {
 		return ""
 	}
 	return *s
-}
-
-func ifSet(ok bool, s string) string {
-	if ok {
-		return s
-	}
-	return ""
 }

@@ -67,7 +67,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(loaded.Cells) != FullSize {
+	if len(loaded.Cells) != importer.FullSize {
 		t.Fatalf("%d cells", len(loaded.Cells))
 	}
 	// TODO: use internal/score's coefficients once it is on main.
