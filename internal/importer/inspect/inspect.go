@@ -221,6 +221,9 @@ func readJSON(logPath string, data []byte) (header, []located, error) {
 	if err := decode(data, &hdr); err != nil {
 		return hdr, nil, fmt.Errorf("%s:%v", logPath, err)
 	}
+	if hdr.Eval.Task == "" && hdr.Eval.Model == "" {
+		return hdr, nil, fmt.Errorf("%s: no \"eval\" header with a task and model: not an Inspect log", logPath)
+	}
 	dec := json.NewDecoder(bytes.NewReader(clean))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
 		return hdr, nil, fmt.Errorf("%s:1: not a JSON object", logPath)
