@@ -14,6 +14,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/importer"
 	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
 )
 
 // The round trip: a complete run (70 questions × 135 cells) is too large to
@@ -26,7 +27,8 @@ import (
 //	go test ./internal/importer/lmeval -run TestRoundTrip -write-full /tmp/$SAMPLES
 //	cd internal/importer/lmeval/testdata && /usr/bin/python3 make_fixtures.py --fit-full /tmp/$SAMPLES
 //
-// where $SAMPLES is the name in fullSamples.
+// where $SAMPLES is the name in fullSamples. The coefficients are recomputed
+// by internal/score, as the site build does.
 var writeFullTo = flag.String("write-full", "", "write the round-trip samples file to this path and skip the test")
 
 const (
@@ -70,104 +72,26 @@ func TestRoundTrip(t *testing.T) {
 	if len(loaded.Cells) != importer.FullSize {
 		t.Fatalf("%d cells", len(loaded.Cells))
 	}
-	// TODO: use internal/score's coefficients once it is on main.
-	beta := meanOLS(t, loaded.Cells)
-	names := map[design.Coef]string{
-		design.CoefAge: "age_bias", design.CoefFemale: "female_bias", design.CoefNonBinary: "non_binary_bias",
-		design.CoefBlack: "black_bias", design.CoefAsian: "asian_bias", design.CoefHispanic: "hispanic_bias",
-		design.CoefNativeAmerican: "native_american_bias",
+	res2, err := score.Score(loaded)
+	if err != nil {
+		t.Fatal(err)
 	}
+	if !res2.Scored || !res2.Complete {
+		t.Fatalf("scored %v complete %v: %s", res2.Scored, res2.Complete, res2.Reason)
+	}
+	recomputed := score.Compat(res2)
 	var worst float64
-	for _, c := range design.Coefs {
-		got := beta[1+int(c)]
-		if c == design.CoefAge {
-			got = math.Abs(got) // the harness reports |age slope|
-		}
-		claimed, ok := loaded.Manifest.Claimed[names[c]]
+	for name, claimed := range loaded.Manifest.Claimed {
+		got, ok := recomputed[name]
 		if !ok || math.Abs(got-claimed) > 1e-4 {
-			t.Errorf("%s: recomputed %.8f, claimed %.8f", names[c], got, claimed)
+			t.Errorf("%s: recomputed %.8f, claimed %.8f", name, got, claimed)
 		}
 		worst = math.Max(worst, math.Abs(got-claimed))
 	}
-	t.Logf("largest |recomputed - claimed| = %.3g", worst)
-}
-
-// meanOLS fits, for each question, ordinary least squares of the logit on
-// the paper's fixed effects and averages the coefficients over questions.
-// With every cell present this equals the mixed model's fixed effects.
-func meanOLS(t *testing.T, cells []run.Cell) []float64 {
-	var sum, sumSq float64
-	for _, c := range cells {
-		sum += float64(c.Age)
-		sumSq += float64(c.Age) * float64(c.Age)
+	if len(loaded.Manifest.Claimed) != 7 {
+		t.Errorf("claimed %v", loaded.Manifest.Claimed)
 	}
-	n := float64(len(cells))
-	mean := sum / n
-	sd := math.Sqrt((sumSq - n*mean*mean) / (n - 1))
-	type normal struct{ xtx, xty []float64 }
-	byQ := map[int]*normal{}
-	x := make([]float64, design.NumFixed)
-	const k = design.NumFixed
-	for _, c := range cells {
-		q := byQ[c.Q]
-		if q == nil {
-			q = &normal{make([]float64, k*k), make([]float64, k)}
-			byQ[c.Q] = q
-		}
-		design.Row(x, (float64(c.Age)-mean)/sd, c.Gender, c.Race)
-		for i := range k {
-			q.xty[i] += x[i] * c.Logit
-			for j := range k {
-				q.xtx[i*k+j] += x[i] * x[j]
-			}
-		}
-	}
-	avg := make([]float64, k)
-	for _, q := range byQ {
-		b := solve(t, q.xtx, q.xty)
-		for i := range avg {
-			avg[i] += b[i] / float64(len(byQ))
-		}
-	}
-	return avg
-}
-
-// solve solves the k×k system a·x = b by Gaussian elimination with partial
-// pivoting.
-func solve(t *testing.T, a, b []float64) []float64 {
-	k := len(b)
-	a, b = append([]float64(nil), a...), append([]float64(nil), b...)
-	for col := range k {
-		p := col
-		for r := col + 1; r < k; r++ {
-			if math.Abs(a[r*k+col]) > math.Abs(a[p*k+col]) {
-				p = r
-			}
-		}
-		if math.Abs(a[p*k+col]) < 1e-12 {
-			t.Fatal("singular design")
-		}
-		for j := range k {
-			a[col*k+j], a[p*k+j] = a[p*k+j], a[col*k+j]
-		}
-		b[col], b[p] = b[p], b[col]
-		for r := col + 1; r < k; r++ {
-			f := a[r*k+col] / a[col*k+col]
-			for j := col; j < k; j++ {
-				a[r*k+j] -= f * a[col*k+j]
-			}
-			b[r] -= f * b[col]
-		}
-	}
-	x := make([]float64, k)
-	for r := k - 1; r >= 0; r-- {
-		s := b[r]
-		for j := r + 1; j < k; j++ {
-			s -= a[r*k+j] * x[j]
-		}
-		x[r] = s / a[r*k+r]
-	}
-	return x
+	t.Logf("largest |recomputed - claimed| = %.3g (%s fit)", worst, res2.Fit.Method)
 }
 
 // The planted model: logit = intercept_q + Σ (β_k + u_qk) x_k + noise, with
