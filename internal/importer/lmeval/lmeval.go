@@ -81,7 +81,7 @@ func Import(samplesPath, resultsPath string) (*importer.Result, error) {
 			taskHash = importer.Code(want) + ", NOT reproduced from the samples file (its samples differ from the ones the results were computed on, or the harness version hashes differently)"
 		}
 	}
-	m.Notes = fmt.Sprintf("Imported from lm-evaluation-harness output with `cmd/import lm-eval`.\n\n") +
+	m.Notes = "Imported from lm-evaluation-harness output with `cmd/import lm-eval`.\n\n" +
 		importer.Bullets(
 			"samples file: "+importer.Code(filepath.Base(samplesPath))+", sha256 "+importer.Code(samplesSum),
 			"results file: "+importer.Code(filepath.Base(resultsPath))+", sha256 "+importer.Code(resSum),
