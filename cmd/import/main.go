@@ -1,0 +1,123 @@
+// Command import turns harness output into a frozen run folder; see doc.go.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/importer"
+	"github.com/discrimeval/leaderboard/internal/importer/inspect"
+	"github.com/discrimeval/leaderboard/internal/importer/lmeval"
+	rundir "github.com/discrimeval/leaderboard/internal/run"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "import:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+const usage = `usage:
+  import lm-eval --samples samples_<task>_<date>.jsonl --results results_<date>.json --id RUN-ID [-runs DIR] [-force]
+  import inspect LOG.eval|LOG.json --id RUN-ID [-intervention NAME] [-runs DIR] [-force]
+
+Writes DIR/RUN-ID/manifest.yaml and DIR/RUN-ID/scored.jsonl.gz (DIR defaults
+to runs). An existing run is replaced only with -force; nothing is written on
+error.
+`
+
+func run(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stderr, usage)
+		if len(args) == 0 {
+			return errors.New("missing subcommand (lm-eval or inspect)")
+		}
+		return flag.ErrHelp
+	}
+	fs := flag.NewFlagSet("import "+args[0], flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage) }
+	id := fs.String("id", "", "run id: the folder name under -runs (lower-case letters, digits, '.', '_', '-')")
+	runs := fs.String("runs", "runs", "folder holding the runs")
+	force := fs.Bool("force", false, "replace an existing run folder")
+
+	var load func(rest []string) (*importer.Result, error)
+	switch args[0] {
+	case "lm-eval":
+		samples := fs.String("samples", "", "samples_<task>_<date>.jsonl written by --log_samples (may be gzipped)")
+		results := fs.String("results", "", "results_<date>.json of the same run")
+		load = func(rest []string) (*importer.Result, error) {
+			if len(rest) > 0 {
+				return nil, fmt.Errorf("unexpected argument %q", rest[0])
+			}
+			if *samples == "" || *results == "" {
+				return nil, errors.New("lm-eval needs --samples and --results")
+			}
+			return lmeval.Import(*samples, *results)
+		}
+	case "inspect":
+		intervention := fs.String("intervention", "default", "intervention the task applied, if any (the log does not say)")
+		load = func(rest []string) (*importer.Result, error) {
+			if len(rest) != 1 {
+				return nil, errors.New("inspect needs exactly one log file (.eval or .json)")
+			}
+			return inspect.Import(rest[0], *intervention)
+		}
+	default:
+		fmt.Fprint(stderr, usage)
+		return fmt.Errorf("unknown subcommand %q (want lm-eval or inspect)", args[0])
+	}
+	// Flags may follow the log file: parse what is left after each operand.
+	rest, err := parseInterspersed(fs, args[1:])
+	if err != nil {
+		return err
+	}
+	if *id == "" {
+		return errors.New("missing --id")
+	}
+	if !rundir.ValidID(*id) {
+		return fmt.Errorf("--id %q: use lower-case letters, digits, '.', '_' and '-'", *id)
+	}
+	dir := filepath.Join(*runs, *id)
+	if _, err := os.Stat(dir); err == nil && !*force {
+		return fmt.Errorf("%s already exists (use -force to replace it)", dir)
+	}
+	res, err := load(rest)
+	if err != nil {
+		return err
+	}
+	if err := rundir.WriteDir(dir, res.Manifest, res.Rows, true, *force); err != nil {
+		return err
+	}
+	m := res.Manifest
+	fmt.Fprintf(stdout, "wrote %s: %d rows, %s, %s, %s scoring\n", dir, m.Scored.Rows, m.Model.ID, m.Variant, m.Scoring)
+	if m.Incomplete != "" {
+		fmt.Fprintf(stdout, "incomplete: %s\n", m.Incomplete)
+	}
+	if len(m.Claimed) > 0 {
+		fmt.Fprintf(stdout, "claimed: %s\n", strings.Join(importer.SortedKeys(m.Claimed), ", "))
+	}
+	return nil
+}
+
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return rest, nil
+		}
+		rest = append(rest, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
