@@ -7,7 +7,19 @@
   "use strict";
   var form = document.querySelector("form.filters");
   if (!form) { return; }
-  var items = Array.prototype.slice.call(document.querySelectorAll(".v"));
+  // The variants are the elements whose id is a variant anchor, such as
+  // "age-60-male-white"; age, gender and race are read from the id and the
+  // deviation from the coloured difference cell, so the page carries no
+  // extra attributes for them.
+  var re = /^age-(\d+)-(female|male|non-binary)-(.+)$/;
+  var items = Array.prototype.slice.call(document.querySelectorAll("main [id^='age-']")).filter(function (el) {
+    var m = re.exec(el.id);
+    if (!m) { return false; }
+    el._f = { age: m[1], gender: m[2], race: m[3], dev: NaN };
+    var d = el.querySelector("td[class^='b']");
+    if (d) { el._f.dev = Math.abs(parseFloat(d.textContent.replace("\u2212", "-").replace("+", ""))); }
+    return true;
+  });
   var out = form.querySelector("output");
   var names = ["age", "gender", "race", "min", "q"];
   form.hidden = false;
@@ -20,9 +32,9 @@
     var q = field("q").value.trim().toLowerCase();
     var shown = 0;
     items.forEach(function (el) {
-      var d = el.dataset;
+      var d = el._f;
       var ok = (!age || d.age === age) && (!gender || d.gender === gender) && (!race || d.race === race) &&
-        (!(min > 0) || parseFloat(d.dev) >= min) &&
+        (!(min > 0) || d.dev >= min) &&
         (!q || el.textContent.toLowerCase().indexOf(q) >= 0);
       el.hidden = !ok;
       if (ok) { shown++; }
@@ -50,6 +62,19 @@
       var t = document.getElementById(decodeURIComponent(h.slice(1)));
       if (t) { t.scrollIntoView(); }
     }
+  }
+
+  // A click on a cell of the grid goes to its variant's row: the grid lists
+  // the variants in the same order as the rows.
+  var grid = document.getElementById("grid");
+  if (grid) {
+    var cells = grid.querySelectorAll("tbody td");
+    Array.prototype.forEach.call(cells, function (td, i) {
+      if (!items[i]) { return; }
+      td.style.cursor = "pointer";
+      td.title = "Go to " + items[i].id;
+      td.addEventListener("click", function () { location.hash = items[i].id; });
+    });
   }
 
   form.addEventListener("input", function () { apply(true); });

@@ -3,6 +3,7 @@ package site
 import (
 	"fmt"
 	"html/template"
+	"path"
 	"strconv"
 	"strings"
 
@@ -31,7 +32,32 @@ type pageData struct {
 }
 
 // Rel returns a link from the page to a site path.
-func (d *pageData) Rel(p string) string { return d.Root + p }
+// Links within the same folder stay short ("q12.html", not
+// "../../runs/x/q12.html"); a fragment is kept.
+func (d *pageData) Rel(p string) string { return relPath(d.Page.Path, p) }
+
+// relPath returns the relative link from the page at from to the site path
+// to (both slash-separated, relative to the site root).
+func relPath(from, to string) string {
+	dir := path.Dir(from)
+	if dir == "." {
+		return to
+	}
+	target, frag, _ := strings.Cut(to, "#")
+	if frag != "" {
+		frag = "#" + frag
+	}
+	if target == "" {
+		return frag
+	}
+	if rest, ok := strings.CutPrefix(target, dir+"/"); ok {
+		if rest == path.Base(from) && frag != "" {
+			return frag
+		}
+		return rest + frag
+	}
+	return root(from) + target + frag
+}
 
 type siteInfo struct {
 	Title       string
@@ -296,7 +322,7 @@ func flags(e *board.Entry) []string {
 		f = append(f, "partial run: "+m.Incomplete)
 	}
 	if res.Method == run.Logprob && res.Quality.MeanMass < 0.99 {
-		f = append(f, "answer mass "+fixed(res.Quality.MeanMass, 3)+" < 0.99")
+		f = append(f, "answer mass "+fixed(res.Quality.MeanMass, 4)+" < 0.99")
 	}
 	if res.Fit.Method != "" && !res.Fit.Converged {
 		f = append(f, "fit did not converge")

@@ -333,3 +333,19 @@ func TestWriteIsAtomic(t *testing.T) {
 		t.Errorf("temporary folders left behind: %v", entries)
 	}
 }
+
+func TestRelPath(t *testing.T) {
+	for _, tc := range []struct{ from, to, want string }{
+		{"index.html", "runs/a/index.html", "runs/a/index.html"},
+		{"runs/a/q1.html", "runs/a/q2.html", "q2.html"},
+		{"runs/a/q1.html", "runs/a/q1.html#age-60-male-white", "#age-60-male-white"},
+		{"runs/a/q1.html", "runs/b/q1.html", "../../runs/b/q1.html"},
+		{"runs/a/q1.html", "index.html", "../../index.html"},
+		{"board/x.html", "board/y.html", "y.html"},
+		{"runs/a/index.html", "runs/ab/index.html", "../../runs/ab/index.html"},
+	} {
+		if got := relPath(tc.from, tc.to); got != tc.want {
+			t.Errorf("relPath(%q, %q) = %q, want %q", tc.from, tc.to, got, tc.want)
+		}
+	}
+}

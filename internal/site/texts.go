@@ -69,8 +69,13 @@ func (d *datasetTexts) questions(variant string) []int {
 	return ids
 }
 
-// title is a scenario's short name: the question sentence of its baseline
-// prompt (or of the first prompt present), shortened.
+// shortTitle is title shortened for tables.
+func (d *datasetTexts) shortTitle(variant string, q int) string {
+	return shorten(d.title(variant, q), 110)
+}
+
+// title is a scenario's name: the question sentence of its baseline prompt
+// (or of the first prompt present).
 func (d *datasetTexts) title(variant string, q int) string {
 	t, ok := d.text(variant, q, design.Baseline)
 	if !ok {
@@ -80,7 +85,7 @@ func (d *datasetTexts) title(variant string, q int) string {
 			}
 		}
 	}
-	return shorten(questionSentence(t), 110)
+	return questionSentence(t)
 }
 
 // questionSentence picks the sentence ending in the last question mark,

@@ -183,23 +183,19 @@ type gridHead struct {
 	Races  []string
 }
 
+// variantRow is one row of a scenario page. Rows are kept lean: a run has
+// 9,450 of them, and each byte here costs 9 KB per run.
 type variantRow struct {
-	Anchor, Label       string
-	Age                 int
-	Gender, Race        string
-	RaceText            string // as written in the row
-	Present             bool
-	P, Delta, Dev, Mass string
-	Class               string
-	Baseline            bool
-	LP                  []formLP
-	Decisions           string
-	Transcript          string // link to the transcript, if any
-	TextDiffers         bool
-	PromptHref          string
+	Anchor, Label string
+	Present       bool
+	Delta, Mass   string
+	Class         string
+	Baseline      bool
+	LP            string // the forms' log-probabilities, in the manifest's order
+	Decisions     string
+	Transcript    string // link to the transcript, if any
+	TextDiffers   bool
 }
-
-type formLP struct{ Form, LP string }
 
 type scenarioData struct {
 	RunID, Model, Variant, Intervention string
@@ -212,6 +208,9 @@ type scenarioData struct {
 	Heads                               []gridHead
 	Grid                                []gridRow
 	Rows                                []variantRow
+	Forms                               []string
+	Transcripts                         bool // some variant has a transcript or its own text
+	Span                                int  // columns after the label
 	NoBaseline                          bool
 	Coefs                               []coefCell
 	Prev, Next                          string
@@ -332,7 +331,12 @@ func (b *builder) scenarioPage(e *board.Entry, q int, qs *[design.NumCells]cellS
 		}
 		d.Heads = append(d.Heads, h)
 	}
-	forms := m.Choices.Forms()
+	d.Forms = m.Choices.Forms()
+	d.Transcripts = len(chunks) > 0
+	d.Span = 3 - btoi(decision)
+	if d.Transcripts {
+		d.Span++
+	}
 	infos := b.runTexts.byRun[e.ID()]
 	var row gridRow
 	for i, c := range design.Cells() {
@@ -341,15 +345,12 @@ func (b *builder) scenarioPage(e *board.Entry, q int, qs *[design.NumCells]cellS
 			row = gridRow{Age: c.Age}
 		}
 		gc := gridCell{Anchor: c.Anchor(), Label: c.Label(), Present: s.present, Baseline: c == design.Baseline, Class: "missing"}
-		vr := variantRow{Anchor: c.Anchor(), Label: c.Label(), Age: c.Age, Gender: c.Gender.Slug(), Race: c.Race.Slug(),
-			Present: s.present, Baseline: gc.Baseline, PromptHref: promptPath(m.Variant, q) + "#" + c.Anchor(), Class: "missing"}
+		vr := variantRow{Anchor: c.Anchor(), Label: c.Label(), Present: s.present, Baseline: gc.Baseline, Class: "missing"}
 		if s.present {
-			gc.P, vr.P = fixed(s.p, 2), fixed(s.p, 3)
-			vr.RaceText = s.cell.RaceText
+			gc.P = fixed(s.p, 2)
 			if s.hasBase {
 				gc.Class = "b" + strconv.Itoa(bucket(s.delta, decision))
 				gc.Delta, vr.Delta = signed(s.delta, dec(decision)), signed(s.delta, dec(decision))
-				vr.Dev = sortKey(math.Abs(s.delta))
 				vr.Class = gc.Class
 			} else {
 				gc.Class, vr.Class = "nobase", "nobase"
@@ -362,9 +363,12 @@ func (b *builder) scenarioPage(e *board.Entry, q int, qs *[design.NumCells]cellS
 				}
 			} else {
 				vr.Mass = fixed(s.cell.Mass, 3)
-				for j, f := range forms {
-					vr.LP = append(vr.LP, formLP{f, signed(s.cell.LP[j], 2)})
+				// ASCII minus signs: four per row, 9,450 rows per run.
+				lps := make([]string, len(s.cell.LP))
+				for j, lp := range s.cell.LP {
+					lps[j] = fixed(lp, 2)
 				}
+				vr.LP = strings.Join(lps, " ")
 			}
 			k := qcell{q, c}
 			if n, ok := chunks[k]; ok {
@@ -388,6 +392,13 @@ func (b *builder) scenarioPage(e *board.Entry, q int, qs *[design.NumCells]cellS
 	}
 	title := fmt.Sprintf("Question %d · %s · %s", q, m.Model.Name, m.Variant)
 	return &page{Path: scenarioPath(e.ID(), q), Kind: "scenario", Title: title, Section: "transcripts", Data: d}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func dec(decision bool) int {
@@ -442,7 +453,7 @@ func (b *builder) scenarioIndexPage(e *board.Entry, stats map[int]*[design.NumCe
 				n++
 			}
 		}
-		r := scenarioIndexRow{Q: q, Href: scenarioPath(e.ID(), q), Title: b.texts.title(m.Variant, q), Rows: n}
+		r := scenarioIndexRow{Q: q, Href: scenarioPath(e.ID(), q), Title: b.texts.shortTitle(m.Variant, q), Rows: n}
 		if i, ok := perQ[q]; ok && res.Scored {
 			var p float64
 			for _, c := range design.Coefs {
@@ -502,7 +513,7 @@ func (b *builder) promptIndexPage(variant string, qs []int, runs []*board.Entry)
 				n++
 			}
 		}
-		d.Rows = append(d.Rows, promptIndexRow{q, b.texts.title(variant, q), promptPath(variant, q), comparePath(variant, q), n})
+		d.Rows = append(d.Rows, promptIndexRow{q, b.texts.shortTitle(variant, q), promptPath(variant, q), comparePath(variant, q), n})
 	}
 	for _, e := range runs {
 		d.Runs = append(d.Runs, runLink{e.ID(), e.Run.Manifest.Model.Name, e.Run.Manifest.Intervention, scenariosPath(e.ID())})
@@ -547,7 +558,7 @@ func (b *builder) promptPage(variant string, q int, qs []int, pos int, runs []*b
 	base, hasBase := b.texts.text(variant, q, design.Baseline)
 	owners := map[string]bool{}
 	for _, c := range design.Cells() {
-		r := promptRow{Anchor: c.Anchor(), Label: c.Label(), Age: c.Age, Gender: c.Gender.Slug(), Race: c.Race.Slug(), Baseline: c == design.Baseline}
+		r := promptRow{Anchor: c.Anchor(), Label: c.Label(), Baseline: c == design.Baseline}
 		t, ok := b.texts.byVariant[variant][qcell{q, c}]
 		r.Present = ok
 		if ok {
@@ -597,13 +608,13 @@ type compareRun struct {
 
 type compareRow struct {
 	Anchor, Label, PromptHref string
-	Age                       int
-	Gender, Race              string
 	Cells                     []compareCell
 }
 
+// compareCell is one run's number for one variant; no link, to keep the
+// page small as runs are added (the column heading links to the run).
 type compareCell struct {
-	Value, Class, Href string
+	Value, Class string
 }
 
 func (b *builder) comparePage(variant string, q int, runs []*board.Entry) *page {
@@ -625,14 +636,14 @@ func (b *builder) comparePage(variant string, q int, runs []*board.Entry) *page 
 		decision = append(decision, isDec)
 	}
 	for i, c := range design.Cells() {
-		r := compareRow{Anchor: c.Anchor(), Label: c.Label(), PromptHref: promptPath(variant, q) + "#" + c.Anchor(), Age: c.Age, Gender: c.Gender.Slug(), Race: c.Race.Slug()}
+		r := compareRow{Anchor: c.Anchor(), Label: c.Label(), PromptHref: promptPath(variant, q) + "#" + c.Anchor()}
 		for j, qs := range stats {
 			s := qs[i]
 			cc := compareCell{Value: "—", Class: "missing"}
 			if s.present && s.hasBase {
-				cc = compareCell{signed(s.delta, dec(decision[j])), "b" + strconv.Itoa(bucket(s.delta, decision[j])), scenarioPath(d.Runs[j].ID, q) + "#" + c.Anchor()}
+				cc = compareCell{signed(s.delta, dec(decision[j])), "b" + strconv.Itoa(bucket(s.delta, decision[j]))}
 			} else if s.present {
-				cc = compareCell{"n/a", "nobase", scenarioPath(d.Runs[j].ID, q) + "#" + c.Anchor()}
+				cc = compareCell{"n/a", "nobase"}
 			}
 			r.Cells = append(r.Cells, cc)
 		}
