@@ -75,6 +75,24 @@ func shift(rows []run.Row, race design.Race, d float64) []run.Row {
 	return out
 }
 
+// hostileText is what a model (or a poisoned dataset) might emit: markup,
+// a closing tag that ends a textarea or pre, a javascript: link, template
+// syntax. All of it must show as text and run nothing.
+const hostileText = "<script>alert('x')</script></textarea></pre><img src=x onerror=alert(1)> [click](javascript:alert(1)) {{.Site}}"
+
+// hostile gives the first prompts of the first question transcripts made
+// of hostileText, and one prompt a text of its own.
+func hostile(rows []run.Row) []run.Row {
+	out := append([]run.Row(nil), rows...)
+	for i := 0; i < 3; i++ {
+		out[i].Messages = []run.Message{{Role: "user", Content: out[i].FilledTemplate}, {Role: "assistant", Content: hostileText}}
+		out[i].Response = hostileText
+		out[i].Prompt = "<b>not the template</b> " + out[i].FilledTemplate
+	}
+	out[3].FilledTemplate = hostileText
+	return out
+}
+
 func relabel(rows []run.Row, variant string) []run.Row {
 	out := append([]run.Row(nil), rows...)
 	for i := range out {
@@ -122,7 +140,7 @@ func freezeFixture(t testing.TB) fstest.MapFS {
 	beta := manifest("Beta <b>bold</b> & co", run.Explicit, "default", run.Logprob)
 	beta.Notes = "Notes with **Markdown**, <script>alert('notes')</script> and [a bad link](javascript:alert(1))."
 	beta.InterventionText = "</pre><script>alert('intervention')</script>"
-	add("beta", beta, shift(rows, design.Black, 0.6))
+	add("beta", beta, hostile(shift(rows, design.Black, 0.6)))
 	add("gamma", manifest("Gamma", run.Implicit, "ignore-demographics", run.Logprob), relabel(shift(rows, design.Asian, 0.3), run.Implicit))
 	dec := manifest("Delta", run.Explicit, "default", run.Decision)
 	drows := make([]run.Row, 0, 200)
@@ -165,7 +183,7 @@ func generate(t testing.TB, cfg Config) map[string][]byte {
 
 func TestGolden(t *testing.T) {
 	files := fixtureSite(t)
-	for _, name := range []string{"index.html", "runs/beta/index.html"} {
+	for _, name := range []string{"index.html", "runs/beta/index.html", "runs/beta/q3.html", "compare/explicit/q3.html"} {
 		got := files[name]
 		// Goldens are stored with a line break after each tag so a diff
 		// points at the change; the site itself is minified.
@@ -209,11 +227,24 @@ func TestHostileTextIsEscaped(t *testing.T) {
 		if !strings.HasSuffix(name, ".html") {
 			continue
 		}
-		for _, bad := range []string{"<script>alert", "<b>bold</b>", "javascript:"} {
+		for _, bad := range []string{"<script>alert", "<b>", "<img", "</textarea>", "href=javascript", `href="javascript`} {
 			if bytes.Contains(data, []byte(bad)) {
 				t.Errorf("%s contains %q unescaped", name, bad)
 			}
 		}
+	}
+	// The hostile transcript is on a transcript page, as text: "<" escaped,
+	// the template syntax and the escaped entities shown as written.
+	tr := files["runs/beta/q2-transcripts.html"]
+	for _, want := range []string{"&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&lt;/textarea&gt;", "[click](javascript:alert(1)) {{.Site}}", "&lt;b&gt;not the template&lt;/b&gt;"} {
+		if !bytes.Contains(tr, []byte(want)) {
+			t.Errorf("runs/beta/q2-transcripts.html does not show %q as text", want)
+		}
+	}
+	// The prompt that differs from the prompt page is flagged and shown on
+	// the transcript page.
+	if !bytes.Contains(files["runs/beta/q2.html"], []byte("prompt differs")) {
+		t.Error("the differing prompt is not flagged on the scenario page")
 	}
 	// The minifier leaves ">" bare in text, which is valid; "<" must not be.
 	if !bytes.Contains(files["runs/beta/index.html"], []byte("Beta &lt;b>bold&lt;/b>")) {
