@@ -152,3 +152,12 @@ func symmetrize(a []float64, n int) {
 		}
 	}
 }
+
+// identity returns the n×n identity matrix.
+func identity(n int) []float64 {
+	a := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		a[i*n+i] = 1
+	}
+	return a
+}

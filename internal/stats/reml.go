@@ -3,6 +3,8 @@ package stats
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // REML in lme4's parametrisation. Psi = σ²ΛΛ' with Λ lower-triangular,
@@ -33,6 +35,8 @@ type reml struct {
 	gv                                [][]float64 // per cluster g_i
 	gsum, gl, ginv, gvec, beta, u, v  []float64
 	r2                                float64
+	at                                []float64 // θ of the last value call
+	dev                               float64   // and its result
 }
 
 func newREML(cps []crossprod, p int) *reml {
@@ -89,6 +93,31 @@ func thetaFromLambda(lam []float64, p int) []float64 {
 // eval returns dev(θ) and, if grad is non-nil, writes its gradient there.
 // It leaves β̂, r², G_i, g_i and the Cholesky factor of G in r.
 func (r *reml) eval(theta, grad []float64) float64 {
+	dev := r.value(theta)
+	if grad != nil && !math.IsNaN(dev) {
+		r.gradient(grad)
+	}
+	return dev
+}
+
+// valueAt is value(θ), reusing the last evaluation if it was at θ (gonum
+// asks for the value and the gradient at a point in two calls).
+func (r *reml) valueAt(theta []float64) float64 {
+	if r.at != nil && floats.Equal(theta, r.at) {
+		return r.dev
+	}
+	return r.value(theta)
+}
+
+// value returns dev(θ) (NaN where it is undefined) and leaves in r the work
+// space that gradient needs, recording θ and dev(θ) in r.at and r.dev.
+func (r *reml) value(theta []float64) float64 {
+	r.at = append(r.at[:0], theta...)
+	r.dev = r.devAt(theta)
+	return r.dev
+}
+
+func (r *reml) devAt(theta []float64) float64 {
 	p := r.p
 	lambdaFromTheta(r.lam, theta, p)
 	for k := range r.gsum {
@@ -141,10 +170,14 @@ func (r *reml) eval(theta, grad []float64) float64 {
 		return math.NaN()
 	}
 	df := float64(r.N - p)
-	dev := logdet + cholLogDet(r.gl, p) + df*(1+math.Log(2*math.Pi*r.r2/df))
-	if grad == nil {
-		return dev
-	}
+	return logdet + cholLogDet(r.gl, p) + df*(1+math.Log(2*math.Pi*r.r2/df))
+}
+
+// gradient writes ∇dev into grad at the θ of the last call to value, which
+// must have returned a number.
+func (r *reml) gradient(grad []float64) {
+	p := r.p
+	df := float64(r.N - p)
 	cholInverse(r.gl, p, r.ginv)
 	kk := df / r.r2
 	for j := range r.grad {
@@ -178,7 +211,6 @@ func (r *reml) eval(theta, grad []float64) float64 {
 			k++
 		}
 	}
-	return dev
 }
 
 // start is the starting θ: the Cholesky factor of the method-of-moments
@@ -208,10 +240,7 @@ func (r *reml) start() []float64 {
 			ainvSum[k] += v
 		}
 	}
-	ident := make([]float64, p*p)
-	for j := 0; j < p; j++ {
-		ident[j*p+j] = 1
-	}
+	ident := identity(p)
 	m := len(coefs)
 	if m <= p || !(rss > 0) {
 		return thetaFromLambda(ident, p)
@@ -253,16 +282,6 @@ func (r *reml) start() []float64 {
 	return thetaFromLambda(ident, p)
 }
 
-// Optimiser settings. The criterion is of order N; a largest gradient
-// component below gradTol puts the estimates far closer to the optimum than
-// lme4's own stopping rule does. A final gradient above convGradTol (the
-// scale of lme4's convergence warning) means the optimiser failed.
-const (
-	gradTol     = 1e-7
-	convGradTol = 1e-3
-	maxIter     = 2000
-)
-
 func fitREML(cps []crossprod, p int) (*MixedFit, error) {
 	return fitREMLFrom(cps, p, nil, maxIter)
 }
@@ -274,13 +293,14 @@ func fitREMLFrom(cps []crossprod, p int, theta0 []float64, iters int) (*MixedFit
 	if theta0 == nil {
 		theta0 = r.start()
 	}
-	if math.IsNaN(r.eval(theta0, nil)) {
+	grad := make([]float64, len(theta0))
+	dev0 := r.eval(theta0, grad)
+	if math.IsNaN(dev0) {
 		return nil, fmt.Errorf("stats: REML criterion undefined at the start: are the fixed effects estimable (X'X positive definite) and the residuals non-zero?")
 	}
-	res := bfgs(r.eval, theta0, gradTol, iters)
+	res := r.minimise(theta0, dev0, grad, iters)
 	// Refresh the work space at the optimum (the last evaluation may have
 	// been a rejected line-search trial).
-	grad := make([]float64, len(theta0))
 	dev := r.eval(res.x, grad)
 	if math.IsNaN(dev) {
 		return nil, fmt.Errorf("stats: REML criterion undefined at the optimiser's result after %d iterations", res.iter)
@@ -290,7 +310,7 @@ func fitREMLFrom(cps []crossprod, p int, theta0 []float64, iters int) (*MixedFit
 		p:          p,
 		Method:     "reml",
 		DF:         m - 1,
-		Converged:  maxAbs(grad) < convGradTol,
+		Converged:  floats.Norm(grad, math.Inf(1)) < convGradTol,
 		Iterations: res.iter,
 		REMLCrit:   dev,
 		Beta:       append([]float64(nil), r.beta...),
