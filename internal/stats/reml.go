@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 )
 
 // REML in lme4's parametrisation. Psi = σ²ΛΛ' with Λ lower-triangular,
@@ -227,18 +228,15 @@ func (r *reml) start() []float64 {
 		if cp.n <= p {
 			continue
 		}
-		ainv, ok := invSPD(cp.A, p)
+		c, ok := spdFactor(cp.A, p)
 		if !ok {
 			continue
 		}
-		bi := make([]float64, p)
-		mulVec(bi, ainv, cp.b, p)
+		bi := spdSolve(c, cp.b)
 		coefs = append(coefs, bi)
-		rss += cp.c - dot(cp.b, bi)
+		rss += cp.c - floats.Dot(cp.b, bi)
 		dfw += cp.n - p
-		for k, v := range ainv {
-			ainvSum[k] += v
-		}
+		floats.Add(ainvSum, spdInverse(c))
 	}
 	ident := identity(p)
 	m := len(coefs)
@@ -275,8 +273,8 @@ func (r *reml) start() []float64 {
 		for j := 0; j < p; j++ {
 			l[j*p+j] += ridge
 		}
-		if chol(l, p) {
-			return thetaFromLambda(l, p)
+		if c, ok := spdFactor(l, p); ok {
+			return thetaFromLambda(lowerFactor(c), p)
 		}
 	}
 	return thetaFromLambda(ident, p)
@@ -305,6 +303,10 @@ func fitREMLFrom(cps []crossprod, p int, theta0 []float64, iters int) (*MixedFit
 	if math.IsNaN(dev) {
 		return nil, fmt.Errorf("stats: REML criterion undefined at the optimiser's result after %d iterations", res.iter)
 	}
+	g, ok := spdFactor(r.gsum, p)
+	if !ok { // cannot happen where the criterion is defined
+		return nil, fmt.Errorf("stats: REML: G not positive definite at the optimiser's result")
+	}
 	m := len(cps)
 	f := &MixedFit{
 		p:          p,
@@ -315,36 +317,31 @@ func fitREMLFrom(cps []crossprod, p int, theta0 []float64, iters int) (*MixedFit
 		REMLCrit:   dev,
 		Beta:       append([]float64(nil), r.beta...),
 		Sigma2:     r.r2 / float64(r.N-p),
-		Cov:        make([]float64, p*p),
-		Psi:        make([]float64, p*p),
+		Cov:        spdInverse(g), // Cov = σ²G⁻¹
 	}
+	floats.Scale(f.Sigma2, f.Cov)
+	f.SE = seFromCov(f.Cov, p)
 	lam := make([]float64, p*p)
 	lambdaFromTheta(lam, res.x, p)
 	f.Theta = thetaFromLambda(lam, p)
 	f.Singular = singular(lam, p)
-	cholInverse(r.gl, p, f.Cov)
-	mulBT(f.Psi, lam, lam, p)
-	for k := range f.Cov {
-		f.Cov[k] *= f.Sigma2
-		f.Psi[k] *= f.Sigma2
-	}
-	f.SE = seFromCov(f.Cov, p)
+	lamM := mat.NewDense(p, p, lam)
+	var psi mat.SymDense
+	psi.SymOuterK(f.Sigma2, lamM) // Psi = σ²ΛΛ'
+	f.Psi = mat.DenseCopyOf(&psi).RawMatrix().Data
 	// BLUPs: b_i = P_i(b_i − A_iβ̂) with P_i = H_iΛ'.
 	f.ClusterBeta = make([][]float64, m)
 	f.info = make([][]float64, m)
 	f.score = make([][]float64, m)
+	beta := mat.NewVecDense(p, f.Beta)
+	var u, w mat.VecDense
 	for i, cp := range cps {
-		mulBT(r.tmp, r.h[i], lam, p)
-		mulVec(r.u, cp.A, f.Beta, p)
-		for j, b := range cp.b {
-			r.u[j] = b - r.u[j]
-		}
-		mulVec(r.v, r.tmp, r.u, p)
-		cb := make([]float64, p)
-		for j := range cb {
-			cb[j] = f.Beta[j] + r.v[j]
-		}
-		f.ClusterBeta[i] = cb
+		u.MulVec(mat.NewDense(p, p, cp.A), beta)
+		u.SubVec(mat.NewVecDense(p, cp.b), &u)   // b_i − A_iβ̂
+		w.MulVec(lamM.T(), &u)                   // Λ'(b_i − A_iβ̂)
+		u.MulVec(mat.NewDense(p, p, r.h[i]), &w) // H_iΛ'(b_i − A_iβ̂)
+		u.AddVec(beta, &u)
+		f.ClusterBeta[i] = append([]float64(nil), u.RawVector().Data...)
 		f.info[i] = append([]float64(nil), r.gi[i]...)
 		f.score[i] = append([]float64(nil), r.gv[i]...)
 	}
