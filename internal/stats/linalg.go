@@ -2,9 +2,9 @@ package stats
 
 import "gonum.org/v1/gonum/mat"
 
-// Linear algebra outside the REML objective, by gonum/mat, on p×p row-major
-// slices (symmetric matrices stored in full). The objective itself has its
-// own kernels (dense.go, which says why).
+// Linear algebra by gonum/mat, on p×p row-major slices (symmetric matrices
+// stored in full), everywhere but the two hot loops that have their own
+// kernels (dense.go, which says why).
 //
 // gonum reports a condition number above 1e16 as an error from the solves
 // and the inverse, but still returns the result; like the rest of this

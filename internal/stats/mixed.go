@@ -244,12 +244,14 @@ func (f *MixedFit) Reweighted(w []float64) []float64 {
 			out[j] += w[i] * v
 		}
 	}
-	c, ok := spdFactor(g, p)
-	if !ok {
+	// dense.go's kernels, not gonum/mat: this runs once per bootstrap
+	// replicate (see dense.go).
+	if !chol(g, p) {
 		for j := range out {
 			out[j] = math.NaN()
 		}
 		return out
 	}
-	return spdSolve(c, out)
+	cholSolveVec(g, p, out)
+	return out
 }
