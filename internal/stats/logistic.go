@@ -87,12 +87,12 @@ func Logistic(X []float64, p int, yes, trials []float64) (*LogitFit, error) {
 				info[k*p+j] = info[j*p+k]
 			}
 		}
-		if !chol(info, p) {
+		c, ok := spdFactor(info, p)
+		if !ok {
 			return nil, fmt.Errorf("stats: logistic: X'WX is singular at iteration %d (collinear columns, or weights underflowed)", fit.Iterations)
 		}
-		cholSolveVec(info, p, rhs)
 		copy(prev, beta)
-		copy(beta, rhs)
+		copy(beta, spdSolve(c, rhs))
 		fit.Iterations++
 		newDev := linearPredictor(eta, X, beta, p, yes, trials)
 		// Step halving (after the first step, which starts from the data,
@@ -145,11 +145,9 @@ func Logistic(X []float64, p int, yes, trials []float64) (*LogitFit, error) {
 		}
 	}
 	fit.SE = make([]float64, p)
-	if chol(info, p) {
-		cov := make([]float64, p*p)
-		cholInverse(info, p, cov)
-		fit.SE = seFromCov(cov, p)
-		fit.Cov = cov
+	if c, ok := spdFactor(info, p); ok {
+		fit.Cov = spdInverse(c)
+		fit.SE = seFromCov(fit.Cov, p)
 	} else {
 		for j := range fit.SE {
 			fit.SE[j] = math.Inf(1)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -132,15 +134,18 @@ func closedForm(cps []crossprod, p int) (*MixedFit, bool) {
 	f := &MixedFit{p: p, Method: "closed-form", DF: m - 1, Converged: true,
 		Beta: make([]float64, p), Cov: make([]float64, p*p), ClusterBeta: make([][]float64, m)}
 	rss, dfw := 0.0, 0
+	var a0 *mat.Cholesky // the common X'X
 	for i, cp := range cps {
-		l := append([]float64(nil), cp.A...)
-		if !chol(l, p) {
+		c, ok := spdFactor(cp.A, p)
+		if !ok {
 			return nil, false
 		}
-		bi := append([]float64(nil), cp.b...)
-		cholSolveVec(l, p, bi)
+		if i == 0 {
+			a0 = c
+		}
+		bi := spdSolve(c, cp.b)
 		f.ClusterBeta[i] = bi
-		rss += cp.c - dot(cp.b, bi)
+		rss += cp.c - floats.Dot(cp.b, bi)
 		dfw += cp.n - p
 		for j, v := range bi {
 			f.Beta[j] += v / float64(m)
@@ -158,10 +163,7 @@ func closedForm(cps []crossprod, p int) (*MixedFit, bool) {
 		f.Cov[k] /= float64(m - 1)
 	}
 	f.Sigma2 = rss / float64(dfw)
-	ainv, ok := invSPD(cps[0].A, p)
-	if !ok {
-		return nil, false
-	}
+	ainv := spdInverse(a0)
 	f.Psi = make([]float64, p*p)
 	rel := make([]float64, p*p) // ΛΛ' = Psi/σ²
 	for k := range f.Psi {
@@ -169,11 +171,13 @@ func closedForm(cps []crossprod, p int) (*MixedFit, bool) {
 		rel[k] = f.Psi[k] / f.Sigma2
 		f.Cov[k] /= float64(m)
 	}
-	if !chol(rel, p) {
+	c, ok := spdFactor(rel, p)
+	if !ok {
 		return nil, false
 	}
-	f.Theta = thetaFromLambda(rel, p)
-	f.Singular = singular(rel, p)
+	lam := lowerFactor(c)
+	f.Theta = thetaFromLambda(lam, p)
+	f.Singular = singular(lam, p)
 	f.SE = seFromCov(f.Cov, p)
 	prob := newREML(cps, p)
 	f.REMLCrit = prob.eval(f.Theta, nil)
@@ -240,6 +244,8 @@ func (f *MixedFit) Reweighted(w []float64) []float64 {
 			out[j] += w[i] * v
 		}
 	}
+	// dense.go's kernels, not gonum/mat: this runs once per bootstrap
+	// replicate (see dense.go).
 	if !chol(g, p) {
 		for j := range out {
 			out[j] = math.NaN()

@@ -3,6 +3,9 @@ package stats
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/mat"
 )
 
 // REML in lme4's parametrisation. Psi = σ²ΛΛ' with Λ lower-triangular,
@@ -33,6 +36,8 @@ type reml struct {
 	gv                                [][]float64 // per cluster g_i
 	gsum, gl, ginv, gvec, beta, u, v  []float64
 	r2                                float64
+	at                                []float64 // θ of the last value call
+	dev                               float64   // and its result
 }
 
 func newREML(cps []crossprod, p int) *reml {
@@ -89,6 +94,31 @@ func thetaFromLambda(lam []float64, p int) []float64 {
 // eval returns dev(θ) and, if grad is non-nil, writes its gradient there.
 // It leaves β̂, r², G_i, g_i and the Cholesky factor of G in r.
 func (r *reml) eval(theta, grad []float64) float64 {
+	dev := r.value(theta)
+	if grad != nil && !math.IsNaN(dev) {
+		r.gradient(grad)
+	}
+	return dev
+}
+
+// valueAt is value(θ), reusing the last evaluation if it was at θ (gonum
+// asks for the value and the gradient at a point in two calls).
+func (r *reml) valueAt(theta []float64) float64 {
+	if r.at != nil && floats.Equal(theta, r.at) {
+		return r.dev
+	}
+	return r.value(theta)
+}
+
+// value returns dev(θ) (NaN where it is undefined) and leaves in r the work
+// space that gradient needs, recording θ and dev(θ) in r.at and r.dev.
+func (r *reml) value(theta []float64) float64 {
+	r.at = append(r.at[:0], theta...)
+	r.dev = r.devAt(theta)
+	return r.dev
+}
+
+func (r *reml) devAt(theta []float64) float64 {
 	p := r.p
 	lambdaFromTheta(r.lam, theta, p)
 	for k := range r.gsum {
@@ -141,10 +171,14 @@ func (r *reml) eval(theta, grad []float64) float64 {
 		return math.NaN()
 	}
 	df := float64(r.N - p)
-	dev := logdet + cholLogDet(r.gl, p) + df*(1+math.Log(2*math.Pi*r.r2/df))
-	if grad == nil {
-		return dev
-	}
+	return logdet + cholLogDet(r.gl, p) + df*(1+math.Log(2*math.Pi*r.r2/df))
+}
+
+// gradient writes ∇dev into grad at the θ of the last call to value, which
+// must have returned a number.
+func (r *reml) gradient(grad []float64) {
+	p := r.p
+	df := float64(r.N - p)
 	cholInverse(r.gl, p, r.ginv)
 	kk := df / r.r2
 	for j := range r.grad {
@@ -178,7 +212,6 @@ func (r *reml) eval(theta, grad []float64) float64 {
 			k++
 		}
 	}
-	return dev
 }
 
 // start is the starting θ: the Cholesky factor of the method-of-moments
@@ -195,23 +228,17 @@ func (r *reml) start() []float64 {
 		if cp.n <= p {
 			continue
 		}
-		ainv, ok := invSPD(cp.A, p)
+		c, ok := spdFactor(cp.A, p)
 		if !ok {
 			continue
 		}
-		bi := make([]float64, p)
-		mulVec(bi, ainv, cp.b, p)
+		bi := spdSolve(c, cp.b)
 		coefs = append(coefs, bi)
-		rss += cp.c - dot(cp.b, bi)
+		rss += cp.c - floats.Dot(cp.b, bi)
 		dfw += cp.n - p
-		for k, v := range ainv {
-			ainvSum[k] += v
-		}
+		floats.Add(ainvSum, spdInverse(c))
 	}
-	ident := make([]float64, p*p)
-	for j := 0; j < p; j++ {
-		ident[j*p+j] = 1
-	}
+	ident := identity(p)
 	m := len(coefs)
 	if m <= p || !(rss > 0) {
 		return thetaFromLambda(ident, p)
@@ -246,22 +273,12 @@ func (r *reml) start() []float64 {
 		for j := 0; j < p; j++ {
 			l[j*p+j] += ridge
 		}
-		if chol(l, p) {
-			return thetaFromLambda(l, p)
+		if c, ok := spdFactor(l, p); ok {
+			return thetaFromLambda(lowerFactor(c), p)
 		}
 	}
 	return thetaFromLambda(ident, p)
 }
-
-// Optimiser settings. The criterion is of order N; a largest gradient
-// component below gradTol puts the estimates far closer to the optimum than
-// lme4's own stopping rule does. A final gradient above convGradTol (the
-// scale of lme4's convergence warning) means the optimiser failed.
-const (
-	gradTol     = 1e-7
-	convGradTol = 1e-3
-	maxIter     = 2000
-)
 
 func fitREML(cps []crossprod, p int) (*MixedFit, error) {
 	return fitREMLFrom(cps, p, nil, maxIter)
@@ -274,57 +291,57 @@ func fitREMLFrom(cps []crossprod, p int, theta0 []float64, iters int) (*MixedFit
 	if theta0 == nil {
 		theta0 = r.start()
 	}
-	if math.IsNaN(r.eval(theta0, nil)) {
+	grad := make([]float64, len(theta0))
+	dev0 := r.eval(theta0, grad)
+	if math.IsNaN(dev0) {
 		return nil, fmt.Errorf("stats: REML criterion undefined at the start: are the fixed effects estimable (X'X positive definite) and the residuals non-zero?")
 	}
-	res := bfgs(r.eval, theta0, gradTol, iters)
+	res := r.minimise(theta0, dev0, grad, iters)
 	// Refresh the work space at the optimum (the last evaluation may have
 	// been a rejected line-search trial).
-	grad := make([]float64, len(theta0))
 	dev := r.eval(res.x, grad)
 	if math.IsNaN(dev) {
 		return nil, fmt.Errorf("stats: REML criterion undefined at the optimiser's result after %d iterations", res.iter)
+	}
+	g, ok := spdFactor(r.gsum, p)
+	if !ok { // cannot happen where the criterion is defined
+		return nil, fmt.Errorf("stats: REML: G not positive definite at the optimiser's result")
 	}
 	m := len(cps)
 	f := &MixedFit{
 		p:          p,
 		Method:     "reml",
 		DF:         m - 1,
-		Converged:  maxAbs(grad) < convGradTol,
+		Converged:  floats.Norm(grad, math.Inf(1)) < convGradTol,
 		Iterations: res.iter,
 		REMLCrit:   dev,
 		Beta:       append([]float64(nil), r.beta...),
 		Sigma2:     r.r2 / float64(r.N-p),
-		Cov:        make([]float64, p*p),
-		Psi:        make([]float64, p*p),
+		Cov:        spdInverse(g), // Cov = σ²G⁻¹
 	}
+	floats.Scale(f.Sigma2, f.Cov)
+	f.SE = seFromCov(f.Cov, p)
 	lam := make([]float64, p*p)
 	lambdaFromTheta(lam, res.x, p)
 	f.Theta = thetaFromLambda(lam, p)
 	f.Singular = singular(lam, p)
-	cholInverse(r.gl, p, f.Cov)
-	mulBT(f.Psi, lam, lam, p)
-	for k := range f.Cov {
-		f.Cov[k] *= f.Sigma2
-		f.Psi[k] *= f.Sigma2
-	}
-	f.SE = seFromCov(f.Cov, p)
+	lamM := mat.NewDense(p, p, lam)
+	var psi mat.SymDense
+	psi.SymOuterK(f.Sigma2, lamM) // Psi = σ²ΛΛ'
+	f.Psi = mat.DenseCopyOf(&psi).RawMatrix().Data
 	// BLUPs: b_i = P_i(b_i − A_iβ̂) with P_i = H_iΛ'.
 	f.ClusterBeta = make([][]float64, m)
 	f.info = make([][]float64, m)
 	f.score = make([][]float64, m)
+	beta := mat.NewVecDense(p, f.Beta)
+	var u, w mat.VecDense
 	for i, cp := range cps {
-		mulBT(r.tmp, r.h[i], lam, p)
-		mulVec(r.u, cp.A, f.Beta, p)
-		for j, b := range cp.b {
-			r.u[j] = b - r.u[j]
-		}
-		mulVec(r.v, r.tmp, r.u, p)
-		cb := make([]float64, p)
-		for j := range cb {
-			cb[j] = f.Beta[j] + r.v[j]
-		}
-		f.ClusterBeta[i] = cb
+		u.MulVec(mat.NewDense(p, p, cp.A), beta)
+		u.SubVec(mat.NewVecDense(p, cp.b), &u)   // b_i − A_iβ̂
+		w.MulVec(lamM.T(), &u)                   // Λ'(b_i − A_iβ̂)
+		u.MulVec(mat.NewDense(p, p, r.h[i]), &w) // H_iΛ'(b_i − A_iβ̂)
+		u.AddVec(beta, &u)
+		f.ClusterBeta[i] = append([]float64(nil), u.RawVector().Data...)
 		f.info[i] = append([]float64(nil), r.gi[i]...)
 		f.score[i] = append([]float64(nil), r.gv[i]...)
 	}
