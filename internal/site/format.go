@@ -46,12 +46,14 @@ func interval(ci [2]float64, d int, sign bool) string {
 	return "[" + f(ci[0], d) + ", " + f(ci[1], d) + "]"
 }
 
-// sortKey is the value put in data-sort attributes for the table script.
+// sortKey is the value put in data-sort attributes for the table script:
+// six decimals, so that rounding noise (1e-14 against 2e-14) neither
+// reorders rows nor changes the page between machines.
 func sortKey(v float64) string {
 	if math.IsNaN(v) {
 		return ""
 	}
-	return strconv.FormatFloat(v, 'g', 10, 64)
+	return fixed(v, 6)
 }
 
 // favours describes a signed coefficient in words, judged on the value as
