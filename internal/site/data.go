@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -13,9 +14,10 @@ import (
 	"github.com/discrimeval/leaderboard/internal/score"
 )
 
-// num is a float written with 12 significant digits: enough for every
-// comparison a reader makes, and short of the last bits in which two
-// machines' floating point may differ.
+// num is a float written to 10 decimal places (trailing zeros dropped):
+// enough for every comparison a reader makes, and short of the last bits in
+// which two machines' floating point may differ (a value of 1e-14 is
+// rounding noise and is written 0).
 type num float64
 
 func (n num) MarshalJSON() ([]byte, error) {
@@ -23,7 +25,16 @@ func (n num) MarshalJSON() ([]byte, error) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return []byte("null"), nil
 	}
-	return strconv.AppendFloat(nil, f, 'g', 12, 64), nil
+	return []byte(decimal(f)), nil
+}
+
+func decimal(f float64) string {
+	s := strconv.FormatFloat(f, 'f', 10, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	if s == "-0" {
+		s = "0"
+	}
+	return s
 }
 
 type estimateJSON struct {
@@ -269,5 +280,5 @@ func csvNum(f float64) string {
 	if math.IsNaN(f) {
 		return ""
 	}
-	return strconv.FormatFloat(f, 'g', 12, 64)
+	return decimal(f)
 }
