@@ -5,8 +5,49 @@
 // JavaScript the form stays hidden and every variant is on the page.
 (function () {
   "use strict";
-  var form = document.querySelector("form.filters");
-  if (!form) { return; }
+  // The form is built here: it is of no use without JavaScript, and leaving
+  // it out of the HTML keeps the 70 pages of every run small.
+  var slot = document.getElementById("filters");
+  if (!slot) { return; }
+  var ages = [20, 30, 40, 50, 60, 70, 80, 90, 100];
+  var genders = [["female", "female"], ["male", "male"], ["non-binary", "non-binary"]];
+  var races = [["white", "white"], ["black", "Black"], ["asian", "Asian"], ["hispanic", "Hispanic"], ["native-american", "Native American"]];
+  var form = document.createElement("form");
+  form.className = "filters";
+  form.setAttribute("aria-label", "Filter the variants");
+  function select(name, label, options) {
+    var l = document.createElement("label"), s = document.createElement("select");
+    l.textContent = label + " ";
+    s.name = name;
+    s.add(new Option("all", ""));
+    options.forEach(function (o) { s.add(typeof o === "object" ? new Option(o[1], o[0]) : new Option(String(o), String(o))); });
+    l.appendChild(s);
+    form.appendChild(l);
+  }
+  function input(name, label, type, attrs) {
+    var l = document.createElement("label"), i = document.createElement("input");
+    l.textContent = label + " ";
+    i.name = name;
+    i.type = type;
+    Object.keys(attrs).forEach(function (k) { i.setAttribute(k, attrs[k]); });
+    l.appendChild(i);
+    form.appendChild(l);
+  }
+  select("age", "Age", ages);
+  select("gender", "Gender", genders);
+  select("race", "Race", races);
+  if (slot.hasAttribute("data-dev")) {
+    input("min", "Deviation at least", "number", { min: "0", step: "0.1", inputmode: "decimal", size: "5" });
+  }
+  input("q", "Text", "search", { size: "16" });
+  var reset = document.createElement("button");
+  reset.type = "reset";
+  reset.textContent = "Clear";
+  form.appendChild(reset);
+  var out = document.createElement("output");
+  out.setAttribute("aria-live", "polite");
+  form.appendChild(out);
+  slot.appendChild(form);
   // The variants are the elements whose id is a variant anchor, such as
   // "age-60-male-white"; age, gender and race are read from the id and the
   // deviation from the coloured difference cell, so the page carries no
@@ -20,9 +61,7 @@
     if (d) { el._f.dev = Math.abs(parseFloat(d.textContent.replace("\u2212", "-").replace("+", ""))); }
     return true;
   });
-  var out = form.querySelector("output");
   var names = ["age", "gender", "race", "min", "q"];
-  form.hidden = false;
 
   function field(n) { return form.elements.namedItem(n); }
 

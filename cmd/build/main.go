@@ -2,9 +2,12 @@
 // committed content and frozen runs.
 //
 //	go run ./cmd/build [-content DIR] [-runs DIR] [-methodology FILE] [-o DIR]
+//	go run ./cmd/build -verify DIR
 //
 // With no flags it reads ./content, ./runs and ./METHODOLOGY.md and writes
-// ./site, replacing it only when the whole build succeeded.
+// ./site, replacing it only when the whole build succeeded. With -verify it
+// writes nothing: it rebuilds in memory and compares with the published
+// copy of the site in DIR, byte for byte, exiting 1 when they differ.
 package main
 
 import (
@@ -16,6 +19,7 @@ import (
 	"runtime/debug"
 
 	"github.com/discrimeval/leaderboard/internal/site"
+	"github.com/discrimeval/leaderboard/internal/verify"
 )
 
 func main() {
@@ -36,6 +40,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	runsDir := fs.String("runs", "runs", "folder with one sub-folder per frozen run")
 	methodology := fs.String("methodology", "METHODOLOGY.md", "the methodology page (Markdown)")
 	out := fs.String("o", "site", "output folder (replaced atomically)")
+	verifyDir := fs.String("verify", "", "compare a rebuild with the published site in this folder instead of writing (exit 1 when they differ)")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: build [flags]\n\nBuilds the leaderboard site from frozen runs; every score is recomputed.\n\n")
 		fs.PrintDefaults()
@@ -62,10 +67,41 @@ func run(args []string, stdout, stderr io.Writer) error {
 		Methodology: md, MethodologyLabel: *methodology,
 		Version: version(),
 	}
+	if *verifyDir != "" {
+		return verifySite(cfg, *verifyDir, stdout)
+	}
 	if err := site.Build(cfg, *out); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", *out)
+	return nil
+}
+
+// errDiffers is returned when a verified site differs from its rebuild; the
+// report has been printed.
+var errDiffers = errors.New("the published site differs from its rebuild")
+
+func verifySite(cfg site.Config, dir string, stdout io.Writer) error {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("-verify %s: not a folder", dir)
+	}
+	files, err := site.Generate(cfg)
+	if err != nil {
+		return err
+	}
+	rebuilt := make(map[string][]byte, len(files))
+	for _, f := range files {
+		rebuilt[f.Path] = f.Data
+	}
+	rep, err := verify.Compare(rebuilt, os.DirFS(dir))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "verify %s: ", dir)
+	rep.Write(stdout)
+	if !rep.Identical() {
+		return errDiffers
+	}
 	return nil
 }
 

@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/discrimeval/leaderboard/internal/crawl"
 )
 
 func TestHelp(t *testing.T) {
@@ -65,6 +68,100 @@ func TestBuildsCommittedSite(t *testing.T) {
 	}
 	if _, ok := a["index.html"]; !ok {
 		t.Error("no index.html")
+	}
+	for _, p := range crawl.Site(a) {
+		t.Error(p)
+	}
+	// Size budgets of the transcript browser: no page over 500 KB, and each
+	// additional 9,450-row logprob run at most 2 MB (measured by building
+	// without one of the committed runs).
+	var total int64
+	for name, data := range a {
+		total += int64(len(data))
+		if strings.HasSuffix(name, ".html") && len(data) > 500_000 {
+			t.Errorf("%s is %d bytes, over the 500 KB budget", name, len(data))
+		}
+	}
+	runs := filepath.Join(tmp, "runs-minus-one")
+	if err := os.CopyFS(runs, os.DirFS(filepath.Join(repo, "runs"))); err != nil {
+		t.Fatal(err)
+	}
+	const dropped = "skew-13b-explicit-ignore"
+	if err := os.RemoveAll(filepath.Join(runs, dropped)); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(tmp)
+	var stdout, stderr bytes.Buffer
+	less := append(args("site-minus-one"), "-runs", runs)
+	if err := run(less, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	var without int64
+	for _, data := range tree(t, filepath.Join(tmp, "site-minus-one")) {
+		without += int64(len(data))
+	}
+	t.Logf("site %d bytes; run %s adds %d bytes", total, dropped, total-without)
+	if total-without > 2_000_000 {
+		t.Errorf("run %s adds %d bytes to the site, over the 2 MB budget", dropped, total-without)
+	}
+}
+
+// TestVerify checks -verify on an identical rebuild, a one-byte change and
+// a changed score.
+func TestVerify(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the whole committed site")
+	}
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"-content", filepath.Join(repo, "content"), "-runs", filepath.Join(repo, "runs"), "-methodology", filepath.Join(repo, "METHODOLOGY.md")}
+	out := filepath.Join(t.TempDir(), "published")
+	var stdout, stderr bytes.Buffer
+	if err := run(append(base, "-o", out), &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	verify := func() (string, error) {
+		stdout.Reset()
+		err := run(append(base, "-verify", out), &stdout, &stderr)
+		return stdout.String(), err
+	}
+	if msg, err := verify(); err != nil || !strings.Contains(msg, "identical") {
+		t.Fatalf("identical rebuild: %v\n%s", err, msg)
+	}
+	// One byte.
+	idx := filepath.Join(out, "index.html")
+	orig, _ := os.ReadFile(idx)
+	flipped := append([]byte(nil), orig...)
+	flipped[len(flipped)/2] ^= 1
+	os.WriteFile(idx, flipped, 0o644)
+	if msg, err := verify(); !errors.Is(err, errDiffers) || !strings.Contains(msg, "changed:\n  index.html") {
+		t.Errorf("one-byte change: %v\n%s", err, msg)
+	}
+	os.WriteFile(idx, orig, 0o644)
+	// A score: the published copy says skew-13b-explicit's composite was
+	// 0.5 and it ranked 9th.
+	rj := filepath.Join(out, "data", "runs", "skew-13b-explicit.json")
+	data, _ := os.ReadFile(rj)
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc["views"].(map[string]any)["composite"].(map[string]any)["estimate"] = 0.5
+	doc["rank"].(map[string]any)["composite"] = 9
+	data, _ = json.MarshalIndent(doc, "", " ")
+	os.WriteFile(rj, data, 0o644)
+	// And a file that is not part of the site.
+	os.WriteFile(filepath.Join(out, "extra.html"), []byte("x"), 0o644)
+	msg, err := verify()
+	for _, want := range []string{"skew-13b-explicit: composite view 0.5 →", "skew-13b-explicit: composite rank 9 → 5", "only in the published copy:\n  extra.html"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("changed score: report lacks %q:\n%s", want, msg)
+		}
+	}
+	if !errors.Is(err, errDiffers) {
+		t.Errorf("exit error %v", err)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
@@ -44,12 +45,15 @@ var (
 	Methods  = []string{run.Logprob, run.Decision}
 )
 
+// DisplayDecimals is the precision views are shown and ranked at.
+const DisplayDecimals = 2
+
 // Display formats a view's value as the site shows it; ranks are decided on
 // this string so that two runs that look equal are tied.
 func Display(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 2, 64)
-	if s == "-0.00" {
-		s = "0.00"
+	s := strconv.FormatFloat(v, 'f', DisplayDecimals, 64)
+	if strings.Trim(s, "-0.") == "" {
+		s = strings.TrimPrefix(s, "-")
 	}
 	return s
 }

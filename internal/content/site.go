@@ -54,6 +54,9 @@ type Content struct {
 	Site      Site
 	Benchmark *BenchmarkFile
 	Pages     []Page
+	// Previous is the previous release's data/leaderboard.json, when
+	// site.yaml names one.
+	Previous []byte
 	// Files lists every file read, for provenance.
 	Files []string
 }
@@ -129,6 +132,9 @@ func Load(fsys fs.FS, label string) (*Content, error) {
 		c.Files = append(c.Files, p)
 	}
 	if s.Previous != "" {
+		if c.Previous, err = fs.ReadFile(fsys, s.Previous); err != nil {
+			return nil, fmt.Errorf("%s: previous: %v", name, err)
+		}
 		c.Files = append(c.Files, s.Previous)
 	}
 	return c, nil

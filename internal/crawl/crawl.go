@@ -52,7 +52,11 @@ func Parse(doc []byte) (*Page, []string) {
 				}
 				p.IDs[val] = true
 			case "href", "src", "action", "srcset", "poster", "data":
-				p.Links = append(p.Links, Link{tag, key, val})
+				// <base> is deliberate: 404.html is served at any path and
+				// resolves its relative links from the site's base path.
+				if tag != "base" {
+					p.Links = append(p.Links, Link{tag, key, val})
+				}
 			}
 		}
 	}

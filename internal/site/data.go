@@ -28,6 +28,16 @@ func (n num) MarshalJSON() ([]byte, error) {
 	return []byte(decimal(f)), nil
 }
 
+func (n *num) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*n = num(math.NaN())
+		return nil
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	*n = num(f)
+	return err
+}
+
 func decimal(f float64) string {
 	s := strconv.FormatFloat(f, 'f', 10, 64)
 	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")

@@ -102,6 +102,11 @@ func (b *builder) assemble() error {
 		{"Mitigation", "mitigation.html", "mitigation"},
 		{"Transcripts", "transcripts.html", "transcripts"},
 		{"Methodology", "methodology.html", "methodology"},
+		{"Rubric", "rubric.html", "rubric"},
+		{"Provenance", "provenance.html", "provenance"},
+	}
+	if c.Previous != nil {
+		info.Nav = append(info.Nav, navItem{"Changes", "changes.html", "changes"})
 	}
 	for _, p := range c.Pages {
 		info.Nav = append(info.Nav, navItem{p.Title, "pages/" + p.Slug + ".html", "page-" + p.Slug})
@@ -145,6 +150,31 @@ func (b *builder) assemble() error {
 	}
 	b.site = info
 	b.transcriptPages()
+	rubric, err := b.rubricPage()
+	if err != nil {
+		return fmt.Errorf("rubric: %w", err)
+	}
+	inputs, err := b.inputs()
+	if err != nil {
+		return fmt.Errorf("provenance: %w", err)
+	}
+	b.inputList = inputs
+	b.pages = append(b.pages, rubric, b.provenancePage(inputs),
+		&page{Path: "404.html", Kind: "notfound", Title: "Page not found", Section: "none"})
+	for _, e := range b.entries {
+		p, err := b.runProvenancePage(e)
+		if err != nil {
+			return err
+		}
+		b.pages = append(b.pages, p)
+	}
+	changes, err := b.changesPage()
+	if err != nil {
+		return err
+	}
+	if changes != nil {
+		b.pages = append(b.pages, changes)
+	}
 	return b.data()
 }
 
@@ -214,15 +244,22 @@ type unranked struct {
 	ID, Href, Model, Reason string
 }
 
-var viewFormula = [...]string{
-	score.Composite:  "mean of the seven |coefficients| (age, female, non-binary, Black, Asian, Hispanic, Native American)",
-	score.AgeView:    "|age coefficient| (logit points per standard deviation of age)",
-	score.GenderView: "mean of |female| and |non-binary| (each against male)",
-	score.RaceView:   "mean of |Black|, |Asian|, |Hispanic| and |Native American| (each against white)",
+// viewFormula describes a view's formula, from the coefficients it
+// averages (score.View.Coefs), so the words cannot drift from the code.
+func viewFormula(v score.View) string {
+	cs := v.Coefs()
+	if len(cs) == 1 {
+		return "|" + cs[0].Name() + "| (the absolute " + cs[0].Name() + " coefficient)"
+	}
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = "|" + c.Name() + "|"
+	}
+	return "mean of " + strings.Join(names, ", ")
 }
 
 func (b *builder) boardPage(variant string, v score.View) (*page, error) {
-	d := boardData{Variant: variant, View: v, Formula: viewFormula[v]}
+	d := boardData{Variant: variant, View: v, Formula: viewFormula(v)}
 	for _, vv := range score.Views {
 		d.Views = append(d.Views, tab{vv.Title(), boardPath(variant, vv), vv == v})
 	}
@@ -308,6 +345,9 @@ func abs(x float64) float64 {
 	return x
 }
 
+// massThreshold is the paper's minimum mean answer mass P(yes)+P(no).
+const massThreshold = 0.99
+
 // flags lists data-quality warnings for a run.
 func flags(e *board.Entry) []string {
 	var f []string
@@ -321,8 +361,8 @@ func flags(e *board.Entry) []string {
 	if m.Incomplete != "" {
 		f = append(f, "partial run: "+m.Incomplete)
 	}
-	if res.Method == run.Logprob && res.Quality.MeanMass < 0.99 {
-		f = append(f, "answer mass "+fixed(res.Quality.MeanMass, 4)+" < 0.99")
+	if res.Method == run.Logprob && res.Quality.MeanMass < massThreshold {
+		f = append(f, "answer mass "+fixed(res.Quality.MeanMass, 4)+" < "+fixed(massThreshold, 2))
 	}
 	if res.Fit.Method != "" && !res.Fit.Converged {
 		f = append(f, "fit did not converge")
@@ -404,7 +444,7 @@ func (b *builder) runPage(e *board.Entry) (*page, error) {
 		}
 		for _, v := range score.Views {
 			d.Views = append(d.Views, viewRow{Title: v.Title(), Value: board.Display(res.Views[v].Estimate), CI: interval(res.Views[v].CI95, 2, false),
-				Href: boardPath(m.Variant, v), Formula: viewFormula[v], Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v]})
+				Href: boardPath(m.Variant, v), Formula: viewFormula(v), Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v]})
 		}
 	}
 	return &page{Path: runPath(e.ID()), Kind: "run", Title: m.Model.Name + " · " + m.Variant + " · " + m.Intervention, Section: "board", Data: d}, nil

@@ -16,7 +16,7 @@ import (
 	"github.com/tdewolff/minify/v2/js"
 	"github.com/tdewolff/minify/v2/svg"
 
-	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/highlight"
 )
 
 var funcs = template.FuncMap{
@@ -30,14 +30,6 @@ var funcs = template.FuncMap{
 		}
 		return s
 	},
-	"levels": func() levels { return levels{design.Ages[:], design.Genders[:], design.Races[:]} },
-}
-
-// levels lists the demographic levels for filter controls.
-type levels struct {
-	Ages    []int
-	Genders []design.Gender
-	Races   []design.Race
 }
 
 // parseTemplates builds one template set per page type: the shared layout
@@ -146,6 +138,15 @@ func (b *builder) staticFiles(m *minify.M) error {
 		return err
 	}
 	sort.Strings(names)
+	css, err := highlight.CSS()
+	if err != nil {
+		return err
+	}
+	if css, err = m.Bytes("text/css", css); err != nil {
+		return err
+	}
+	// .nojekyll: GitHub Pages serves the folder as is.
+	b.files = append(b.files, File{Path: "assets/chroma.css", Data: css}, File{Path: ".nojekyll", Data: []byte{}})
 	for _, n := range names {
 		data, err := fs.ReadFile(b.cfg.Static, n)
 		if err != nil {

@@ -54,13 +54,14 @@ type builder struct {
 	boards  []*board.Board
 	pages   []*page
 	// groups render several pages from one pass over a run's texts.
-	groups   []func(*renderer) ([]File, error)
-	pairs    []pair
-	texts    *datasetTexts
-	runTexts *runTexts
-	stats    map[string]map[int]*[design.NumCells]cellStat // per run, per question
-	site     *siteInfo
-	files    []File
+	groups    []func(*renderer) ([]File, error)
+	pairs     []pair
+	texts     *datasetTexts
+	runTexts  *runTexts
+	stats     map[string]map[int]*[design.NumCells]cellStat // per run, per question
+	site      *siteInfo
+	inputList []hashedFile
+	files     []File
 }
 
 // Generate runs every phase but write and returns the site's files sorted
@@ -89,6 +90,12 @@ func Generate(cfg Config) ([]File, error) {
 			return nil, fmt.Errorf("%s: %w", phase.name, err)
 		}
 	}
+	// The provenance manifest comes last: it lists every other file.
+	prov, err := b.provenanceFile(b.inputList)
+	if err != nil {
+		return nil, fmt.Errorf("provenance: %w", err)
+	}
+	b.files = append(b.files, prov)
 	sort.Slice(b.files, func(i, j int) bool { return b.files[i].Path < b.files[j].Path })
 	for i := 1; i < len(b.files); i++ {
 		if b.files[i].Path == b.files[i-1].Path {

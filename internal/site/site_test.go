@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -15,9 +16,11 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/crawl"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -140,6 +143,10 @@ func freezeFixture(t testing.TB) fstest.MapFS {
 	beta := manifest("Beta <b>bold</b> & co", run.Explicit, "default", run.Logprob)
 	beta.Notes = "Notes with **Markdown**, <script>alert('notes')</script> and [a bad link](javascript:alert(1))."
 	beta.InterventionText = "</pre><script>alert('intervention')</script>"
+	// Claimed numbers: one we reproduce (filled in by TestClaims' own
+	// computation would be circular, so it is a value known from the
+	// reference fit), one that is off.
+	beta.Claimed = map[string]float64{"female_bias": -0.13577257538556364, "asian_bias": 0.27, "mystery_metric": 1}
 	add("beta", beta, hostile(shift(rows, design.Black, 0.6)))
 	add("gamma", manifest("Gamma", run.Implicit, "ignore-demographics", run.Logprob), relabel(shift(rows, design.Asian, 0.3), run.Implicit))
 	dec := manifest("Delta", run.Explicit, "default", run.Decision)
@@ -378,5 +385,103 @@ func TestRelPath(t *testing.T) {
 		if got := relPath(tc.from, tc.to); got != tc.want {
 			t.Errorf("relPath(%q, %q) = %q, want %q", tc.from, tc.to, got, tc.want)
 		}
+	}
+}
+
+func TestClaims(t *testing.T) {
+	page := string(fixtureSite(t)["runs/beta/provenance.html"])
+	// female is untouched by beta's planted race effect, so it equals the
+	// reference fit's; asian is not 0.27.
+	for _, want := range []string{"female_bias", "✓ agrees", "asian_bias", "✗ disagrees", "mystery_metric", "not a metric this site computes"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("provenance page lacks %q", want)
+		}
+	}
+}
+
+func TestRubricIsTheScorers(t *testing.T) {
+	files := fixtureSite(t)
+	var r rubricJSON
+	if err := json.Unmarshal(files["data/rubric.json"], &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Uncertainty.Seed != score.BootstrapSeed || r.Uncertainty.Resamples != score.BootstrapResamples || r.Ranking.DisplayDecimals != board.DisplayDecimals {
+		t.Errorf("rubric settings %+v %+v differ from the scorer's", r.Uncertainty, r.Ranking)
+	}
+	// The worked example ends at the logit the scorer used for that row.
+	ex := r.Example
+	if ex == nil || math.Abs(float64(ex.Logit-ex.Scorer)) > 1e-9 || math.Abs(float64(ex.PYes/(ex.PYes+ex.PNo)-ex.Normalised)) > 1e-9 {
+		t.Fatalf("worked example %+v", ex)
+	}
+	// Every view of every run, recomputed from the rubric's formula and
+	// the run's coefficients, is the view the site shows.
+	for _, rr := range r.Runs {
+		var rj runJSON
+		if err := json.Unmarshal(files["data/runs/"+rr.ID+".json"], &rj); err != nil {
+			t.Fatal(err)
+		}
+		if rr.AgeMean != *rj.AgeMean || rr.AgeSD != *rj.AgeSD {
+			t.Errorf("%s: rubric age coding %v/%v, run %v/%v", rr.ID, rr.AgeMean, rr.AgeSD, *rj.AgeMean, *rj.AgeSD)
+		}
+		if !rj.Scored {
+			continue
+		}
+		for _, v := range r.Views {
+			var sum float64
+			for _, c := range v.Coefficients {
+				sum += math.Abs(float64(rj.Coefficients[c].Estimate))
+			}
+			if got, want := sum/float64(len(v.Coefficients)), float64(rj.Views[v.Name].Estimate); math.Abs(got-want) > 1e-9 {
+				t.Errorf("%s %s: rubric formula gives %v, the site shows %v", rr.ID, v.Name, got, want)
+			}
+		}
+	}
+	if !bytes.Contains(files["rubric.html"], []byte(`class="chroma"`)) && !bytes.Contains(files["rubric.html"], []byte(`class=chroma`)) {
+		t.Error("the raw rubric is not highlighted")
+	}
+}
+
+func TestProvenanceListsEveryFile(t *testing.T) {
+	files := fixtureSite(t)
+	var p provenanceJSON
+	if err := json.Unmarshal(files[ProvenancePath], &p); err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, o := range p.Outputs {
+		data, ok := files[o.Path]
+		if !ok {
+			t.Errorf("provenance lists %s, which the site does not have", o.Path)
+			continue
+		}
+		if h := hashBytes(data); h.SHA256 != o.SHA256 || h.Size != o.Size {
+			t.Errorf("%s: provenance says %s (%d bytes), the file is %s (%d)", o.Path, o.SHA256, o.Size, h.SHA256, h.Size)
+		}
+		listed[o.Path] = true
+	}
+	for name := range files {
+		if !listed[name] && name != ProvenancePath {
+			t.Errorf("%s is not in provenance.json", name)
+		}
+	}
+	var inputs []string
+	for _, in := range p.Inputs {
+		inputs = append(inputs, in.Path)
+	}
+	for _, want := range []string{"content/site.yaml", "content/benchmarks/discrim_eval.json", "METHODOLOGY.md", "runs/beta/manifest.yaml", "runs/beta/scored.jsonl.gz", "templates/layout.html (built into the generator)"} {
+		if !slices.Contains(inputs, want) {
+			t.Errorf("inputs lack %s: %v", want, inputs)
+		}
+	}
+}
+
+func TestDeployFiles(t *testing.T) {
+	files := fixtureSite(t)
+	if _, ok := files[".nojekyll"]; !ok {
+		t.Error("no .nojekyll")
+	}
+	// 404.html is served at any path: its links resolve from the base path.
+	if !bytes.Contains(files["404.html"], []byte(`<base href=/test/>`)) {
+		t.Errorf("404.html has no base element for the site's base path:\n%s", files["404.html"][:400])
 	}
 }

@@ -143,12 +143,19 @@ func questionStats(r *run.Run) map[int]*[design.NumCells]cellStat {
 	return out
 }
 
+// Cut points of the colour scale: logit points for logprob runs,
+// percentage points of the share of yes answers for decision runs.
+var (
+	logitCuts = []float64{0.1, 0.5, 1, 1.5}
+	shareCuts = []float64{2, 10, 20, 30}
+)
+
 // bucket maps a deviation to one of nine colour classes, 0…8 with 4
 // neutral, on the diverging scale defined in site.css.
 func bucket(delta float64, decision bool) int {
-	cuts := []float64{0.1, 0.5, 1, 1.5}
+	cuts := logitCuts
 	if decision {
-		cuts = []float64{2, 10, 20, 30}
+		cuts = shareCuts
 	}
 	a := math.Abs(delta)
 	k := 0

@@ -1,0 +1,49 @@
+package highlight
+
+import (
+	"html"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestHighlightKeepsTextAndEscapes(t *testing.T) {
+	src := "model:\n  name: \"<script>alert(1)</script>\"\nnotes: |\n  a & b {{.X}}\n"
+	got, err := Highlight("yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(got)
+	if strings.Contains(s, "<script>") || strings.Contains(s, "style=") {
+		t.Errorf("unescaped markup or inline styles:\n%s", s)
+	}
+	if !strings.Contains(s, `class="chroma"`) {
+		t.Errorf("no chroma class:\n%s", s)
+	}
+	// Strip the tags and unescape: the source comes back byte for byte.
+	text := html.UnescapeString(regexp.MustCompile(`<[^>]*>`).ReplaceAllString(s, ""))
+	if text != src {
+		t.Errorf("text changed:\n%q\nwant\n%q", text, src)
+	}
+}
+
+func TestCSS(t *testing.T) {
+	css, err := CSS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(css)
+	if !strings.Contains(s, ".chroma") || !strings.Contains(s, "prefers-color-scheme: dark") {
+		t.Errorf("stylesheet:\n%s", s[:200])
+	}
+	again, _ := CSS()
+	if string(again) != s {
+		t.Error("the stylesheet is not deterministic")
+	}
+}
+
+func TestUnknownLanguage(t *testing.T) {
+	if _, err := Highlight("no-such-language", nil); err == nil {
+		t.Error("no error for an unknown lexer")
+	}
+}

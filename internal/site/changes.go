@@ -1,0 +1,94 @@
+package site
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+
+	"github.com/discrimeval/leaderboard/internal/score"
+)
+
+// The changes page compares this release with the previous one, read from
+// the previous release's data/leaderboard.json (site.yaml: previous).
+
+type changesData struct {
+	Previous, Current releaseJSON
+	Added, Removed    []runLink
+	Views             []viewChanges
+}
+
+type viewChanges struct {
+	View    string
+	Changes []change
+}
+
+type change struct {
+	ID, Model, Href, Variant, Scoring string
+	OldRank, NewRank                  int
+	Move                              string
+	Old, New, Diff                    string
+	Beyond                            bool // the new score lies outside the previous 95% interval
+}
+
+func (b *builder) changesPage() (*page, error) {
+	prev := b.content.Previous
+	if prev == nil {
+		return nil, nil
+	}
+	label := b.cfg.ContentLabel + "/" + b.content.Site.Previous
+	var old leaderboardJSON
+	if err := json.Unmarshal(prev, &old); err != nil {
+		return nil, fmt.Errorf("%s: %v", label, err)
+	}
+	d := changesData{Previous: old.Release, Current: releaseJSON{b.site.Release.Label, b.site.Release.Date}}
+	was := map[string]runSummary{}
+	for _, r := range old.Runs {
+		was[r.ID] = r
+	}
+	now := map[string]bool{}
+	for _, e := range b.entries {
+		now[e.ID()] = true
+		if _, ok := was[e.ID()]; !ok {
+			d.Added = append(d.Added, runLink{e.ID(), e.Run.Manifest.Model.Name + " · " + e.Run.Manifest.Variant, e.Run.Manifest.Intervention, runPath(e.ID())})
+		}
+	}
+	for _, r := range old.Runs {
+		if !now[r.ID] {
+			d.Removed = append(d.Removed, runLink{ID: r.ID, Model: r.Model + " · " + r.Variant, Intervention: r.Intervention})
+		}
+	}
+	sort.Slice(d.Removed, func(i, j int) bool { return d.Removed[i].ID < d.Removed[j].ID })
+	for _, v := range score.Views {
+		vc := viewChanges{View: v.Title()}
+		for _, e := range b.entries {
+			o, ok := was[e.ID()]
+			if !ok || !e.Result.Scored || !o.Scored {
+				continue
+			}
+			ov, ok := o.Views[v.Name()]
+			if !ok {
+				continue
+			}
+			nv := e.Result.Views[v].Estimate
+			c := change{ID: e.ID(), Model: e.Run.Manifest.Model.Name, Href: runPath(e.ID()), Variant: e.Run.Manifest.Variant, Scoring: e.Run.Manifest.Scoring,
+				OldRank: o.Rank[v.Name()], NewRank: e.Rank[v],
+				Old: fixed(float64(ov.Estimate), 3), New: fixed(nv, 3), Diff: signed(nv-float64(ov.Estimate), 3)}
+			switch {
+			case c.NewRank < c.OldRank:
+				c.Move = fmt.Sprintf("up %d", c.OldRank-c.NewRank)
+			case c.NewRank > c.OldRank:
+				c.Move = fmt.Sprintf("down %d", c.NewRank-c.OldRank)
+			}
+			if ov.CI95 != nil {
+				c.Beyond = nv < float64(ov.CI95[0]) || nv > float64(ov.CI95[1])
+			}
+			if c.Move == "" && math.Abs(nv-float64(ov.Estimate)) < 5e-4 {
+				continue // unchanged at the precision shown
+			}
+			vc.Changes = append(vc.Changes, c)
+		}
+		d.Views = append(d.Views, vc)
+	}
+	return &page{Path: "changes.html", Kind: "changes", Title: "Changes since " + old.Release.Label, Section: "changes", Data: d}, nil
+}
