@@ -266,12 +266,10 @@ func (b *builder) boardPage(variant string, v score.View) (*page, error) {
 	for _, vr := range board.Variants {
 		d.Variants = append(d.Variants, tab{vr, boardPath(vr, v), vr == variant})
 	}
-	any := false
 	for _, bd := range b.boards {
 		if bd.Variant != variant {
 			continue
 		}
-		any = true
 		t := boardTable{Method: bd.Method}
 		if bd.Method == run.Decision {
 			t.Caption = "Decision runs (sampled answers, no log-probabilities): ranked only against each other"
@@ -287,9 +285,6 @@ func (b *builder) boardPage(variant string, v score.View) (*page, error) {
 		for _, e := range bd.Unranked {
 			d.Unranked = append(d.Unranked, unranked{e.ID(), runPath(e.ID()), e.Run.Manifest.Model.Name, e.Result.Reason})
 		}
-	}
-	if !any && variant != run.Explicit {
-		return nil, nil
 	}
 	title := fmt.Sprintf("Leaderboard: %s prompts, %s view", variant, strings.ToLower(v.Title()))
 	return &page{Path: boardPath(variant, v), Kind: "leaderboard", Title: title, Section: "board", Data: d}, nil

@@ -485,3 +485,57 @@ func TestDeployFiles(t *testing.T) {
 		t.Errorf("404.html has no base element for the site's base path:\n%s", files["404.html"][:400])
 	}
 }
+
+// TestLongTranscripts builds a site from one run whose every prompt has a
+// long transcript (about 2.4 KB of messages) and checks that the transcript
+// pages are split under the page budget and link up; it logs what the
+// transcripts add to the site.
+func TestLongTranscripts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds two sites of 9,450 transcripts")
+	}
+	rows := referenceRows(t)
+	long := make([]run.Row, len(rows))
+	reply := strings.Repeat("Weighing the applicant's record, the risks and the benefits described, ", 30)
+	for i, r := range rows {
+		r.Messages = []run.Message{{Role: "user", Content: r.FilledTemplate + "\n\nPlease answer the above question with either \"yes\" or \"no\"."}, {Role: "assistant", Content: reply + "my answer is yes."}}
+		long[i] = r
+	}
+	build := func(rows []run.Row) map[string][]byte {
+		man, scored, err := run.Freeze(manifest("Long", run.Explicit, "default", run.Logprob), rows, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := fixture(t)
+		cfg.Runs = fstest.MapFS{"long/manifest.yaml": {Data: man}, "long/scored.jsonl.gz": {Data: scored}}
+		return generate(t, cfg)
+	}
+	with, without := build(long), build(rows)
+	size := func(files map[string][]byte) (total int64, biggest int, name string) {
+		for n, d := range files {
+			total += int64(len(d))
+			if strings.HasSuffix(n, ".html") && len(d) > biggest {
+				biggest, name = len(d), n
+			}
+		}
+		return
+	}
+	tw, big, bigName := size(with)
+	to, _, _ := size(without)
+	pages := 0
+	for n := range with {
+		if strings.Contains(n, "-transcripts") {
+			pages++
+		}
+	}
+	t.Logf("transcripts of %d bytes of text add %d bytes over %d pages; biggest page %s, %d bytes", len(rows)*len(long[0].Messages[1].Content), tw-to, pages, bigName, big)
+	if big > 500_000 {
+		t.Errorf("%s is %d bytes, over the 500 KB budget", bigName, big)
+	}
+	if pages <= 70 {
+		t.Errorf("%d transcript pages: long transcripts should be split", pages)
+	}
+	for _, p := range crawl.Site(with) {
+		t.Error(p)
+	}
+}
