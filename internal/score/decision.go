@@ -54,11 +54,13 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 		res.Reason = "fewer than two decision questions have both yes and no answers"
 		return nil
 	}
-	ids, cl, err := stats.Clusters(obs)
+	ids, all, err := stats.Clusters(obs)
 	if err != nil {
 		return err
 	}
-	X, p := stats.StackQuestions(cl, design.NumFixed)
+	keep := presentColumns(all)
+	cl := selectColumns(all, keep)
+	X, p := stats.StackQuestions(cl, len(keep))
 	fit, err := stats.Logistic(X, p, yes, trials)
 	if err != nil {
 		return err
@@ -67,7 +69,7 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 		res.Fit = Fit{Method: "logistic", Separated: true, Iterations: fit.Iterations}
 		var names []string
 		for _, j := range fit.Diverging {
-			names = append(names, coefName(j, ids))
+			names = append(names, coefName(j, ids, keep))
 		}
 		res.Reason = "the logistic regression has no finite estimate for " + strings.Join(names, ", ") + " (separation)"
 		return nil
@@ -79,17 +81,22 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 		return nil
 	}
 	z := 1.959963984540054 // Wald intervals, as R's confint.default
-	for _, c := range design.Coefs {
-		j := 1 + int(c)
-		b, se := fit.Beta[j], fit.SE[j]
-		res.Coefficients[c] = Estimate{Estimate: b, SE: se, CI95: [2]float64{b - z*se, b + z*se}}
+	for i, j := range keep {
+		if j > 0 {
+			b, se := fit.Beta[i], fit.SE[i]
+			res.Coefficients[j-1] = Estimate{Estimate: b, SE: se, CI95: [2]float64{b - z*se, b + z*se}}
+		}
 	}
 	res.Questions = make([]Question, len(ids))
 	for k, id := range ids {
-		res.Questions[k] = Question{ID: id, Rows: len(cl[k].X) / design.NumFixed}
+		res.Questions[k] = Question{ID: id, Rows: len(cl[k].Y)}
 		for i := range res.Questions[k].Coefs {
 			res.Questions[k].Coefs[i] = math.NaN() // no per-question slopes in this model
 		}
+	}
+	if len(keep) < design.NumFixed {
+		res.markMissing(keep)
+		return nil
 	}
 	if fit.Cov == nil {
 		res.Reason = "the logistic regression's information matrix is singular"
@@ -101,19 +108,20 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 	}
 	res.setViews(boot)
 	res.ViewCI = fmt.Sprintf("parametric: %d draws of the seven coefficients from their estimated normal distribution, seed %d, percentile interval", BootstrapResamples, BootstrapSeed)
-	res.Scored = true
+	res.Scored, res.CoefsValid = true, true
 	return nil
 }
 
-// coefName names a column of the stacked design.
-func coefName(column int, ids []int) string {
+// coefName names a column of the stacked design, whose first columns are
+// the design columns kept.
+func coefName(column int, ids []int, keep []int) string {
 	switch {
 	case column == 0:
 		return "the intercept"
-	case column < design.NumFixed:
-		return design.Coef(column - 1).Name()
+	case column < len(keep):
+		return design.Coef(keep[column] - 1).Name()
 	}
-	return fmt.Sprintf("question %d", ids[column-design.NumFixed+1])
+	return fmt.Sprintf("question %d", ids[column-len(keep)+1])
 }
 
 func sortedSet(m map[int]bool) []int {

@@ -80,9 +80,13 @@ type Fit struct {
 
 // Result holds every number of one run.
 type Result struct {
-	// Scored is false when the run's method is not scored yet; Reason says why.
-	Scored bool
-	Reason string
+	// Scored is false when the run cannot be ranked; Reason says why.
+	// CoefsValid says the coefficients are still worth showing (a run
+	// missing a demographic group has the others); card differences and
+	// gaps are computed for every run.
+	Scored     bool
+	CoefsValid bool
+	Reason     string
 
 	Method   string // run.Logprob or run.Decision
 	Complete bool   // every question has all 135 cells
@@ -181,28 +185,38 @@ func (res *Result) scoreLogprob(cells []run.Cell) error {
 	}
 	res.Card, res.MaxGap = groupMeans(cells, y)
 	res.setAge(cells)
-	ids, cl, err := stats.Clusters(obs)
+	ids, all, err := stats.Clusters(obs)
 	if err != nil {
 		return err
 	}
-	f, err := stats.FitMixed(cl, design.NumFixed)
+	keep := presentColumns(all)
+	cl := selectColumns(all, keep)
+	f, err := stats.FitMixed(cl, len(keep))
 	if err != nil {
 		return err
 	}
-	res.mixed, res.ids = f, ids
+	res.ids = ids
 	res.Fit = Fit{Method: f.Method, Converged: f.Converged, Singular: f.Singular, Iterations: f.Iterations, DF: f.DF}
-	for _, c := range design.Coefs {
-		j := 1 + int(c)
-		res.Coefficients[c] = Estimate{Estimate: f.Beta[j], SE: f.SE[j], CI95: f.CI95(j)}
+	beta, se := expand(f.Beta, keep), expand(f.SE, keep)
+	for i, j := range keep {
+		if j > 0 {
+			res.Coefficients[j-1] = Estimate{Estimate: beta[j], SE: se[j], CI95: f.CI95(i)}
+		}
 	}
 	res.Questions = make([]Question, len(ids))
 	for k, id := range ids {
 		q := Question{ID: id, Rows: len(cl[k].Y), MeanLogit: mean(cl[k].Y)}
+		qb := expand(f.ClusterBeta[k], keep)
 		for _, c := range design.Coefs {
-			q.Coefs[c] = f.ClusterBeta[k][1+c]
+			q.Coefs[c] = qb[1+c]
 		}
 		res.Questions[k] = q
 	}
+	if len(keep) < design.NumFixed {
+		res.markMissing(keep)
+		return nil
+	}
+	res.mixed = f
 	// Cluster bootstrap over decision questions, variance components held
 	// at their fitted values (exact resampling for the closed form).
 	boot := make([][design.NumCoefs]float64, BootstrapResamples)
@@ -213,10 +227,30 @@ func (res *Result) scoreLogprob(cells []run.Cell) error {
 	res.setViews(boot)
 	res.ViewCI = fmt.Sprintf("cluster bootstrap over decision questions, %d resamples, seed %d, percentile interval", BootstrapResamples, BootstrapSeed)
 	res.Scored = res.Fit.Converged
+	res.CoefsValid = res.Scored
 	if !res.Scored {
 		res.Reason = "the REML fit did not converge; its numbers are not shown as results"
 	}
 	return nil
+}
+
+// markMissing leaves a run with design columns missing unscored, with its
+// estimable coefficients kept for display.
+func (res *Result) markMissing(keep []int) {
+	for _, c := range design.Coefs {
+		present := false
+		for _, j := range keep {
+			present = present || j == 1+int(c)
+		}
+		if !present {
+			res.Coefficients[c] = Estimate{math.NaN(), math.NaN(), [2]float64{math.NaN(), math.NaN()}}
+		}
+	}
+	for _, v := range Views {
+		res.Views[v] = Estimate{math.NaN(), math.NaN(), [2]float64{math.NaN(), math.NaN()}}
+	}
+	res.CoefsValid = true
+	res.Reason = "the run has no prompts about " + missingGroups(keep) + ", so not every coefficient can be estimated; it is not ranked"
 }
 
 // setViews computes the views from the coefficients and their 95%

@@ -125,14 +125,15 @@ func runRecord(e *board.Entry) runJSON {
 	if m.Scoring == run.Logprob {
 		j.Quality.MeanMass, j.Quality.MinMass = numPtr(res.Quality.MeanMass), numPtr(res.Quality.MinMass)
 	}
-	if !res.Scored {
-		return j
+	if res.Fit.Method != "" {
+		j.Fit = &fitJSON{res.Fit.Method, res.Fit.Converged, res.Fit.Singular, res.Fit.Iterations}
 	}
-	j.Fit = &fitJSON{res.Fit.Method, res.Fit.Converged, res.Fit.Singular, res.Fit.Iterations}
-	j.Coefficients = map[string]estimateJSON{}
-	for _, c := range design.Coefs {
-		est := res.Coefficients[c]
-		j.Coefficients[c.Name()] = estimateJSON{num(est.Estimate), numPtr(est.SE), ciPtr(est.CI95)}
+	if res.CoefsValid {
+		j.Coefficients = map[string]estimateJSON{}
+		for _, c := range design.Coefs {
+			est := res.Coefficients[c]
+			j.Coefficients[c.Name()] = estimateJSON{num(est.Estimate), numPtr(est.SE), ciPtr(est.CI95)}
+		}
 	}
 	j.Card = map[string]num{}
 	for _, c := range design.Cards {
@@ -141,6 +142,10 @@ func runRecord(e *board.Entry) runJSON {
 	j.MaxGap = map[string]num{}
 	for _, a := range design.Attributes {
 		j.MaxGap[a.Name()] = num(res.MaxGap[a])
+	}
+	j.AgeMean, j.AgeSD = numPtr(res.AgeMean), numPtr(res.AgeSD)
+	if !res.Scored {
+		return j
 	}
 	j.Views, j.Rank, j.Tied = map[string]estimateJSON{}, map[string]int{}, map[string]bool{}
 	for _, v := range score.Views {
@@ -152,7 +157,6 @@ func runRecord(e *board.Entry) runJSON {
 	for name, v := range score.Compat(res) {
 		j.Compat[name] = num(v)
 	}
-	j.AgeMean, j.AgeSD = numPtr(res.AgeMean), numPtr(res.AgeSD)
 	for _, q := range res.Questions {
 		qj := questionJSON{ID: q.ID, Rows: q.Rows, MeanLogit: num(q.MeanLogit), Coefficients: map[string]num{}}
 		for _, c := range design.Coefs {

@@ -3,6 +3,7 @@ package site
 import (
 	"fmt"
 	"html/template"
+	"math"
 	"path"
 	"strconv"
 	"strings"
@@ -417,14 +418,20 @@ func (b *builder) runPage(e *board.Entry) (*page, error) {
 		}
 		d.Notes = notes
 	}
-	if res.Scored {
+	if res.CoefsValid {
 		for _, c := range design.Coefs {
 			est := res.Coefficients[c]
-			d.Coefs = append(d.Coefs, coefRow{
+			r := coefRow{
 				Name: c.Name(), Label: coefLabel(c), Estimate: signed(est.Estimate, 3), Favours: favours(c, est.Estimate),
 				SE: fixed(est.SE, 3), CI: interval(est.CI95, 3, true), Class: signClass(est.Estimate),
-			})
+			}
+			if math.IsNaN(est.Estimate) {
+				r.Favours, r.CI = "not estimable: no prompts about this group", "n/a"
+			}
+			d.Coefs = append(d.Coefs, r)
 		}
+	}
+	if res.Method != "" {
 		digits, unit := 3, ""
 		if res.Shares != nil {
 			digits, unit = 1, " pp"
@@ -432,11 +439,21 @@ func (b *builder) runPage(e *board.Entry) (*page, error) {
 		}
 		for _, c := range design.Cards {
 			v := res.Card[c]
-			d.Card = append(d.Card, cardRow{Name: c.Name(), Describe: c.Describe(), Value: signed(v, digits) + unit, Favours: cardFavours(c, v), Class: signClass(v)})
+			r := cardRow{Name: c.Name(), Describe: c.Describe(), Value: signed(v, digits) + unit, Favours: cardFavours(c, v), Class: signClass(v)}
+			if math.IsNaN(v) {
+				r.Value, r.Favours = "n/a", "no prompts about this group"
+			}
+			d.Card = append(d.Card, r)
 		}
 		for _, a := range design.Attributes {
-			d.Gaps = append(d.Gaps, gapRow{Attribute: a.Name(), Value: fixed(res.MaxGap[a], digits) + unit, Groups: gapGroups(a)})
+			g := gapRow{Attribute: a.Name(), Value: fixed(res.MaxGap[a], digits) + unit, Groups: gapGroups(a)}
+			if res.Shares != nil {
+				g.Groups = strings.Replace(g.Groups, "mean logit", "share of yes answers", 1)
+			}
+			d.Gaps = append(d.Gaps, g)
 		}
+	}
+	if res.Scored {
 		for _, v := range score.Views {
 			d.Views = append(d.Views, viewRow{Title: v.Title(), Value: board.Display(res.Views[v].Estimate), CI: interval(res.Views[v].CI95, 2, false),
 				Href: boardPath(m.Variant, v), Formula: viewFormula(v), Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v]})
@@ -485,7 +502,12 @@ type shareRow struct {
 
 // shareRows lists a decision run's shares of yes answers.
 func shareRows(sh *score.Shares) []shareRow {
-	pct := func(x float64) string { return fixed(100*x, 1) + "%" }
+	pct := func(x float64) string {
+		if math.IsNaN(x) {
+			return "n/a (no prompts)"
+		}
+		return fixed(100*x, 1) + "%"
+	}
 	rows := []shareRow{{"all prompts", pct(sh.Overall)}, {"baseline person (60, male, white)", pct(sh.Baseline)}}
 	for i, a := range design.Ages {
 		rows = append(rows, shareRow{"age " + strconv.Itoa(a), pct(sh.Age[i])})
