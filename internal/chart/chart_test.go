@@ -1,0 +1,540 @@
+package chart_test
+
+import (
+	"bytes"
+	"encoding/xml"
+	"flag"
+	"html/template"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/discrimeval/leaderboard/internal/chart"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden SVG files in testdata/")
+
+func render(t *testing.T, f func() (template.HTML, error)) string {
+	t.Helper()
+	out, err := f()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+func TestGolden(t *testing.T) {
+	for name, f := range golden(t) {
+		t.Run(name, func(t *testing.T) {
+			got := render(t, f)
+			path := filepath.Join("testdata", name+".svg")
+			if *update {
+				if err := os.MkdirAll("testdata", 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("%s differs (-want +got):\n%s", path, diff)
+			}
+		})
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	for name, f := range golden(t) {
+		if a, b := render(t, f), render(t, f); a != b {
+			t.Errorf("%s: two renderings differ", name)
+		}
+	}
+}
+
+// element is a parsed element: its name, attributes and direct text.
+type element struct {
+	name  string
+	attrs map[string]string
+	text  string
+}
+
+// parse checks that out is well-formed XML and returns its elements in
+// document order.
+func parse(t *testing.T, out string) []*element {
+	t.Helper()
+	d := xml.NewDecoder(strings.NewReader(out))
+	d.Strict = true
+	var els, stack []*element
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("not well-formed XML: %v\n%s", err, out)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			e := &element{name: tok.Name.Local, attrs: map[string]string{}}
+			for _, a := range tok.Attr {
+				e.attrs[a.Name.Local] = a.Value
+			}
+			els, stack = append(els, e), append(stack, e)
+		case xml.EndElement:
+			stack = stack[:len(stack)-1]
+		case xml.CharData:
+			if len(stack) > 0 {
+				stack[len(stack)-1].text += string(tok)
+			}
+		}
+	}
+	return els
+}
+
+func TestWellFormedAndAccessible(t *testing.T) {
+	for name, f := range golden(t) {
+		out := render(t, f)
+		els := parse(t, out)
+		root := els[0]
+		if root.name != "svg" || root.attrs["xmlns"] != "http://www.w3.org/2000/svg" || root.attrs["width"] != "100%" {
+			t.Errorf("%s: root %s %v", name, root.name, root.attrs)
+		}
+		if r := root.attrs["role"]; r != "img" && !(r == "group" && strings.Contains(out, "<a ")) {
+			t.Errorf("%s: role %q", name, r)
+		}
+		if strings.Contains(out, "<a ") && root.attrs["role"] != "group" {
+			t.Errorf("%s: links inside role=%q (its children are presentational)", name, root.attrs["role"])
+		}
+		// aria-labelledby names the first two children, title and desc.
+		ids := strings.Fields(root.attrs["aria-labelledby"])
+		if len(ids) != 2 || els[1].name != "title" || els[1].attrs["id"] != ids[0] || els[2].name != "desc" || els[2].attrs["id"] != ids[1] {
+			t.Errorf("%s: aria-labelledby %q does not point at the title and desc", name, ids)
+		}
+		if strings.TrimSpace(els[1].text) == "" || !strings.HasSuffix(els[2].text, ".") {
+			t.Errorf("%s: title %q, desc %q", name, els[1].text, els[2].text)
+		}
+		seen := map[string]bool{}
+		for _, e := range els {
+			if id := e.attrs["id"]; id != "" {
+				if seen[id] || !strings.HasPrefix(id, ids[0][:strings.Index(ids[0], "-")]+"-") {
+					t.Errorf("%s: id %q repeated or not prefixed", name, id)
+				}
+				seen[id] = true
+			}
+			if fs := e.attrs["font-size"]; fs != "" {
+				if v, _ := strconv.ParseFloat(fs, 64); v < 12 {
+					t.Errorf("%s: font-size %s", name, fs)
+				}
+			}
+		}
+		if strings.Contains(out, "NaN") || strings.Contains(out, "Inf") {
+			t.Errorf("%s: NaN or Inf written", name)
+		}
+	}
+}
+
+// TestInsideViewBox checks every drawn coordinate lies in the viewBox, so
+// no mark is cut off: the axis covers every interval end.
+func TestInsideViewBox(t *testing.T) {
+	for name, f := range golden(t) {
+		els := parse(t, render(t, f))
+		vb := strings.Fields(els[0].attrs["viewBox"])
+		w, _ := strconv.ParseFloat(vb[2], 64)
+		h, _ := strconv.ParseFloat(vb[3], 64)
+		for _, e := range els[1:] {
+			for k, v := range e.attrs {
+				f, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					continue
+				}
+				lim := map[byte]float64{'x': w, 'c': w, 'y': h}[k[0]]
+				if k == "cy" {
+					lim = h
+				}
+				if lim > 0 && (f < 0 || f > lim) {
+					t.Errorf("%s: <%s %s=%q> outside the %gx%g viewBox", name, e.name, k, v, w, h)
+				}
+			}
+		}
+	}
+}
+
+// coordRE matches every number in an attribute: all must have exactly two
+// decimals (the font size and ids aside).
+var coordRE = regexp.MustCompile(`\b(x|y|x1|x2|y1|y2|cx|cy|r|width|height|viewBox|points)="([^"]*)"`)
+
+func TestFixedDecimals(t *testing.T) {
+	num := regexp.MustCompile(`^-?\d+\.\d\d$`)
+	for name, f := range golden(t) {
+		for _, m := range coordRE.FindAllStringSubmatch(render(t, f), -1) {
+			if m[1] == "width" && m[2] == "100%" {
+				continue
+			}
+			for _, v := range strings.FieldsFunc(m[2], func(r rune) bool { return r == ' ' || r == ',' }) {
+				if !num.MatchString(v) {
+					t.Errorf("%s: %s=%q: %q is not written with two decimals", name, m[1], m[2], v)
+				}
+			}
+		}
+	}
+}
+
+const hostile = `</text><script>alert(1)</script>&"'<!--`
+
+func TestHostileTextEscaped(t *testing.T) {
+	d := dots()
+	d.Title, d.Desc, d.Axis, d.Second = hostile, hostile, hostile, hostile
+	d.Rows[0].Label = hostile
+	iv := intervals()
+	iv.Title, iv.Axis = hostile, hostile
+	iv.Rows[0].Label = "Model " + hostile // untrusted model name; the desc is generated from it
+	iv.Rows[1].Label = strings.Repeat("x", 35) + hostile
+	hm := heatmap()
+	hm.Title = hostile
+	hm.Columns[0] = hostile
+	hm.Rows[0].Label = hostile
+	hm.Rows[1].Href = `q3.html?a="><script>alert(1)</script>&b=1`
+	for name, f := range map[string]func() (template.HTML, error){"dots": d.SVG, "intervals": iv.SVG, "heatmap": hm.SVG} {
+		out := render(t, f)
+		for _, bad := range []string{"<script", "</script", "<!--", `"><script`, "</text><script"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("%s: output contains %q unescaped", name, bad)
+			}
+		}
+		if !strings.Contains(out, "&lt;/text&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;") {
+			t.Errorf("%s: hostile text not found escaped", name)
+		}
+		// The text survives intact: the escaping is exact, not lossy.
+		found := false
+		for _, e := range parse(t, out) {
+			found = found || strings.Contains(e.text, hostile) || strings.Contains(e.attrs["aria-label"], hostile)
+			if e.name == "a" && strings.Contains(e.attrs["href"], "script") && e.attrs["href"] != hm.Rows[1].Href {
+				t.Errorf("href %q not kept verbatim", e.attrs["href"])
+			}
+		}
+		if !found {
+			t.Errorf("%s: hostile text lost", name)
+		}
+	}
+}
+
+func TestControlCharactersReplaced(t *testing.T) {
+	d := dots()
+	d.Rows[0].Label = "a\x00b\x1bc\xffd"
+	out := render(t, d.SVG)
+	parse(t, out) // would fail on a raw control character
+	if !strings.Contains(out, "a\uFFFDb\uFFFDc\uFFFDd") {
+		t.Error("control characters and invalid UTF-8 not replaced by U+FFFD")
+	}
+}
+
+func TestInvalidInput(t *testing.T) {
+	d := dots()
+	d.Rows[2].Estimate = chart.Interval{Value: 0.4, Lo: 0.5, Hi: 0.3}
+	badID := dots()
+	badID.ID = `x" onload="alert(1)`
+	huge := dots()
+	huge.Rows[0].Estimate.Hi = 1e300
+	short := heatmap()
+	short.Rows[2].Values = short.Rows[2].Values[:6]
+	order := intervals()
+	order.Rows[0].Rank = 3
+	cases := map[string]func() (template.HTML, error){
+		"reversed interval": d.SVG,
+		"bad id":            badID.SVG,
+		"empty id":          chart.DotPlot{Rows: dots().Rows}.SVG,
+		"huge value":        huge.SVG,
+		"short row":         short.SVG,
+		"rank order":        order.SVG,
+	}
+	for _, href := range []string{"javascript:alert(1)", "JavaScript:alert(1)", "java\tscript:alert(1)", " javascript:alert(1)", "data:text/html,x", "vbscript:x"} {
+		h := heatmap()
+		h.Rows[0].Href = href
+		cases["href "+href] = h.SVG
+	}
+	for name, f := range cases {
+		if out, err := f(); err == nil {
+			t.Errorf("%s: no error; got %.80s…", name, out)
+		}
+	}
+	for _, href := range []string{"q11.html", "../runs/a/q11.html#age-60-male-white", "https://example.org/x?a=1&b=2", "#top"} {
+		h := heatmap()
+		h.Rows[0].Href = href
+		if _, err := h.SVG(); err != nil {
+			t.Errorf("href %q refused: %v", href, err)
+		}
+	}
+}
+
+func TestEmpty(t *testing.T) {
+	for name, f := range map[string]func() (template.HTML, error){
+		"dots":            chart.DotPlot{ID: "a"}.SVG,
+		"intervals":       chart.IntervalPlot{ID: "b"}.SVG,
+		"heatmap":         chart.Heatmap{ID: "c", Columns: coefLabels}.SVG,
+		"heatmap no cols": chart.Heatmap{ID: "d", Rows: []chart.HeatRow{{Label: "q1"}}}.SVG,
+	} {
+		out := render(t, f)
+		els := parse(t, out)
+		if !strings.Contains(els[0].attrs["class"], "chart-nodata") || els[2].text != "No data to chart." || !strings.Contains(out, ">No data</text>") {
+			t.Errorf("%s: not a no-data chart:\n%s", name, out)
+		}
+	}
+}
+
+func TestNaN(t *testing.T) {
+	// A dot plot row with no estimate says n/a; one with no interval has a
+	// dot and no bar.
+	out := render(t, dotsEdge().SVG)
+	if strings.Count(out, ">n/a</text>") != 1 {
+		t.Error("dot plot: want one n/a row")
+	}
+	// Every row NaN still draws, with the axis from 0.
+	all := chart.DotPlot{ID: "nan", Rows: []chart.DotRow{{Label: "Age", Estimate: chart.Interval{Value: nan, Lo: nan, Hi: nan}}}}
+	if out := render(t, all.SVG); !strings.Contains(out, "none with an estimate") || strings.Contains(out, "NaN") {
+		t.Errorf("all-NaN dot plot:\n%s", out)
+	}
+	inf := chart.IntervalPlot{ID: "inf", Rows: []chart.IntervalRow{{Label: "A", Rank: 1, Estimate: chart.Interval{Value: 0.2, Lo: math.Inf(-1), Hi: math.Inf(1)}}}}
+	if out := render(t, inf.SVG); strings.Contains(out, "Inf") {
+		t.Errorf("infinite interval written:\n%s", out)
+	}
+	// Heatmap: each NaN is a hatched n/a cell.
+	h := heatmap()
+	want := 0
+	for _, r := range h.Rows {
+		for _, v := range r.Values {
+			if math.IsNaN(v) {
+				want++
+			}
+		}
+	}
+	out = render(t, h.SVG)
+	if got := strings.Count(out, `class="chart-cell chart-na"`); got != want || want == 0 {
+		t.Errorf("heatmap: %d n/a cells, want %d", got, want)
+	}
+	if !strings.Contains(out, `fill="url(#heat-na)"`) || !strings.Contains(out, `<pattern id="heat-na"`) {
+		t.Error("heatmap: n/a cells not hatched")
+	}
+	allNaN := chart.Heatmap{ID: "h", Columns: []string{"A"}, Rows: []chart.HeatRow{{Label: "q1", Values: []float64{nan}}}}
+	if out := render(t, allNaN.SVG); !strings.Contains(out, "every cell n/a") {
+		t.Errorf("all-NaN heatmap desc:\n%s", out)
+	}
+}
+
+func TestDotPlotSigns(t *testing.T) {
+	out := render(t, dots().SVG)
+	// Six positive rows and one negative, plus one of each in the legend.
+	if got := strings.Count(out, `<g class="chart-pos"`); got != 7 {
+		t.Errorf("%d chart-pos groups, want 7", got)
+	}
+	if got := strings.Count(out, `<g class="chart-neg"`); got != 2 {
+		t.Errorf("%d chart-neg groups, want 2", got)
+	}
+	// Not by colour alone: negative dots are hollow and values are signed.
+	if !strings.Contains(out, ">−0.21</text>") || !strings.Contains(out, ">+0.55</text>") {
+		t.Error("signed values missing")
+	}
+	neg := out[strings.LastIndex(out, `<g class="chart-neg"`):]
+	neg = neg[:strings.Index(neg, "</g>")]
+	if !strings.Contains(neg, `fill="none"`) {
+		t.Errorf("negative dot not hollow: %s", neg)
+	}
+	if got := strings.Count(out, `class="chart-second"`); got != 8 {
+		t.Errorf("%d diamonds, want 7 and the legend's", got)
+	}
+	edge := render(t, dotsEdge().SVG)
+	if !strings.Contains(edge, `<g class="chart-neutral">`) {
+		t.Error("an estimate displayed as 0.00 is not neutral")
+	}
+	for _, want := range []string{"7 of 7 estimates shown, from −0.21 (Age (per SD of age)) to +0.55 (Native American vs white), in logit points; 6 of 7 95% intervals exclude zero."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("desc: want %q", want)
+		}
+	}
+}
+
+// tickValues reads the x-axis tick labels back from a chart.
+func tickValues(t *testing.T, out string) []float64 {
+	t.Helper()
+	var vals []float64
+	els := parse(t, out)
+	for i, e := range els {
+		// A tick label is the text right after a 5-unit axis tick.
+		if e.name == "text" && i > 0 && els[i-1].attrs["class"] == "chart-axis" && els[i-1].attrs["x1"] == els[i-1].attrs["x2"] {
+			v, err := strconv.ParseFloat(strings.NewReplacer("−", "-", "+", "").Replace(e.text), 64)
+			if err != nil {
+				t.Fatalf("tick label %q: %v", e.text, err)
+			}
+			vals = append(vals, v)
+		}
+	}
+	return vals
+}
+
+func TestAxisTicks(t *testing.T) {
+	for name, c := range map[string]struct {
+		f      func() (template.HTML, error)
+		values []float64
+	}{
+		"dots":      {dots().SVG, ends(dots())},
+		"dots_edge": {dotsEdge().SVG, ends(dotsEdge())},
+		"intervals": {intervals().SVG, []float64{0.01, 0.66}},
+	} {
+		vals := tickValues(t, render(t, c.f))
+		if len(vals) < 3 || !slices.Contains(vals, 0) || !slices.IsSorted(vals) {
+			t.Errorf("%s: ticks %v: want sorted, with 0", name, vals)
+			continue
+		}
+		lo, hi := slices.Min(c.values), slices.Max(c.values)
+		if vals[0] > lo || vals[len(vals)-1] < hi {
+			t.Errorf("%s: ticks %v do not cover [%g, %g]", name, vals, lo, hi)
+		}
+	}
+	// The interval plot's axis starts at zero.
+	if vals := tickValues(t, render(t, intervals().SVG)); vals[0] != 0 {
+		t.Errorf("interval plot starts at %g", vals[0])
+	}
+}
+
+// ends lists every finite interval end, estimate and second value.
+func ends(p chart.DotPlot) []float64 {
+	var out []float64
+	for _, r := range p.Rows {
+		for _, v := range []float64{r.Estimate.Value, r.Estimate.Lo, r.Estimate.Hi, r.Second} {
+			if !math.IsNaN(v) && (v != r.Second || p.Second != "") {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+func TestIntervalPlotTiesAndLabels(t *testing.T) {
+	p := intervals()
+	out := render(t, p.SVG)
+	if got := strings.Count(out, `class="chart-tie">=2</text>`); got != 2 {
+		t.Errorf("%d tied rank marks, want 2", got)
+	}
+	long := p.Rows[3].Label
+	cut := []rune(long)[:39]
+	if !strings.Contains(out, ">"+string(cut)+"…</text>") {
+		t.Errorf("long label not cut to 40 characters with an ellipsis")
+	}
+	if !strings.Contains(out, "<title>Rank 4: "+long+": 0.11, 95% interval [0.06, 0.17]</title>") {
+		t.Errorf("full label not kept in a title")
+	}
+	p.MaxLabel = 10
+	if out := render(t, p.SVG); !strings.Contains(out, ">Alpha 70B…</text>") {
+		t.Errorf("MaxLabel 10 not applied")
+	}
+	for _, want := range []string{"7 runs in rank order; estimates from 0.04 (Alpha 70B · default, rank 1) to 0.48 (Eta 1B · default, rank 7), in mean |coefficient|, logit points; 2 share a rank with another run."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("desc: want %q", want)
+		}
+	}
+}
+
+func TestLongLabelsCut(t *testing.T) {
+	d := render(t, dotsEdge().SVG)
+	if !strings.Contains(d, "<g><title>Native American vs white, implicit (names only), second batch</title>") ||
+		!strings.Contains(d, ">Native American vs white, impli…</text>") {
+		t.Error("dot plot: long label not cut to 32 characters with its full text in a title")
+	}
+	h := render(t, heatmapBare().SVG)
+	if !strings.Contains(h, "<g><title>question 70 (kidney transplant)</title>") || !strings.Contains(h, ">question 70 (…</text>") {
+		t.Error("heatmap: long row label not cut to 14 characters with its full text in a title")
+	}
+	if !regexp.MustCompile(`>and Ala[a-z]*…</text>`).MatchString(h) {
+		t.Error("heatmap: a long column label's last line not cut")
+	}
+}
+
+func TestHeatmapCells(t *testing.T) {
+	h := heatmap()
+	els := parse(t, render(t, h.SVG))
+	var links, cells int
+	for i, e := range els {
+		if e.name == "a" {
+			links++
+			if !strings.HasPrefix(e.attrs["aria-label"], "q") {
+				t.Errorf("link %q has no name", e.attrs["href"])
+			}
+		}
+		if e.name == "g" && strings.HasPrefix(e.attrs["class"], "chart-cell") {
+			cells++
+			title := els[i+1]
+			if title.name != "title" || !strings.Contains(title.text, " · ") || !strings.Contains(title.text, ": ") {
+				t.Errorf("cell %d without a title giving question, attribute and value: %+v", cells, title)
+			}
+		}
+	}
+	if links != len(h.Rows) || cells != len(h.Rows)*len(h.Columns) {
+		t.Errorf("%d links and %d cells, want %d and %d", links, cells, len(h.Rows), len(h.Rows)*len(h.Columns))
+	}
+	// Row 7 holds one value at each cut point: each lands in its class.
+	class := map[string]string{}
+	for i, e := range els {
+		if e.name == "g" && strings.HasPrefix(e.attrs["class"], "chart-cell") {
+			class[els[i+1].text] = e.attrs["class"]
+		}
+	}
+	for title, want := range map[string]string{
+		"q15 · Age: −1.50":             "chart-b0",
+		"q15 · Female: −1.00":          "chart-b1",
+		"q15 · Non-binary: −0.50":      "chart-b2",
+		"q15 · Black: −0.10":           "chart-b3",
+		"q15 · Asian: +0.10":           "chart-b5",
+		"q15 · Hispanic: +0.50":        "chart-b6",
+		"q15 · Native American: +1.50": "chart-b8",
+		"q7 · Non-binary: n/a":         "chart-na",
+	} {
+		if got := class[title]; got != "chart-cell "+want {
+			t.Errorf("cell %q: class %q, want chart-cell %s", title, got, want)
+		}
+	}
+	out := render(t, h.SVG)
+	if want := `<a href="q15.html" aria-label="q15: Age −1.50, Female −1.00, Non-binary −0.50, Black −0.10, Asian +0.10, Hispanic +0.50, Native American +1.50">`; !strings.Contains(out, want) {
+		t.Errorf("missing %s", want)
+	}
+}
+
+func TestBucket(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		want int
+	}{
+		{0, 4}, {0.0999, 4}, {-0.0999, 4}, {0.1, 5}, {-0.1, 3}, {0.4999, 5}, {0.5, 6}, {-0.5, 2},
+		{0.99, 6}, {1, 7}, {-1, 1}, {1.49, 7}, {1.5, 8}, {-1.5, 0}, {40, 8}, {-40, 0},
+		{nan, -1}, {math.Inf(1), -1},
+	} {
+		if got := chart.Bucket(c.v); got != c.want {
+			t.Errorf("Bucket(%g) = %d, want %d", c.v, got, c.want)
+		}
+	}
+}
+
+// TestPuOrMatchesSiteCSS keeps the heatmap's colours the site's classes.
+func TestPuOrMatchesSiteCSS(t *testing.T) {
+	css, err := os.ReadFile(filepath.Join("..", "..", "static", "site.css"))
+	if err != nil {
+		t.Skip("static/site.css not found:", err)
+	}
+	for k, c := range chart.PuOr {
+		rule := "\n.b" + strconv.Itoa(k) + " { background: " + c + ";"
+		if !bytes.Contains(css, []byte(rule)) {
+			t.Errorf("site.css has no %q", strings.TrimSpace(rule))
+		}
+	}
+}

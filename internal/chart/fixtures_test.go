@@ -1,0 +1,117 @@
+package chart_test
+
+import (
+	"fmt"
+	"html/template"
+	"math"
+	"testing"
+
+	"github.com/discrimeval/leaderboard/internal/chart"
+)
+
+var nan = math.NaN()
+
+// The seven coefficients' labels, as the site writes them.
+var coefLabels = []string{"Age (per SD of age)", "Female vs male", "Non-binary vs male",
+	"Black vs white", "Asian vs white", "Hispanic vs white", "Native American vs white"}
+
+// dots is a run page's plot: mostly positive coefficients like the paper's
+// Claude 2 figure, one negative, with the card's differences.
+func dots() chart.DotPlot {
+	est := [][3]float64{
+		{-0.21, -0.30, -0.12}, {0.15, 0.05, 0.25}, {0.42, 0.28, 0.56},
+		{0.38, 0.25, 0.51}, {0.08, -0.05, 0.21}, {0.20, 0.07, 0.33}, {0.55, 0.40, 0.70},
+	}
+	card := []float64{-0.35, 0.12, 0.47, 0.33, 0.10, 0.18, 0.61}
+	p := chart.DotPlot{ID: "coefs", Title: "Example 7B: coefficients with 95% intervals", Second: "Dataset card mean difference", Values: true}
+	for i, e := range est {
+		p.Rows = append(p.Rows, chart.DotRow{Label: coefLabels[i], Estimate: chart.Interval{Value: e[0], Lo: e[1], Hi: e[2]}, Second: card[i]})
+	}
+	return p
+}
+
+// dotsEdge has a row with no estimate, one with no interval, one that
+// displays as zero, negatives only on one side and no second series.
+func dotsEdge() chart.DotPlot {
+	return chart.DotPlot{ID: "edge", Rows: []chart.DotRow{
+		{Label: "Age (per SD of age)", Estimate: chart.Interval{Value: -1.32, Lo: -1.71, Hi: -0.93}},
+		{Label: "Female vs male", Estimate: chart.Interval{Value: 0.001, Lo: -0.2, Hi: 0.2}},
+		{Label: "Non-binary vs male", Estimate: chart.Interval{Value: nan, Lo: nan, Hi: nan}},
+		{Label: "Black vs white", Estimate: chart.Interval{Value: -0.4, Lo: nan, Hi: nan}},
+		{Label: "Asian vs white", Estimate: chart.Interval{Value: -0.05, Lo: -0.6, Hi: 0.5}},
+		{Label: "Native American vs white, implicit (names only), second batch", Estimate: chart.Interval{Value: 0.3, Lo: 0.1, Hi: 0.5}},
+	}}
+}
+
+// intervals is a leaderboard view with ties, a long label and a run with
+// no interval.
+func intervals() chart.IntervalPlot {
+	p := chart.IntervalPlot{ID: "view-composite", Title: "Composite: mean |coefficient| per run", Axis: "mean |coefficient|, logit points", Values: true}
+	rows := []struct {
+		label     string
+		rank      int
+		tied      bool
+		v, lo, hi float64
+	}{
+		{"Alpha 70B · default", 1, false, 0.04, 0.01, 0.09},
+		{"Beta 8B · illegal-to-discriminate", 2, true, 0.07, 0.03, 0.12},
+		{"Gamma · really-dont-discriminate", 2, true, 0.07, 0.02, 0.13},
+		{"Delta Instruct v2 (2026-10 snapshot, quantised to 4 bits) · ignore-demographics-and-be-fair", 4, false, 0.11, 0.06, 0.17},
+		{"Epsilon 13B · default", 5, false, 0.19, 0.12, 0.27},
+		{"Zeta · default", 6, false, 0.26, nan, nan},
+		{"Eta 1B · default", 7, false, 0.48, 0.31, 0.66},
+	}
+	for _, r := range rows {
+		p.Rows = append(p.Rows, chart.IntervalRow{Label: r.label, Rank: r.rank, Tied: r.tied, Estimate: chart.Interval{Value: r.v, Lo: r.lo, Hi: r.hi}})
+	}
+	return p
+}
+
+// heatmap is a run's scenario heatmap: twelve questions with values on
+// every class, boundaries, and n/a cells.
+func heatmap() chart.Heatmap {
+	cols := []string{"Age", "Female", "Non-binary", "Black", "Asian", "Hispanic", "Native American"}
+	h := chart.Heatmap{ID: "heat", Title: "Example 7B: coefficients per question", Columns: cols}
+	for q := range 12 {
+		vals := make([]float64, len(cols))
+		for j := range vals {
+			// A deterministic spread over about −2 … 2.
+			vals[j] = math.Round(200*math.Sin(float64(3*q+5*j+1))*math.Cos(float64(q*j+2))) / 100
+		}
+		switch q {
+		case 3:
+			vals[2] = nan
+		case 7:
+			copy(vals, []float64{-1.5, -1, -0.5, -0.1, 0.1, 0.5, 1.5})
+		case 9:
+			for j := range vals {
+				vals[j] = nan
+			}
+		}
+		h.Rows = append(h.Rows, chart.HeatRow{Label: fmt.Sprintf("q%d", 2*q+1), Href: fmt.Sprintf("q%d.html", 2*q+1), Values: vals})
+	}
+	return h
+}
+
+// golden lists the charts kept as testdata/NAME.svg.
+func golden(t *testing.T) map[string]func() (template.HTML, error) {
+	t.Helper()
+	return map[string]func() (template.HTML, error){
+		"dots":         dots().SVG,
+		"dots_edge":    dotsEdge().SVG,
+		"intervals":    intervals().SVG,
+		"heatmap":      heatmap().SVG,
+		"dots_empty":   chart.DotPlot{ID: "empty"}.SVG,
+		"heatmap_bare": heatmapBare().SVG,
+	}
+}
+
+// heatmapBare has no links, so it is an img, and long labels.
+func heatmapBare() chart.Heatmap {
+	cols := append([]string{}, coefLabels...)
+	cols[6] = "Native American and Alaska Native vs white (census wording)"
+	return chart.Heatmap{ID: "bare", Columns: cols, Rows: []chart.HeatRow{
+		{Label: "q2", Values: []float64{0.3, -0.7, 1.2, nan, -2, 0, 0.05}},
+		{Label: "question 70 (kidney transplant)", Values: []float64{0.02, 0.11, -0.52, 1.01, -1.49, 1.5, -0.09}},
+	}}
+}
