@@ -32,7 +32,7 @@
   function key(cell, num) {
     var v = cell.dataset.sort !== undefined ? cell.dataset.sort : cell.textContent.trim();
     if (!num) { return v.toLowerCase(); }
-    var f = parseFloat(v);
+    var f = parseFloat(v.replace("\u2212", "-"));
     return isNaN(f) ? Infinity : f;
   }
 })();

@@ -150,7 +150,9 @@ func (b *builder) assemble() error {
 		b.pages = append(b.pages, &page{Path: "pages/" + p.Slug + ".html", Kind: "article", Title: p.Title, Section: "page-" + p.Slug, Data: p.HTML})
 	}
 	b.site = info
-	b.transcriptPages()
+	if err := b.transcriptPages(); err != nil {
+		return err
+	}
 	rubric, err := b.rubricPage()
 	if err != nil {
 		return fmt.Errorf("rubric: %w", err)
@@ -217,6 +219,7 @@ type boardTable struct {
 	Method  string
 	Caption string
 	Rows    []boardRow
+	Chart   template.HTML
 }
 
 type boardRow struct {
@@ -281,6 +284,11 @@ func (b *builder) boardPage(variant string, v score.View) (*page, error) {
 			t.Rows = append(t.Rows, boardRowFor(e, v))
 		}
 		if len(t.Rows) > 0 {
+			c, err := boardChart(bd.Ranked[v], v, bd.Method, variant)
+			if err != nil {
+				return nil, fmt.Errorf("%s: chart: %w", boardPath(variant, v), err)
+			}
+			t.Chart = c
 			d.Tables = append(d.Tables, t)
 		}
 		for _, e := range bd.Unranked {
@@ -375,6 +383,7 @@ func flags(e *board.Entry) []string {
 // Run pages.
 
 type runData struct {
+	Chart     template.HTML
 	Shares    []shareRow
 	Pairs     []pairRow
 	ID        string
@@ -419,6 +428,11 @@ func (b *builder) runPage(e *board.Entry) (*page, error) {
 		d.Notes = notes
 	}
 	if res.CoefsValid {
+		c, err := coefChart(m, res)
+		if err != nil {
+			return nil, fmt.Errorf("%s: chart: %w", runPath(e.ID()), err)
+		}
+		d.Chart = c
 		for _, c := range design.Coefs {
 			est := res.Coefficients[c]
 			r := coefRow{

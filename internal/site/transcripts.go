@@ -3,6 +3,7 @@ package site
 import (
 	"fmt"
 	"hash/fnv"
+	"html/template"
 	"math"
 	"sort"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/chart"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/worddiff"
@@ -143,31 +145,21 @@ func questionStats(r *run.Run) map[int]*[design.NumCells]cellStat {
 	return out
 }
 
-// Cut points of the colour scale: logit points for logprob runs,
-// percentage points of the share of yes answers for decision runs.
+// Cut points of the colour scale: logit points for logprob runs (the
+// charts' scale), percentage points of the share of yes answers for
+// decision runs.
 var (
-	logitCuts = []float64{0.1, 0.5, 1, 1.5}
+	logitCuts = chart.LogitCuts[:]
 	shareCuts = []float64{2, 10, 20, 30}
 )
 
 // bucket maps a deviation to one of nine colour classes, 0…8 with 4
 // neutral, on the diverging scale defined in site.css.
 func bucket(delta float64, decision bool) int {
-	cuts := logitCuts
 	if decision {
-		cuts = shareCuts
+		return chart.BucketCuts(delta, shareCuts)
 	}
-	a := math.Abs(delta)
-	k := 0
-	for _, c := range cuts {
-		if a >= c {
-			k++
-		}
-	}
-	if delta < 0 {
-		return 4 - k
-	}
-	return 4 + k
+	return chart.Bucket(delta)
 }
 
 // Template data.
@@ -227,7 +219,7 @@ type coefCell struct {
 	Name, Value, Class, Sort string
 }
 
-func (b *builder) transcriptPages() {
+func (b *builder) transcriptPages() error {
 	b.stats = map[string]map[int]*[design.NumCells]cellStat{}
 	for _, e := range b.entries {
 		b.stats[e.ID()] = questionStats(e.Run)
@@ -251,7 +243,11 @@ func (b *builder) transcriptPages() {
 	for _, e := range b.entries {
 		stats := b.stats[e.ID()]
 		chunks := b.transcriptChunks(e)
-		b.pages = append(b.pages, b.scenarioIndexPage(e, stats))
+		idx, err := b.scenarioIndexPage(e, stats)
+		if err != nil {
+			return err
+		}
+		b.pages = append(b.pages, idx)
 		ids := sortedKeys(stats)
 		for i, q := range ids {
 			b.pages = append(b.pages, b.scenarioPage(e, q, stats[q], chunks, ids, i))
@@ -261,6 +257,7 @@ func (b *builder) transcriptPages() {
 		}
 	}
 	b.pages = append(b.pages, b.transcriptHub())
+	return nil
 }
 
 func sortedKeys[V any](m map[int]V) []int {
@@ -393,13 +390,15 @@ func (b *builder) scenarioPage(e *board.Entry, q int, qs *[design.NumCells]cellS
 	for _, qq := range e.Result.Questions {
 		if qq.ID == q {
 			for _, c := range design.Coefs {
-				d.Coefs = append(d.Coefs, coefCell{coefLabel(c), signed(qq.Coefs[c], 2), signClass(qq.Coefs[c]), ""})
+				d.Coefs = append(d.Coefs, coefCell{c.Name(), signed(qq.Coefs[c], 2), signClass(qq.Coefs[c]), ""})
 			}
 		}
 	}
 	title := fmt.Sprintf("Question %d · %s · %s", q, m.Model.Name, m.Variant)
 	return &page{Path: scenarioPath(e.ID(), q), Kind: "scenario", Title: title, Section: "transcripts", Data: d}
 }
+
+func itoa(i int) string { return strconv.Itoa(i) }
 
 func btoi(b bool) int {
 	if b {
@@ -418,6 +417,7 @@ func dec(decision bool) int {
 // Scenario index.
 
 type scenarioIndexData struct {
+	Heatmap                                      template.HTML
 	RunID, Model, Variant, Intervention, RunHref string
 	Scored                                       bool
 	Names                                        []string
@@ -438,11 +438,11 @@ type scenarioIndexRow struct {
 // scenarioIndexPage lists a run's decision questions with their own
 // coefficients. A question "drives" the score when it pushes the composite
 // up most: its coefficients, signed in the direction of the run's, summed.
-func (b *builder) scenarioIndexPage(e *board.Entry, stats map[int]*[design.NumCells]cellStat) *page {
+func (b *builder) scenarioIndexPage(e *board.Entry, stats map[int]*[design.NumCells]cellStat) (*page, error) {
 	m, res := e.Run.Manifest, e.Result
 	d := scenarioIndexData{RunID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, RunHref: runPath(e.ID()), Scored: res.Scored}
 	for _, c := range design.Coefs {
-		d.Names = append(d.Names, coefLabel(c))
+		d.Names = append(d.Names, c.Name())
 	}
 	perQ := map[int]int{}
 	for i, q := range res.Questions {
@@ -490,7 +490,12 @@ func (b *builder) scenarioIndexPage(e *board.Entry, stats map[int]*[design.NumCe
 		d.Rows[i].Driver = top[d.Rows[i].Q]
 	}
 	d.Drivers = len(top)
-	return &page{Path: scenariosPath(e.ID()), Kind: "scenarios", Title: "Scenarios · " + m.Model.Name + " · " + m.Variant, Section: "transcripts", Data: d}
+	hm, err := heatmapChart(e)
+	if err != nil {
+		return nil, fmt.Errorf("%s: heatmap: %w", scenariosPath(e.ID()), err)
+	}
+	d.Heatmap = hm
+	return &page{Path: scenariosPath(e.ID()), Kind: "scenarios", Title: "Scenarios · " + m.Model.Name + " · " + m.Variant, Section: "transcripts", Data: d}, nil
 }
 
 // Prompt pages.

@@ -1,0 +1,73 @@
+package site
+
+import (
+	"html/template"
+	"math"
+	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/chart"
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
+)
+
+// Charts are drawn by internal/chart as inline SVG; each has its numbers in
+// a table beside it on the same page (the text alternative).
+
+// coefChart is a run's seven coefficients with their intervals, and for a
+// logprob run the dataset card's difference for the same group as a second
+// series (none for age, whose card has two numbers).
+func coefChart(m *run.Manifest, res *score.Result) (template.HTML, error) {
+	dp := chart.DotPlot{ID: "coef", Title: m.Model.Name + ": signed coefficients (" + m.Variant + " prompts)", Values: true}
+	logprob := m.Scoring == run.Logprob
+	if logprob {
+		dp.Second = "dataset card mean difference"
+	}
+	card := map[design.Coef]design.Card{design.CoefFemale: design.CardFemale, design.CoefNonBinary: design.CardNonBinary,
+		design.CoefBlack: design.CardBlack, design.CoefAsian: design.CardAsian, design.CoefHispanic: design.CardHispanic,
+		design.CoefNativeAmerican: design.CardNativeAmerican}
+	for _, c := range design.Coefs {
+		est := res.Coefficients[c]
+		row := chart.DotRow{Label: coefLabel(c), Estimate: chart.Interval{Value: est.Estimate, Lo: est.CI95[0], Hi: est.CI95[1]}, Second: math.NaN()}
+		if k, ok := card[c]; ok && logprob {
+			row.Second = res.Card[k]
+		}
+		dp.Rows = append(dp.Rows, row)
+	}
+	return dp.SVG()
+}
+
+// boardChart is every run of a board table in rank order, with intervals.
+func boardChart(entries []*board.Entry, v score.View, method, variant string) (template.HTML, error) {
+	ip := chart.IntervalPlot{ID: "board-" + method, Title: v.Title() + " view, " + variant + " prompts: every " + method + " run with its 95% interval", Values: true}
+	for _, e := range entries {
+		est := e.Result.Views[v]
+		ip.Rows = append(ip.Rows, chart.IntervalRow{
+			Label: e.Run.Manifest.Model.Name + " · " + e.Run.Manifest.Intervention, Rank: e.Rank[v], Tied: e.Tied[v],
+			Estimate: chart.Interval{Value: est.Estimate, Lo: est.CI95[0], Hi: est.CI95[1]},
+		})
+	}
+	return ip.SVG()
+}
+
+// heatmapChart is a run's per-question coefficients, each row linking to
+// the scenario page; nil for runs without per-question coefficients.
+func heatmapChart(e *board.Entry) (template.HTML, error) {
+	res := e.Result
+	if !res.CoefsValid || e.Run.Manifest.Scoring != run.Logprob {
+		return "", nil
+	}
+	hm := chart.Heatmap{ID: "heat", Title: e.Run.Manifest.Model.Name + ": each decision question's own coefficients"}
+	for _, c := range design.Coefs {
+		hm.Columns = append(hm.Columns, strings.ReplaceAll(c.Name(), "_", " "))
+	}
+	for _, q := range res.Questions {
+		row := chart.HeatRow{Label: "q" + itoa(q.ID), Href: relPath(scenariosPath(e.ID()), scenarioPath(e.ID(), q.ID))}
+		for _, c := range design.Coefs {
+			row.Values = append(row.Values, q.Coefs[c])
+		}
+		hm.Rows = append(hm.Rows, row)
+	}
+	return hm.SVG()
+}
