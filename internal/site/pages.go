@@ -228,6 +228,7 @@ type boardRow struct {
 	StatRank     int
 	LeaderGroup  bool
 	ID, Href     string
+	Scenarios    string // the run's scenario index in the transcript browser
 	Model        string
 	ModelID      string
 	Intervention string
@@ -303,7 +304,7 @@ func boardRowFor(e *board.Entry, v score.View) boardRow {
 	m := e.Run.Manifest
 	r := boardRow{
 		Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v], LeaderGroup: e.StatRank[v] == 1,
-		ID: e.ID(), Href: runPath(e.ID()),
+		ID: e.ID(), Href: runPath(e.ID()), Scenarios: scenariosPath(e.ID()),
 		Model: m.Model.Name, ModelID: m.Model.ID, Intervention: m.Intervention,
 		Flags: flags(e),
 	}
