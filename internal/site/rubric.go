@@ -270,13 +270,7 @@ func (b *builder) rubric() rubricJSON {
 		}
 		vq := rubricVariantQs{Variant: v}
 		for _, q := range qs {
-			n := 0
-			for _, c := range design.Cells() {
-				if _, ok := b.texts.text(v, q, c); ok {
-					n++
-				}
-			}
-			vq.Questions = append(vq.Questions, rubricQuestion{q, b.texts.title(v, q), n})
+			vq.Questions = append(vq.Questions, rubricQuestion{q, b.texts.title(v, q), b.texts.prompts(v, q)})
 		}
 		r.Questions = append(r.Questions, vq)
 	}

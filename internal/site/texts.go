@@ -55,6 +55,17 @@ func (d *datasetTexts) text(variant string, q int, c design.Cell) (string, bool)
 	return t.text, ok
 }
 
+// prompts counts the prompts of a question that some run has.
+func (d *datasetTexts) prompts(variant string, q int) int {
+	n := 0
+	for _, c := range design.Cells() {
+		if _, ok := d.text(variant, q, c); ok {
+			n++
+		}
+	}
+	return n
+}
+
 // questions returns the question ids of a variant, ascending.
 func (d *datasetTexts) questions(variant string) []int {
 	seen := map[int]bool{}

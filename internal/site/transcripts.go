@@ -519,13 +519,7 @@ type runLink struct {
 func (b *builder) promptIndexPage(variant string, qs []int, runs []*board.Entry) *page {
 	d := promptIndexData{Variant: variant}
 	for _, q := range qs {
-		n := 0
-		for _, c := range design.Cells() {
-			if _, ok := b.texts.text(variant, q, c); ok {
-				n++
-			}
-		}
-		d.Rows = append(d.Rows, promptIndexRow{q, b.texts.shortTitle(variant, q), promptPath(variant, q), comparePath(variant, q), n})
+		d.Rows = append(d.Rows, promptIndexRow{q, b.texts.shortTitle(variant, q), promptPath(variant, q), comparePath(variant, q), b.texts.prompts(variant, q)})
 	}
 	for _, e := range runs {
 		d.Runs = append(d.Runs, runLink{e.ID(), e.Run.Manifest.Model.Name, e.Run.Manifest.Intervention, scenariosPath(e.ID())})
