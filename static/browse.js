@@ -37,7 +37,7 @@
   select("gender", "Gender", genders);
   select("race", "Race", races);
   if (slot.hasAttribute("data-dev")) {
-    input("min", "Deviation at least", "number", { min: "0", step: "0.1", inputmode: "decimal", size: "5" });
+    input("min", "Deviation at least", "number", { min: "0", step: "0.1", inputmode: "decimal" });
   }
   input("q", "Text", "search", { size: "16" });
   var reset = document.createElement("button");
