@@ -29,3 +29,9 @@ bench:
 # Regenerate the committed synthetic demonstration runs.
 synth:
 	$(GO) run ./cmd/synth -o runs
+
+# Full-page PNGs of the main pages at 1280 and 375 px wide, light and
+# dark, into screenshots/ (not committed), from a fresh build of the
+# committed inputs. Needs Debian's chromium.
+screenshots:
+	$(GO) run ./internal/browsertest/cmd/screenshots -o screenshots

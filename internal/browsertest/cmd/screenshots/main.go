@@ -1,0 +1,157 @@
+// Command screenshots builds the site from the repository's committed
+// inputs and writes full-page PNG screenshots of its main pages, at 1280
+// and 375 px wide and in light and dark mode, for a person to look at.
+//
+//	go run ./internal/browsertest/cmd/screenshots [-o screenshots] [-site DIR]
+//
+// `make screenshots` runs it. It needs Debian's chromium.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/discrimeval/leaderboard/internal/browsertest"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "screenshots:", err)
+		os.Exit(1)
+	}
+}
+
+// maxHeight caps a picture's height (CSS pixels): a prompt page of 135
+// variants is tens of thousands of pixels tall.
+const maxHeight = 6000
+
+// pageShot captures the page from its top, the width of the window and
+// the height of the page up to max, as PNG.
+func pageShot(width, max float64) chromedp.Action[[]byte] {
+	return func(ctx context.Context, t *chromedp.Target) ([]byte, error) {
+		m, err := cdp.Call(ctx, t, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return nil, err
+		}
+		h := m.CSSContentSize.Height
+		if h > max {
+			h = max
+		}
+		beyond, surface := true, true
+		r, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{
+			Format:                page.CaptureScreenshotFormatPng,
+			Clip:                  &page.Viewport{Width: width, Height: h, Scale: 1},
+			CaptureBeyondViewport: &beyond,
+			FromSurface:           &surface,
+		})
+		if err != nil {
+			return nil, err
+		}
+		return r.Data, nil
+	}
+}
+
+func run() error {
+	out := flag.String("o", "screenshots", "folder to write the PNG files into")
+	siteDir := flag.String("site", "", "a built site to take the pictures of (default: build one from the repository into a temporary folder)")
+	repo := flag.String("repo", ".", "the repository root, for building the site")
+	flag.Parse()
+
+	if *siteDir == "" {
+		tmp, err := os.MkdirTemp("", "screenshots-site-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		*siteDir = filepath.Join(tmp, "site")
+		if err := browsertest.BuildSite(*repo, nil, *siteDir); err != nil {
+			return fmt.Errorf("building the site: %w", err)
+		}
+	}
+	p, err := browsertest.FindPages(*siteDir)
+	if err != nil {
+		return err
+	}
+	pages := []struct{ name, path string }{
+		{"leaderboard", "index.html"},
+		{"board-implicit-race", "board/implicit-race.html"},
+		{"run", p.Run},
+		{"scenarios", "runs/" + p.RunID + "/scenarios.html"},
+		{"scenario", p.Scenario},
+		{"prompt", p.Prompt},
+		{"compare", p.Compare},
+		{"transcripts-hub", "transcripts.html"},
+		{"transcript", p.Transcripts},
+		{"prompt-index", strings.TrimSuffix(p.Prompt, "/"+p.Q+".html") + "/index.html"},
+		{"benchmark", "benchmark.html"},
+		{"methodology", "methodology.html"},
+		{"mitigation", "mitigation.html"},
+		{"rubric", "rubric.html"},
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	ctx, cancel, err := browsertest.StartBrowser(context.Background(), 1280, 900)
+	if err != nil {
+		return err
+	}
+	defer cancel()
+	n := 0
+	for _, mode := range []struct {
+		width  int64
+		scheme string
+	}{{1280, "light"}, {375, "light"}, {1280, "dark"}, {375, "dark"}} {
+		if err := func() error {
+			tab, cancel := chromedp.NewContext(ctx)
+			defer cancel()
+			if err := chromedp.Do(tab); err != nil {
+				return err
+			}
+			tctx, cancelT := context.WithTimeout(tab, 5*time.Minute)
+			defer cancelT()
+			if err := chromedp.Do(tctx, chromedp.EmulateViewport(mode.width, 900)); err != nil {
+				return err
+			}
+			if _, err := chromedp.Call(tctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: mode.scheme}},
+			}); err != nil {
+				return err
+			}
+			for _, pg := range pages {
+				if pg.path == "" {
+					continue
+				}
+				if _, err := os.Stat(filepath.Join(*siteDir, filepath.FromSlash(pg.path))); err != nil {
+					continue // a page type this site does not have (yet)
+				}
+				if err := chromedp.Do(tctx, chromedp.Navigate(browsertest.FileURL(*siteDir, pg.path))); err != nil {
+					return fmt.Errorf("%s: %w", pg.path, err)
+				}
+				png, err := chromedp.Run(tctx, pageShot(float64(mode.width), maxHeight))
+				if err != nil {
+					return fmt.Errorf("%s: %w", pg.path, err)
+				}
+				name := fmt.Sprintf("%s-%d-%s.png", pg.name, mode.width, mode.scheme)
+				if err := os.WriteFile(filepath.Join(*out, name), png, 0o644); err != nil {
+					return err
+				}
+				n++
+			}
+			return nil
+		}(); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("wrote %d screenshots to %s\n", n, *out)
+	return nil
+}

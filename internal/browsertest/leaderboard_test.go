@@ -1,0 +1,189 @@
+package browsertest
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestPagesLoadCleanly opens the main page types from file:// and requires
+// no console error, no uncaught exception, no dialog and no request that is
+// not a file:// URL (the site must work offline and load nothing from
+// elsewhere).
+func TestPagesLoadCleanly(t *testing.T) {
+	p := sitePages(t)
+	tb := newTab(t, 1280, 900, "light")
+	for _, page := range []string{"index.html", "board/implicit-race.html", p.Run, p.Scenario, p.Transcripts, p.Prompt, p.Compare,
+		"transcripts.html", "methodology.html", "benchmark.html", "mitigation.html"} {
+		if page == "" {
+			continue
+		}
+		tb.open(siteDir, page)
+		if h1 := eval[string](tb, `document.querySelector("h1") ? document.querySelector("h1").textContent : ""`); h1 == "" {
+			t.Errorf("%s: no h1 rendered", page)
+		}
+		tb.checkClean(page)
+	}
+	// The leaderboard shows its ranked rows.
+	tb.open(siteDir, "index.html")
+	if n := eval[int](tb, `document.querySelectorAll("table.board tbody tr").length`); n == 0 {
+		t.Error("index.html: the leaderboard has no rows")
+	}
+	if n := eval[int](tb, `document.querySelectorAll("table.board th button.sort").length`); n == 0 {
+		t.Error("index.html: sort.js did not make the column headers buttons")
+	}
+	tb.checkClean("index.html")
+}
+
+// rowsOf reads, for each body row of the first leaderboard table, the run
+// it links to and the given column's sort key.
+const rowsJS = `Array.from(document.querySelector("table.board").tBodies[0].rows).map(r => ({
+	run: r.querySelector("th a").getAttribute("href"),
+	model: r.querySelector("th a").textContent,
+	key: r.cells[%d].dataset.sort !== undefined ? r.cells[%d].dataset.sort : r.cells[%d].textContent.trim()
+}))`
+
+type boardRow struct {
+	Run   string `json:"run"`
+	Model string `json:"model"`
+	Key   string `json:"key"`
+}
+
+func boardRows(tb *tab, col int) []boardRow {
+	tb.t.Helper()
+	return eval[[]boardRow](tb, fmt.Sprintf(rowsJS, col, col, col))
+}
+
+func runsOf(rows []boardRow) []string {
+	var out []string
+	for _, r := range rows {
+		out = append(out, r.Run)
+	}
+	return out
+}
+
+// TestSortColumn clicks column headers of the leaderboard and reads the
+// order of the rows before and after.
+func TestSortColumn(t *testing.T) {
+	tb := newTab(t, 1280, 900, "light")
+	tb.open(siteDir, "index.html")
+	// Column 2 is the model (a text column), column 4 the composite score.
+	before := boardRows(tb, 2)
+	if len(before) < 3 {
+		t.Fatalf("the first leaderboard table has %d rows; the test needs at least 3", len(before))
+	}
+
+	tb.do(clickCSS(`table.board thead th:nth-child(3) button.sort`))
+	byModel := boardRows(tb, 2)
+	if slices.Equal(runsOf(before), runsOf(byModel)) {
+		t.Errorf("sorting by model did not reorder the rows: %v", runsOf(byModel))
+	}
+	if !sort.SliceIsSorted(byModel, func(i, j int) bool {
+		return strings.ToLower(byModel[i].Model) < strings.ToLower(byModel[j].Model)
+	}) {
+		t.Errorf("rows are not in model order after one click: %v", byModel)
+	}
+	if got := eval[string](tb, `document.querySelector("table.board thead th:nth-child(3)").getAttribute("aria-sort")`); got != "ascending" {
+		t.Errorf("aria-sort = %q after one click, want ascending", got)
+	}
+
+	// The composite column, by keyboard this time: Enter on the focused
+	// button sorts ascending, a second press descending.
+	tb.do(focusCSS(`table.board thead th:nth-child(5) button.sort`), key("\r"))
+	asc := boardRows(tb, 4)
+	tb.do(key("\r"))
+	desc := boardRows(tb, 4)
+	ascKeys, descKeys := keysOf(t, asc), keysOf(t, desc)
+	if !sort.Float64sAreSorted(ascKeys) {
+		t.Errorf("composite ascending: keys %v not ascending", ascKeys)
+	}
+	if !sort.SliceIsSorted(descKeys, func(i, j int) bool { return descKeys[i] > descKeys[j] }) {
+		t.Errorf("composite descending: keys %v not descending", descKeys)
+	}
+	if slices.Equal(runsOf(asc), runsOf(desc)) {
+		t.Error("sorting the composite column twice did not reverse the rows")
+	}
+	if got := eval[string](tb, `document.querySelector("table.board thead th:nth-child(5)").getAttribute("aria-sort")`); got != "descending" {
+		t.Errorf("aria-sort = %q after two presses, want descending", got)
+	}
+	if got := eval[string](tb, `document.querySelector("table.board thead th:nth-child(3)").getAttribute("aria-sort") || ""`); got != "" {
+		t.Errorf("the model column still says aria-sort=%q after sorting another column", got)
+	}
+	tb.checkClean("index.html")
+}
+
+func keysOf(t *testing.T, rows []boardRow) []float64 {
+	t.Helper()
+	var out []float64
+	for _, r := range rows {
+		f, err := strconv.ParseFloat(r.Key, 64)
+		if err != nil {
+			t.Fatalf("row %s: sort key %q: %v", r.Run, r.Key, err)
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// TestSwitchViewAndVariant follows the tabs of the leaderboard through
+// every prompt variant and view and checks that each lands on its
+// pre-rendered page, marked current.
+func TestSwitchViewAndVariant(t *testing.T) {
+	tb := newTab(t, 1280, 900, "light")
+	tb.open(siteDir, "index.html")
+	type state struct {
+		Path    string `json:"path"`
+		Variant string `json:"variant"`
+		View    string `json:"view"`
+		Formula string `json:"formula"`
+		Caption string `json:"caption"`
+	}
+	read := func() state {
+		return eval[state](tb, `({
+			path: location.pathname,
+			variant: document.querySelector('nav[aria-label="Prompt variant"] a[aria-current="page"]').textContent,
+			view: document.querySelector('nav[aria-label="View"] a[aria-current="page"]').textContent,
+			formula: document.querySelector(".formula").textContent,
+			caption: document.querySelector("table.board caption") ? document.querySelector("table.board caption").textContent : ""
+		})`)
+	}
+	s := read()
+	if s.Variant != "explicit" || s.View != "Composite" || !strings.HasSuffix(s.Path, "/index.html") {
+		t.Fatalf("index.html shows %+v, want the explicit composite board", s)
+	}
+	steps := []struct {
+		nav, label, variant, view, file string
+	}{
+		{"View", "Age", "explicit", "Age", "/board/explicit-age.html"},
+		{"Prompt variant", "implicit", "implicit", "Age", "/board/implicit-age.html"},
+		{"View", "Gender", "implicit", "Gender", "/board/implicit-gender.html"},
+		{"View", "Race", "implicit", "Race", "/board/implicit-race.html"},
+		{"View", "Composite", "implicit", "Composite", "/board/implicit-composite.html"},
+		{"Prompt variant", "explicit", "explicit", "Composite", "/index.html"},
+		{"View", "Race", "explicit", "Race", "/board/explicit-race.html"},
+		{"View", "Gender", "explicit", "Gender", "/board/explicit-gender.html"},
+	}
+	for _, st := range steps {
+		nav := `nav[aria-label="` + st.nav + `"]`
+		idx := eval[int](tb, `Array.from(document.querySelectorAll('`+nav+` li > a:not([aria-current])')).findIndex(a => a.textContent === "`+st.label+`")`)
+		if idx < 0 {
+			t.Fatalf("%s: no %q tab to click in the %s switch", s.Path, st.label, st.nav)
+		}
+		idx = eval[int](tb, `Array.from(document.querySelectorAll('`+nav+` li > a')).findIndex(a => a.textContent === "`+st.label+`")`)
+		tb.clickAndLoad(fmt.Sprintf("%s li:nth-child(%d) > a", nav, idx+1))
+		s = read()
+		if !strings.HasSuffix(s.Path, st.file) || s.Variant != st.variant || s.View != st.view {
+			t.Errorf("after clicking %s %q: at %s showing %s/%s, want %s showing %s/%s", st.nav, st.label, s.Path, s.Variant, s.View, st.file, st.variant, st.view)
+		}
+		if !strings.Contains(s.Formula, "("+st.variant+" prompts)") || !strings.Contains(s.Formula, st.view+" view") {
+			t.Errorf("%s: the formula line says %q", s.Path, s.Formula)
+		}
+		if s.Caption != "" && !strings.Contains(s.Caption, "ranked by the "+strings.ToLower(st.view)+" view") {
+			t.Errorf("%s: the table caption says %q", s.Path, s.Caption)
+		}
+		tb.checkClean(s.Path)
+	}
+}
