@@ -8,8 +8,15 @@
       var b = document.createElement("button");
       b.type = "button";
       b.className = "sort";
-      b.textContent = th.textContent;
-      th.textContent = "";
+      if (th.querySelector("a")) {
+        // A heading that links somewhere keeps its link; a button of its
+        // own, after it, sorts.
+        b.setAttribute("aria-label", "Sort by " + th.textContent.trim());
+      } else {
+        // The heading's own markup (an abbr, a second line) moves into
+        // the button.
+        while (th.firstChild) { b.appendChild(th.firstChild); }
+      }
       th.appendChild(b);
       b.addEventListener("click", function () {
         var asc = th.getAttribute("aria-sort") !== "ascending";

@@ -7,12 +7,9 @@ import (
 
 // layoutPages are the pages whose layout the tests check at phone width.
 func layoutPages(p Pages) []string {
-	out := []string{"index.html", "board/implicit-race.html", p.Run, p.Scenario, p.Prompt, p.Compare,
-		"runs/" + p.RunID + "/scenarios.html", "transcripts.html", "methodology.html", "benchmark.html", "mitigation.html"}
-	if p.Transcripts != "" {
-		out = append(out, p.Transcripts)
-	}
-	return out
+	return existing("index.html", "board/implicit-race.html", p.Run, p.Scenario, p.Prompt, p.Compare,
+		"runs/"+p.RunID+"/scenarios.html", "runs/"+p.RunID+"/provenance.html", p.Transcripts, "transcripts.html",
+		"methodology.html", "rubric.html", "benchmark.html", "mitigation.html", "provenance.html", "changes.html", "pages/about.html")
 }
 
 // TestNoHorizontalOverflow requires every page to fit the width of the

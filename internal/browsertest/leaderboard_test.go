@@ -16,11 +16,7 @@ import (
 func TestPagesLoadCleanly(t *testing.T) {
 	p := sitePages(t)
 	tb := newTab(t, 1280, 900, "light")
-	for _, page := range []string{"index.html", "board/implicit-race.html", p.Run, p.Scenario, p.Transcripts, p.Prompt, p.Compare,
-		"transcripts.html", "methodology.html", "benchmark.html", "mitigation.html"} {
-		if page == "" {
-			continue
-		}
+	for _, page := range layoutPages(p) {
 		tb.open(siteDir, page)
 		if h1 := eval[string](tb, `document.querySelector("h1") ? document.querySelector("h1").textContent : ""`); h1 == "" {
 			t.Errorf("%s: no h1 rendered", page)
@@ -186,4 +182,42 @@ func TestSwitchViewAndVariant(t *testing.T) {
 		}
 		tb.checkClean(s.Path)
 	}
+}
+
+// TestSortKeepsHeaderLinks sorts the comparison page by a run's column: the
+// run's heading keeps its link and its second line, and the rows come in
+// the order of that run's differences (signed, with a true minus sign).
+func TestSortKeepsHeaderLinks(t *testing.T) {
+	p := sitePages(t)
+	tb := newTab(t, 1280, 900, "light")
+	tb.open(siteDir, p.Compare)
+	type head struct {
+		Columns int `json:"columns"`
+		Links   int `json:"links"`
+		Subs    int `json:"subs"`
+		Buttons int `json:"buttons"`
+	}
+	h := eval[head](tb, `({
+		columns: document.querySelectorAll("table.compare thead th").length,
+		links: document.querySelectorAll("table.compare thead th a").length,
+		subs: document.querySelectorAll("table.compare thead th .sub").length,
+		buttons: document.querySelectorAll("table.compare thead th button.sort").length,
+	})`)
+	if h.Columns < 2 || h.Links != h.Columns-1 || h.Subs != h.Columns-1 || h.Buttons != h.Columns {
+		t.Fatalf("%s: %d columns, %d run links, %d second lines and %d sort buttons in the heading; want a link, a second line per run and a button per column", p.Compare, h.Columns, h.Links, h.Subs, h.Buttons)
+	}
+	tb.do(clickCSS(`table.compare thead th:nth-child(2) button.sort`))
+	vals := eval[[]string](tb, `Array.from(document.querySelector("table.compare").tBodies[0].rows).map(r => r.cells[1].textContent.trim())`)
+	var keys []float64
+	for _, v := range vals {
+		f, err := strconv.ParseFloat(strings.NewReplacer("\u2212", "-", "+", "").Replace(v), 64)
+		if err != nil {
+			continue // a missing cell sorts last
+		}
+		keys = append(keys, f)
+	}
+	if len(keys) < 2 || !sort.Float64sAreSorted(keys) {
+		t.Errorf("%s sorted by its first run: differences not ascending: %v", p.Compare, keys)
+	}
+	tb.checkClean(p.Compare)
 }

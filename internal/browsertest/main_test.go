@@ -242,3 +242,20 @@ func sitePages(t *testing.T) Pages {
 	}
 	return thePages
 }
+
+// existing returns the pages, once each, that the site built from the
+// committed runs has.
+func existing(pages ...string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, page := range pages {
+		if page == "" || seen[page] {
+			continue
+		}
+		seen[page] = true
+		if _, err := os.Stat(filepath.Join(siteDir, filepath.FromSlash(page))); err == nil {
+			out = append(out, page)
+		}
+	}
+	return out
+}

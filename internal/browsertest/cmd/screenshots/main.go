@@ -97,6 +97,10 @@ func run() error {
 		{"methodology", "methodology.html"},
 		{"mitigation", "mitigation.html"},
 		{"rubric", "rubric.html"},
+		{"provenance", "provenance.html"},
+		{"run-provenance", "runs/" + p.RunID + "/provenance.html"},
+		{"changes", "changes.html"},
+		{"about", "pages/about.html"},
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
