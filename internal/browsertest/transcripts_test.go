@@ -156,8 +156,17 @@ const targetJS = `(() => {
 
 func checkTarget(t *testing.T, tb *tab, what, want string) {
 	t.Helper()
-	// Scrolling to the target happens after load; give it a frame.
-	s := eval[targetState](tb, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(`+targetJS+`))))`)
+	// The scroll to the target follows the load or the hashchange event:
+	// read the state each frame until it is right, for two seconds at most.
+	s := eval[targetState](tb, `new Promise(r => {
+		const until = performance.now() + 2000;
+		const read = () => {
+			const s = `+targetJS+`;
+			if ((s.target === "`+want+`" && !s.hidden && s.inView && s.onTop) || performance.now() > until) r(s);
+			else requestAnimationFrame(read);
+		};
+		requestAnimationFrame(read);
+	})`)
 	switch {
 	case s.Target != want:
 		t.Errorf("%s: :target is %q, want %q", what, s.Target, want)
