@@ -22,6 +22,7 @@ import (
 	"regexp"
 	"sort"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/discrimeval/leaderboard/internal/site"
@@ -107,6 +108,18 @@ func StartBrowser(parent context.Context, width, height int) (ctx context.Contex
 		return nil, nil, fmt.Errorf("starting %s: %w", path, err)
 	}
 	return bctx, cancel, nil
+}
+
+// Emulate sets a tab's viewport (CSS pixels) and colour scheme ("light" or
+// "dark", for prefers-color-scheme).
+func Emulate(ctx context.Context, width, height int64, scheme string) error {
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, height)); err != nil {
+		return err
+	}
+	_, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
+	})
+	return err
 }
 
 // FileURL is the file:// URL of a page of a site built into dir; page is

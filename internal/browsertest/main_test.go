@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -149,10 +148,7 @@ func newTab(t *testing.T, width, height int64, scheme string) *tab {
 	ctx, cancelT := context.WithTimeout(tctx, time.Minute)
 	t.Cleanup(cancelT)
 	tb.ctx = ctx
-	tb.do(chromedp.EmulateViewport(width, height))
-	if _, err := chromedp.Call(ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}},
-	}); err != nil {
+	if err := Emulate(ctx, width, height, scheme); err != nil {
 		t.Fatal(err)
 	}
 	return tb

@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -123,12 +122,7 @@ func run() error {
 			}
 			tctx, cancelT := context.WithTimeout(tab, 5*time.Minute)
 			defer cancelT()
-			if err := chromedp.Do(tctx, chromedp.EmulateViewport(mode.width, 900)); err != nil {
-				return err
-			}
-			if _, err := chromedp.Call(tctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
-				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: mode.scheme}},
-			}); err != nil {
+			if err := browsertest.Emulate(tctx, mode.width, 900, mode.scheme); err != nil {
 				return err
 			}
 			for _, pg := range pages {
