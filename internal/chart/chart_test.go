@@ -472,11 +472,11 @@ func TestHeatmapCells(t *testing.T) {
 	for i, e := range els {
 		if e.name == "a" {
 			links++
-			name := e.attrs["aria-label"]
-			if !strings.HasPrefix(name, "q") || !strings.Contains(name, ": ") {
-				t.Errorf("link %q has no name listing its values", e.attrs["href"])
+			title := els[i+1]
+			if title.name != "title" || !strings.HasPrefix(title.text, "q") || !strings.Contains(title.text, ": ") {
+				t.Errorf("link %q has no title listing its values: %+v", e.attrs["href"], title)
 			}
-			row, _, _ = strings.Cut(name, ":")
+			row, _, _ = strings.Cut(title.text, ":")
 		}
 		if e.name == "use" && strings.HasPrefix(e.attrs["class"], "chart-cell") {
 			cells++

@@ -172,13 +172,20 @@ func (h Heatmap) SVG() (template.HTML, error) {
 	for i, r := range h.Rows {
 		y := top + rowH*float64(i)
 		if r.Href != "" {
-			body.open("a", s("href", r.Href), s("aria-label", h.rowName(r)))
+			// The link's name is its visible text (the label and the
+			// values, WCAG's "label in name"); its title says which value
+			// is which.
+			body.open("a", s("href", r.Href))
+			body.elem("title", h.rowName(r))
 		} else {
 			body.open("g")
 		}
 		body.open("g", s("transform", "translate(0 "+coord(y)+")"))
 		body.leaf("rect", s("class", "chart-hit"), n("x", pad), n("y", 0), n("width", HeatmapWidth-2*pad), n("height", rowH), s("fill", "none"))
+		// The label sits on the page, not on a cell: the page's colour.
+		body.open("g", s("fill", "currentColor"))
 		body.label(x0-8, 14.5, "end", r.Label, maxHeatLabel)
+		body.close("g")
 		for j, v := range r.Values {
 			class, fill, ink, shown := "chart-cell chart-na", "url(#"+h.ID+"-na)", "#333", "n/a"
 			if k := Bucket(v); k >= 0 {
@@ -228,7 +235,7 @@ func wrap(s string, width, size float64) []string {
 	return lines
 }
 
-// rowName is the accessible name of a row's link: its label and values.
+// rowName describes a row's link: its label and each value by column.
 func (h Heatmap) rowName(r HeatRow) string {
 	parts := make([]string, len(r.Values))
 	for j, v := range r.Values {
