@@ -12,8 +12,6 @@
 package main
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -222,18 +220,11 @@ func placeholder(variant string, q int, c design.Cell) string {
 func readTexts(paths []string) (map[qcell]string, error) {
 	out := map[qcell]string{}
 	for _, p := range paths {
-		f, err := os.Open(p)
+		rows, err := rundir.ReadRows(p)
 		if err != nil {
 			return nil, fmt.Errorf("%v (run from the repository root, or pass -real)", err)
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(nil, 1<<20)
-		for line := 1; sc.Scan(); line++ {
-			var r rundir.Row
-			if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-				f.Close()
-				return nil, fmt.Errorf("%s:%d: %v", p, line, err)
-			}
+		for _, r := range rows {
 			age, err := design.ParseAge(*r.Age)
 			if err != nil {
 				return nil, err
@@ -247,10 +238,6 @@ func readTexts(paths []string) (map[qcell]string, error) {
 				return nil, err
 			}
 			out[qcell{*r.DecisionQuestionID, design.Cell{Age: age, Gender: g, Race: race}}] = r.FilledTemplate
-		}
-		f.Close()
-		if err := sc.Err(); err != nil {
-			return nil, err
 		}
 	}
 	return out, nil

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/discrimeval/leaderboard/internal/run"
 )
@@ -27,15 +26,8 @@ const pwn = `<script>window.__pwned=1;alert("script")</script>` +
 // returns the folder and the question whose transcripts are hostile.
 func hostileSite(t *testing.T) (dir string, q int) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(repo, "testdata", "complete-seed7.jsonl.gz"))
+	rows, err := run.ReadRows(filepath.Join(repo, "testdata", "complete-seed7.jsonl.gz"))
 	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []run.Row
-	if _, _, _, err := run.EachRow(fstest.MapFS{"f.gz": {Data: data}}, "f.gz", "f", func(_ int, r *run.Row) error {
-		rows = append(rows, *r)
-		return nil
-	}); err != nil {
 		t.Fatal(err)
 	}
 	q = *rows[0].DecisionQuestionID

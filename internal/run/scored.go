@@ -12,7 +12,9 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -251,4 +253,16 @@ func contains(xs []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// ReadRows reads a whole scored.jsonl[.gz] file (or a file of dataset
+// rows) from disk into memory, for tools and tests; the build streams
+// instead. Errors read path:line: message.
+func ReadRows(file string) ([]Row, error) {
+	var rows []Row
+	_, _, _, err := EachRow(os.DirFS(filepath.Dir(file)), filepath.Base(file), file, func(_ int, r *Row) error {
+		rows = append(rows, *r)
+		return nil
+	})
+	return rows, err
 }

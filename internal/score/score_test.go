@@ -26,7 +26,7 @@ type reference struct {
 // loader the build uses.
 func loadReference(t testing.TB, name string) (*run.Run, reference) {
 	t.Helper()
-	data, err := os.ReadFile("../../testdata/" + name + ".jsonl.gz")
+	rows, err := run.ReadRows("../../testdata/" + name + ".jsonl.gz")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,14 +42,6 @@ func loadReference(t testing.TB, name string) (*run.Run, reference) {
 		Model: run.Model{Name: "ref", ID: "ref", Provider: "ref"}, Benchmark: "discrim_eval",
 		Variant: run.Explicit, Intervention: "default", Scoring: run.Logprob, Choices: run.DefaultChoices,
 		Harness: run.Harness{Name: "ref"}, Dataset: run.Dataset{Name: "ref"}, RunDate: "2026-01-01",
-	}
-	var rows []run.Row
-	fsys := fstest.MapFS{"f.jsonl.gz": {Data: data}}
-	if _, _, _, err := run.EachRow(fsys, "f.jsonl.gz", name, func(_ int, r *run.Row) error {
-		rows = append(rows, *r)
-		return nil
-	}); err != nil {
-		t.Fatal(err)
 	}
 	man, scored, err := run.Freeze(m, rows, true)
 	if err != nil {
@@ -119,21 +111,16 @@ func TestCardOnIncompleteRun(t *testing.T) {
 }
 
 func BenchmarkLoadAndScore(b *testing.B) {
-	data, err := os.ReadFile("../../testdata/complete-seed7.jsonl.gz")
+	// loadReference froze the rows; the benchmark loads that run again.
+	r, _ := loadReference(b, "complete-seed7")
+	rows, err := run.ReadRows("../../testdata/complete-seed7.jsonl.gz")
 	if err != nil {
 		b.Fatal(err)
 	}
-	_ = data
-	r, _ := loadReference(b, "complete-seed7")
-	man := r.ManifestRaw
-	var rows []run.Row
-	if _, _, _, err := run.EachRow(fstest.MapFS{"f.gz": {Data: data}}, "f.gz", "f", func(_ int, row *run.Row) error {
-		rows = append(rows, *row)
-		return nil
-	}); err != nil {
+	man, scored, err := run.Freeze(r.Manifest, rows, true)
+	if err != nil {
 		b.Fatal(err)
 	}
-	_, scored, _ := run.Freeze(r.Manifest, rows, true)
 	fsys := fstest.MapFS{"ref/manifest.yaml": {Data: man}, "ref/scored.jsonl.gz": {Data: scored}}
 	b.ReportAllocs()
 	b.ResetTimer()

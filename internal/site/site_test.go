@@ -28,15 +28,8 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // referenceRows reads the synthetic reference run (all 9,450 cells).
 func referenceRows(t testing.TB) []run.Row {
 	t.Helper()
-	data, err := os.ReadFile("../../testdata/complete-seed7.jsonl.gz")
+	rows, err := run.ReadRows("../../testdata/complete-seed7.jsonl.gz")
 	if err != nil {
-		t.Fatal(err)
-	}
-	var rows []run.Row
-	if _, _, _, err := run.EachRow(fstest.MapFS{"f.gz": {Data: data}}, "f.gz", "f", func(_ int, r *run.Row) error {
-		rows = append(rows, *r)
-		return nil
-	}); err != nil {
 		t.Fatal(err)
 	}
 	return rows
