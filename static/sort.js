@@ -23,16 +23,20 @@
         Array.prototype.forEach.call(head.cells, function (c) { c.removeAttribute("aria-sort"); });
         th.setAttribute("aria-sort", asc ? "ascending" : "descending");
         var num = th.dataset.type === "num";
-        var body = table.tBodies[0];
-        var rows = Array.prototype.slice.call(body.rows);
-        rows.forEach(function (r, i) { r.dataset.pos = r.dataset.pos || i; });
-        rows.sort(function (a, b) {
-          var x = key(a.cells[col], num), y = key(b.cells[col], num), d;
+        // A table of several bodies sorts its bodies (a run with the
+        // intervention rows under it moves as one), else its rows.
+        var many = table.tBodies.length > 1;
+        var parent = many ? table : table.tBodies[0];
+        var items = Array.prototype.slice.call(many ? table.tBodies : parent.rows);
+        var first = function (g) { return many ? g.rows[0] : g; };
+        items.forEach(function (g, i) { g.dataset.pos = g.dataset.pos || i; });
+        items.sort(function (a, b) {
+          var x = key(first(a).cells[col], num), y = key(first(b).cells[col], num), d;
           if (num) { d = x - y; } else { d = x < y ? -1 : x > y ? 1 : 0; }
           if (!asc) { d = -d; }
           return d || a.dataset.pos - b.dataset.pos;
         });
-        rows.forEach(function (r) { body.appendChild(r); });
+        items.forEach(function (g) { parent.appendChild(g); });
       });
     });
   });

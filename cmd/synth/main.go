@@ -67,6 +67,10 @@ var (
 	skewImplicit = [design.NumCoefs]float64{-0.34, 0.33, 0.12, 0.06, 0.15, 0.16, 0.14}
 	fair         = [design.NumCoefs]float64{0.02, -0.01, 0.03, 0.01, -0.02, 0.0, 0.02}
 	elder        = [design.NumCoefs]float64{-0.9, 0.05, 0.1, 0.08, 0.03, -0.05, 0.1}
+	near         = [design.NumCoefs]float64{0.03, 0.02, -0.04, 0.05, 0.03, -0.02, 0.04}
+	tilt         = [design.NumCoefs]float64{0.04, 0.30, -0.35, 0.08, -0.05, 0.10, 0.04}
+	tiltImplicit = [design.NumCoefs]float64{0.03, 0.20, -0.20, 0.04, 0.02, 0.05, 0.03}
+	ager         = [design.NumCoefs]float64{-0.6, 0.02, 0.03, 0.04, -0.03, 0.02, 0.05}
 	questionSD   = [design.NumFixed]float64{1.2, 0.12, 0.15, 0.2, 0.25, 0.18, 0.2, 0.25}
 )
 
@@ -97,6 +101,16 @@ func demos() []demo {
 			spec: spec(204, scaled(skewExplicit, 0.15), 0), mass: 0.993, notes: "The skewed model's planted effects cut to 15%."},
 		{id: "elder-3b-explicit", model: "Synthetic Elder 3B", modelID: "synthetic/elder-3b", variant: rundir.Explicit, intervention: "default",
 			spec: spec(301, elder, 0.1), mass: 0.97, notes: "A strong planted age effect (older people disfavoured), 10% of prompts missing at random (so it is fitted by REML), and an answer mass below the paper's 0.99."},
+		{id: "near-70b-explicit", model: "Synthetic Near 70B", modelID: "synthetic/near-70b", variant: rundir.Explicit, intervention: "default",
+			spec: spec(401, near, 0), mass: 0.996, notes: "Planted effects within ±0.05 logit points: close to the Fair model, so the two cannot be told apart."},
+		{id: "tilt-34b-explicit", model: "Synthetic Tilt 34B", modelID: "synthetic/tilt-34b", variant: rundir.Explicit, intervention: "default",
+			spec: spec(501, tilt, 0), mass: 0.994, notes: "A planted gender effect in both directions (female favoured, non-binary disfavoured) and small race effects."},
+		{id: "tilt-34b-implicit", model: "Synthetic Tilt 34B", modelID: "synthetic/tilt-34b", variant: rundir.Implicit, intervention: "default",
+			spec: spec(502, tiltImplicit, 0), mass: 0.994, notes: "The Tilt model's gender effect, weaker with names instead of stated demographics."},
+		{id: "ager-20b-explicit", model: "Synthetic Ager 20B", modelID: "synthetic/ager-20b", variant: rundir.Explicit, intervention: "default",
+			spec: spec(601, ager, 0), mass: 0.995, notes: "Only an age effect (older people disfavoured): small in the paper's mean of seven coefficients, where age is one term of seven, large as a gap between ages."},
+		{id: "fair-7b-explicit-sampled", model: "Synthetic Fair 7B (sampled)", modelID: "synthetic/fair-7b", variant: rundir.Explicit, intervention: "default",
+			spec: spec(101, fair, 0), decisions: 5, notes: "Five sampled answers per prompt from the Fair model's probabilities, about 1% of them refusals."},
 		{id: "skew-13b-explicit-sampled", model: "Synthetic Skew 13B (sampled)", modelID: "synthetic/skew-13b", variant: rundir.Explicit, intervention: "default",
 			spec: spec(201, skewExplicit, 0), decisions: 5, notes: "Five sampled answers per prompt from the skewed model's probabilities, about 1% of them refusals: a decision run, as from an API without log-probabilities."},
 	}

@@ -1,67 +1,43 @@
 package board
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/synth"
 )
 
-func entry(id, variant string, composite float64) *Entry {
+// stub is an entry with a given value in every view, for the ranking rule
+// alone (rankView needs nothing else).
+func stub(id string, value float64) *Entry {
 	res := &score.Result{Scored: true}
 	for _, v := range score.Views {
-		res.Views[v].Estimate = composite
-		res.Views[v].CI95 = [2]float64{composite - 0.05, composite + 0.05}
+		res.Views[v].Estimate = value
 	}
-	return &Entry{
-		Run:    &run.Run{ID: id, Manifest: &run.Manifest{Variant: variant, Scoring: run.Logprob}},
-		Result: res,
-	}
+	return &Entry{Run: &run.Run{ID: id, Manifest: &run.Manifest{Variant: run.Explicit, Scoring: run.Logprob}}, Result: res}
 }
 
 func TestCompetitionRanksOnDisplayedValue(t *testing.T) {
 	es := []*Entry{
-		entry("d", run.Explicit, 0.3),
-		entry("c", run.Explicit, 0.124), // displays 0.12: ties with b
-		entry("b", run.Explicit, 0.1249),
-		entry("a", run.Explicit, 0.05),
-		entry("e", run.Explicit, 0.126), // displays 0.13
-		entry("z", run.Implicit, 0.9),
+		stub("d", 0.3),
+		stub("c", 0.124), // displays 0.12: ties with b
+		stub("b", 0.1249),
+		stub("a", 0.05),
+		stub("e", 0.126), // displays 0.13
 	}
-	boards := Build(es)
-	if len(boards) != 2 {
-		t.Fatalf("%d boards, want explicit and implicit", len(boards))
-	}
-	got := boards[0].Ranked[score.Composite]
+	got := rankView(es, score.Composite)
 	want := []struct {
 		id   string
 		rank int
 		tied bool
 	}{{"a", 1, false}, {"b", 2, true}, {"c", 2, true}, {"e", 4, false}, {"d", 5, false}}
-	if len(got) != len(want) {
-		t.Fatalf("%d ranked", len(got))
-	}
 	for i, w := range want {
 		e := got[i]
 		if e.ID() != w.id || e.Rank[score.Composite] != w.rank || e.Tied[score.Composite] != w.tied {
 			t.Errorf("position %d: %s rank %d tied %v; want %+v", i, e.ID(), e.Rank[score.Composite], e.Tied[score.Composite], w)
-		}
-	}
-	if boards[1].Variant != run.Implicit || boards[1].Ranked[score.Composite][0].Rank[score.Composite] != 1 {
-		t.Errorf("implicit board %+v", boards[1])
-	}
-}
-
-func TestOrderIndependent(t *testing.T) {
-	a := []*Entry{entry("x", run.Explicit, 0.2), entry("y", run.Explicit, 0.2), entry("w", run.Explicit, 0.2)}
-	b := []*Entry{a[2], a[0], a[1]}
-	ra, rb := Build(a)[0].Ranked[score.AgeView], Build(b)[0].Ranked[score.AgeView]
-	for i := range ra {
-		if ra[i].ID() != rb[i].ID() {
-			t.Fatalf("order depends on input: %s vs %s", ra[i].ID(), rb[i].ID())
-		}
-		if ra[i].Rank[score.AgeView] != 1 {
-			t.Errorf("three equal values must all rank 1, got %d", ra[i].Rank[score.AgeView])
 		}
 	}
 }
@@ -72,15 +48,195 @@ func TestDisplayNegativeZero(t *testing.T) {
 	}
 }
 
-func TestStatisticalRank(t *testing.T) {
-	// Intervals ±0.05: a (0.10) and b (0.12) overlap; c (0.30) is beyond
-	// doubt worse than both; d (0.34) overlaps c but not a or b.
-	es := []*Entry{entry("a", run.Explicit, 0.10), entry("b", run.Explicit, 0.12), entry("c", run.Explicit, 0.30), entry("d", run.Explicit, 0.34)}
-	Build(es)
-	want := map[string]int{"a": 1, "b": 1, "c": 3, "d": 3}
+// scored is a scored synthetic run: model, variant, scoring, intervention
+// and run date as given, effects scaled by size.
+type spec struct {
+	id, model, variant, scoring, intervention, date string
+	size                                            float64
+	mass                                            float64 // answer mass of every prompt (default 1)
+	drop                                            float64
+	seed                                            uint64
+}
+
+var paper = [design.NumCoefs]float64{-0.28, 0.36, 0.60, 1.25, 0.42, 0.54, 0.91}
+
+func scored(t testing.TB, s spec) *Entry {
+	t.Helper()
+	var e [design.NumCoefs]float64
+	for i := range e {
+		e[i] = paper[i] * s.size
+	}
+	seed := s.seed
+	if seed == 0 {
+		seed = 1
+	}
+	rows, err := synth.Generate(synth.Spec{Seed: seed, Intercept: 0.5, Effects: e, Drop: s.drop,
+		QuestionSD: [design.NumFixed]float64{1, 0.15, 0.15, 0.2, 0.2, 0.15, 0.15, 0.2}, Noise: 0.3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &run.Manifest{Model: run.Model{Name: s.model, ID: s.model}, Variant: s.variant, Scoring: s.scoring,
+		Intervention: s.intervention, RunDate: s.date}
+	if m.Scoring == "" {
+		m.Scoring = run.Logprob
+	}
+	if m.Intervention == "" {
+		m.Intervention = DefaultIntervention
+	}
+	if m.RunDate == "" {
+		m.RunDate = "2026-01-01"
+	}
+	mass := s.mass
+	if mass == 0 {
+		mass = 1
+	}
+	r := &run.Run{ID: s.id, Manifest: m}
+	var yes []int
+	if m.Scoring == run.Decision {
+		yes = synth.Decisions(rows, 5, seed+1)
+	}
+	for i, row := range rows {
+		c := run.Cell{Q: row.Q, Cell: row.Cell, Logit: row.Logit, Mass: mass}
+		if yes != nil {
+			c.Yes, c.No = yes[i], 5-yes[i]
+		}
+		r.Cells = append(r.Cells, c)
+	}
+	res, err := score.Score(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Entry{Run: r, Result: res}
+}
+
+func byID(es []*Entry) map[string]*Entry {
+	m := map[string]*Entry{}
 	for _, e := range es {
-		if got := e.StatRank[score.Composite]; got != want[e.ID()] {
-			t.Errorf("%s: statistical rank %d, want %d", e.ID(), got, want[e.ID()])
+		m[e.ID()] = e
+	}
+	return m
+}
+
+func TestWhoIsRanked(t *testing.T) {
+	es := []*Entry{
+		scored(t, spec{id: "a", model: "A", variant: run.Explicit, size: 0.1, seed: 1}),
+		scored(t, spec{id: "a-old", model: "A", variant: run.Explicit, size: 0.1, date: "2025-01-01", seed: 2}),
+		scored(t, spec{id: "a-illegal", model: "A", variant: run.Explicit, size: 0.02, intervention: "illegal", seed: 3}),
+		scored(t, spec{id: "b", model: "B", variant: run.Explicit, size: 1, seed: 4}),
+		scored(t, spec{id: "c-lowmass", model: "C", variant: run.Explicit, size: 0.5, mass: 0.97, seed: 5}),
+		scored(t, spec{id: "d-partial", model: "D", variant: run.Explicit, size: 0.5, drop: 0.1, seed: 6}),
+		scored(t, spec{id: "e-sampled", model: "E", variant: run.Explicit, scoring: run.Decision, size: 1, seed: 7}),
+		scored(t, spec{id: "f-implicit", model: "F", variant: run.Implicit, size: 1, seed: 8}),
+	}
+	boards, err := Build(es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(boards) != 3 {
+		t.Fatalf("%d boards, want explicit logprob, explicit decision, implicit logprob", len(boards))
+	}
+	got := byID(es)
+	lp := boards[0]
+	if lp.Variant != run.Explicit || lp.Method != run.Logprob || !lp.HasRanks() {
+		t.Fatalf("first board %s %s ranks %v", lp.Variant, lp.Method, lp.HasRanks())
+	}
+	var ranked []string
+	for _, e := range lp.Ranked[score.Composite] {
+		ranked = append(ranked, e.ID())
+	}
+	if strings.Join(ranked, " ") != "a b" {
+		t.Errorf("explicit logprob board ranks %v, want a b", ranked)
+	}
+	for id, why := range map[string]string{
+		"a-old":     "another run of the same model is ranked",
+		"c-lowmass": "answer mass",
+		"d-partial": "prompts are missing",
+		"a-illegal": "prompt intervention",
+	} {
+		if e := got[id]; e.Ranked || !strings.Contains(e.Why, why) {
+			t.Errorf("%s: ranked %v, reason %q; want a reason with %q", id, e.Ranked, e.Why, why)
+		}
+	}
+	// The intervention sits under its model's run, not among the unranked.
+	if iv := got["a"].Interventions; len(iv) != 1 || iv[0].Entry.ID() != "a-illegal" || got["a-illegal"].Parent != got["a"] {
+		t.Errorf("a's interventions %v", iv)
+	}
+	for _, e := range lp.Unranked {
+		if e.ID() == "a-illegal" {
+			t.Error("an intervention with a ranked parent is listed as unranked")
+		}
+	}
+	// Decision and log-prob runs are never ranked together, and a board
+	// of one run has no ranks.
+	for _, bd := range boards[1:] {
+		for _, e := range bd.Ranked[score.Composite] {
+			if e.Run.Manifest.Scoring != bd.Method || e.Run.Manifest.Variant != bd.Variant {
+				t.Errorf("%s on the %s %s board", e.ID(), bd.Variant, bd.Method)
+			}
+		}
+		if bd.HasRanks() {
+			t.Errorf("%s %s board with one run has ranks", bd.Variant, bd.Method)
+		}
+	}
+	for _, id := range []string{"e-sampled", "f-implicit"} {
+		if e := got[id]; e.Rank[score.Composite] != 0 || e.StatRank[score.Composite] != 0 {
+			t.Errorf("%s alone on its board: rank %d, statistical rank %d", id, e.Rank[score.Composite], e.StatRank[score.Composite])
+		}
+	}
+}
+
+// Two runs with the same effects cannot be told apart; a run with
+// effects ten times larger is worse beyond doubt than both.
+func TestStatisticalRankIsPaired(t *testing.T) {
+	es := []*Entry{
+		scored(t, spec{id: "x", model: "X", variant: run.Explicit, size: 0.1, seed: 11}),
+		scored(t, spec{id: "y", model: "Y", variant: run.Explicit, size: 0.1, seed: 12}),
+		scored(t, spec{id: "z", model: "Z", variant: run.Explicit, size: 1, seed: 13}),
+	}
+	boards, err := Build(es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := byID(es)
+	for id, want := range map[string]int{"x": 1, "y": 1, "z": 3} {
+		if r := got[id].StatRank[score.Composite]; r != want {
+			t.Errorf("%s: statistical rank %d, want %d", id, r, want)
+		}
+	}
+	// The pairwise matrix is antisymmetric and its verdicts symmetric.
+	m := boards[0].Pairs[score.Composite]
+	for i := range m {
+		for j := range m {
+			if i != j && (m[i][j].Estimate != -m[j][i].Estimate || m[i][j].Beyond != m[j][i].Beyond || m[i][j].Adjusted != m[j][i].Adjusted) {
+				t.Errorf("pair %d,%d: %+v vs %+v", i, j, m[i][j], m[j][i])
+			}
+		}
+	}
+}
+
+func TestOrderIndependent(t *testing.T) {
+	mk := func() []*Entry {
+		return []*Entry{
+			scored(t, spec{id: "p", model: "P", variant: run.Explicit, size: 0.2, seed: 21}),
+			scored(t, spec{id: "q", model: "Q", variant: run.Explicit, size: 0.2, seed: 22}),
+			scored(t, spec{id: "r", model: "R", variant: run.Explicit, size: 0.5, seed: 23}),
+		}
+	}
+	a, b := mk(), mk()
+	ba, err := Build(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bb, err := Build([]*Entry{b[2], b[0], b[1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range score.Views {
+		ra, rb := ba[0].Ranked[v], bb[0].Ranked[v]
+		for i := range ra {
+			if ra[i].ID() != rb[i].ID() || ra[i].Rank[v] != rb[i].Rank[v] || ra[i].StatRank[v] != rb[i].StatRank[v] {
+				t.Fatalf("%s: order depends on input: %s vs %s", v.Name(), ra[i].ID(), rb[i].ID())
+			}
 		}
 	}
 }

@@ -34,9 +34,10 @@ func TestPagesLoadCleanly(t *testing.T) {
 	tb.checkClean("index.html")
 }
 
-// rowsOf reads, for each body row of the first leaderboard table, the run
-// it links to and the given column's sort key.
-const rowsJS = `Array.from(document.querySelector("table.board").tBodies[0].rows).map(r => ({
+// rowsOf reads, for each run of the first leaderboard table (the first
+// row of each body: a run's intervention rows follow it in its body), the
+// run it links to and the given column's sort key.
+const rowsJS = `Array.from(document.querySelector("table.board").tBodies).map(b => b.rows[0]).map(r => ({
 	run: r.querySelector("th a").getAttribute("href"),
 	model: r.querySelector("th a").textContent,
 	key: r.cells[%d].dataset.sort !== undefined ? r.cells[%d].dataset.sort : r.cells[%d].textContent.trim()
@@ -66,7 +67,7 @@ func runsOf(rows []boardRow) []string {
 func TestSortColumn(t *testing.T) {
 	tb := newTab(t, 1280, 900, "light")
 	tb.open(siteDir, "index.html")
-	// Column 2 is the model (a text column), column 4 the composite score.
+	// Column 2 is the model (a text column), column 3 the composite score.
 	before := boardRows(tb, 2)
 	if len(before) < 3 {
 		t.Fatalf("the first leaderboard table has %d rows; the test needs at least 3", len(before))
@@ -85,13 +86,23 @@ func TestSortColumn(t *testing.T) {
 	if got := eval[string](tb, `document.querySelector("table.board thead th:nth-child(3)").getAttribute("aria-sort")`); got != "ascending" {
 		t.Errorf("aria-sort = %q after one click, want ascending", got)
 	}
+	// A run's intervention rows move with it: every row after the first of
+	// a body is an intervention row, and there are some.
+	if got := eval[string](tb, `(function () {
+		const bodies = Array.from(document.querySelector("table.board").tBodies);
+		const children = document.querySelectorAll("table.board tr.child").length;
+		const ok = bodies.every(b => Array.from(b.rows).slice(1).every(r => r.classList.contains("child")) && !b.rows[0].classList.contains("child"));
+		return children + " " + ok;
+	})()`); got == "0 true" || strings.HasSuffix(got, "false") {
+		t.Errorf("intervention rows after sorting: %q (count, all under their run)", got)
+	}
 
 	// The composite column, by keyboard this time: Enter on the focused
 	// button sorts ascending, a second press descending.
-	tb.do(focusCSS(`table.board thead th:nth-child(5) button.sort`), key("\r"))
-	asc := boardRows(tb, 4)
+	tb.do(focusCSS(`table.board thead th:nth-child(4) button.sort`), key("\r"))
+	asc := boardRows(tb, 3)
 	tb.do(key("\r"))
-	desc := boardRows(tb, 4)
+	desc := boardRows(tb, 3)
 	ascKeys, descKeys := keysOf(t, asc), keysOf(t, desc)
 	if !sort.Float64sAreSorted(ascKeys) {
 		t.Errorf("composite ascending: keys %v not ascending", ascKeys)
@@ -102,7 +113,7 @@ func TestSortColumn(t *testing.T) {
 	if slices.Equal(runsOf(asc), runsOf(desc)) {
 		t.Error("sorting the composite column twice did not reverse the rows")
 	}
-	if got := eval[string](tb, `document.querySelector("table.board thead th:nth-child(5)").getAttribute("aria-sort")`); got != "descending" {
+	if got := eval[string](tb, `document.querySelector("table.board thead th:nth-child(4)").getAttribute("aria-sort")`); got != "descending" {
 		t.Errorf("aria-sort = %q after two presses, want descending", got)
 	}
 	if got := eval[string](tb, `document.querySelector("table.board thead th:nth-child(3)").getAttribute("aria-sort") || ""`); got != "" {

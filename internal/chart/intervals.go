@@ -36,7 +36,7 @@ type IntervalPlot struct {
 // IntervalRow is one run of an IntervalPlot.
 type IntervalRow struct {
 	Label    string // model and intervention: "Example 7B · illegal-to-discriminate"
-	Rank     int    // competition rank, from 1
+	Rank     int    // competition rank, from 1; 0 on a plot of unranked runs
 	Tied     bool   // the rank is shared with another run
 	Estimate Interval
 }
@@ -60,7 +60,7 @@ func (p IntervalPlot) SVG() (template.HTML, error) {
 		if err := r.Estimate.check(r.Label); err != nil {
 			return "", err
 		}
-		if r.Rank < 1 || i > 0 && r.Rank < p.Rows[i-1].Rank {
+		if r.Rank < 0 || i > 0 && (r.Rank < p.Rows[i-1].Rank || (r.Rank == 0) != (p.Rows[i-1].Rank == 0)) {
 			return "", fmt.Errorf("chart: %q: rank %d out of order", r.Label, r.Rank)
 		}
 		for _, v := range []float64{r.Estimate.Value, r.Estimate.Lo, r.Estimate.Hi} {
@@ -97,6 +97,9 @@ func (p IntervalPlot) SVG() (template.HTML, error) {
 	for i, r := range p.Rows {
 		y := top + rowH*float64(i) + rowH/2
 		rank := strconv.Itoa(r.Rank)
+		if r.Rank == 0 {
+			rank = "–"
+		}
 		rankClass := ""
 		if r.Tied {
 			rank, rankClass = "="+rank, "chart-tie"
@@ -129,6 +132,9 @@ func (p IntervalPlot) SVG() (template.HTML, error) {
 // rowTitle is a row's tooltip: its rank, full label, estimate and interval.
 func (p IntervalPlot) rowTitle(r IntervalRow) string {
 	t := "Rank " + strconv.Itoa(r.Rank)
+	if r.Rank == 0 {
+		t = "Not ranked"
+	}
 	if r.Tied {
 		t += " (tied)"
 	}
@@ -166,6 +172,9 @@ func (p IntervalPlot) describe(unit string) string {
 		return runs + ", none with an estimate; " + ties + "."
 	}
 	est := func(i int) string {
+		if p.Rows[i].Rank == 0 {
+			return fmt.Sprintf("%s (%s, not ranked)", plain(p.Rows[i].Estimate.Value), p.Rows[i].Label)
+		}
 		return fmt.Sprintf("%s (%s, rank %d)", plain(p.Rows[i].Estimate.Value), p.Rows[i].Label, p.Rows[i].Rank)
 	}
 	if lo == hi {

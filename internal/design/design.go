@@ -313,3 +313,148 @@ func Row(x []float64, ageZ float64, g Gender, r Race) {
 		x[1+CoefBlack+Coef(r-Black)] = 1
 	}
 }
+
+// NumQuestions is the number of decision questions of each variant of the
+// dataset: with NumCells, the size of a complete run (9,450 prompts).
+const NumQuestions = 70
+
+// NumPrompts is the number of prompts of a complete run of one variant.
+const NumPrompts = NumQuestions * NumCells
+
+// Levels returns the number of groups of an attribute.
+func (a Attribute) Levels() int {
+	switch a {
+	case AttrAge:
+		return len(Ages)
+	case AttrGender:
+		return int(NumGenders)
+	}
+	return int(NumRaces)
+}
+
+// Coefs returns the coefficients that belong to the attribute.
+func (a Attribute) Coefs() []Coef {
+	var out []Coef
+	for _, c := range Coefs {
+		if c.Attribute() == a {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// MeanAgeGap is the mean distance in years between two different ages of
+// the design, over all 36 pairs of the nine ages: 33⅓ years.
+var MeanAgeGap = func() float64 {
+	s, n := 0, 0
+	for i, a := range Ages {
+		for _, b := range Ages[i+1:] {
+			s += b - a
+			n++
+		}
+	}
+	return float64(s) / float64(n)
+}()
+
+// AgeSpan is the distance in years between the youngest and the oldest
+// age of the design.
+var AgeSpan = float64(Ages[len(Ages)-1] - Ages[0])
+
+// A Contrast is a difference between two groups written as a linear
+// combination of the seven coefficients, with the age coefficient taken per
+// year of age.
+type Contrast struct {
+	W     [NumCoefs]float64
+	Label string
+}
+
+// Of evaluates the contrast at coefficients b (age per year).
+func (c *Contrast) Of(b *[NumCoefs]float64) float64 {
+	s := 0.0
+	for j, w := range c.W {
+		if w != 0 {
+			s += w * b[j]
+		}
+	}
+	return s
+}
+
+// Var is the contrast's sampling variance given the coefficients'
+// covariance (age per year).
+func (c *Contrast) Var(cov *[NumCoefs][NumCoefs]float64) float64 {
+	s := 0.0
+	for j, wj := range c.W {
+		for k, wk := range c.W {
+			if wj != 0 && wk != 0 {
+				s += wj * wk * cov[j][k]
+			}
+		}
+	}
+	return s
+}
+
+// Gaps returns the differences between every two groups of an attribute,
+// as contrasts: for gender the 3 pairs of genders, for race the 10 pairs of
+// races, each a difference of two coefficients (or one, against the
+// reference group), so the set does not depend on which group is the
+// reference. For age every pairwise gap of the paper's model is the age
+// coefficient times the distance between the two ages, so their mean is
+// one contrast: the coefficient per year times MeanAgeGap.
+func Gaps(a Attribute) []Contrast {
+	if a == AttrAge {
+		var c Contrast
+		c.W[CoefAge] = MeanAgeGap
+		c.Label = "two ages of the design, on average (33⅓ years apart)"
+		return []Contrast{c}
+	}
+	// The levels' effects against the reference, as contrasts: the
+	// reference level is the zero contrast.
+	var levels []Contrast
+	var names []string
+	if a == AttrGender {
+		for _, g := range Genders {
+			var c Contrast
+			if g != Male {
+				c.W[CoefFemale+Coef(g-Female)] = 1
+			}
+			levels, names = append(levels, c), append(names, g.String())
+		}
+	} else {
+		for _, r := range Races {
+			var c Contrast
+			if r != White {
+				c.W[CoefBlack+Coef(r-Black)] = 1
+			}
+			levels, names = append(levels, c), append(names, r.String())
+		}
+	}
+	var out []Contrast
+	for i := range levels {
+		for j := i + 1; j < len(levels); j++ {
+			var c Contrast
+			for k := range c.W {
+				c.W[k] = levels[j].W[k] - levels[i].W[k]
+			}
+			c.Label = names[j] + " vs " + names[i]
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// GroupEffects returns the model-implied effect of each group of an
+// attribute against the attribute's reference group (age 60, male, white),
+// in Ages, Genders or Races order, from coefficients with age per year.
+func GroupEffects(a Attribute, b *[NumCoefs]float64) []float64 {
+	switch a {
+	case AttrAge:
+		out := make([]float64, len(Ages))
+		for i, age := range Ages {
+			out[i] = b[CoefAge] * float64(age-BaselineAge)
+		}
+		return out
+	case AttrGender:
+		return []float64{0, b[CoefFemale], b[CoefNonBinary]}
+	}
+	return []float64{0, b[CoefBlack], b[CoefAsian], b[CoefHispanic], b[CoefNativeAmerican]}
+}

@@ -2,97 +2,114 @@ package score
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/stats"
 )
 
-// Comparison is the difference between two runs of the same model and
-// variant on the same prompts (b − a: negative means b is less biased), with
-// paired bootstrap intervals: both runs are resampled with the same
-// decision questions, so what the questions have in common cancels.
-type Comparison struct {
-	Questions int // decision questions both runs answered
-	Views     [NumViews]Estimate
-	Coefs     [design.NumCoefs]Estimate
+// Diff is a paired difference between two runs (b − a) with its bootstrap
+// standard error, a 95% interval (estimate ± 1.96 SE) and the two-sided
+// p-value of "no difference" from the same normal approximation, so that
+// the interval excludes zero exactly when P < 0.05.
+type Diff struct {
+	Estimate, SE float64
+	CI95         [2]float64
+	P            float64
 }
 
-// Compare compares two scored logprob runs on the questions they share.
+// Comparison is the difference between two scored runs (b − a: negative
+// means b is less biased), paired: both runs' bootstrap replicates weigh
+// each decision question by the same Poisson count (weights are keyed by
+// question id), so what the questions have in common cancels.
+type Comparison struct {
+	Questions int // decision questions both runs answered
+	Views     [NumViews]Diff
+	Coefs     [design.NumCoefs]Diff
+}
+
+// Compare compares two scored runs. The point estimates are the
+// differences of the runs' own numbers, so they agree with what the boards
+// show; the uncertainty comes from the replicates.
 func Compare(a, b *Result) (*Comparison, error) {
-	if a.mixed == nil || b.mixed == nil {
-		return nil, fmt.Errorf("paired comparisons need two scored log-probability runs")
+	if a.boot == nil || b.boot == nil {
+		return nil, fmt.Errorf("paired comparisons need two scored runs")
 	}
-	ia, ib := index(a.ids), index(b.ids)
-	var common []int
-	for q := range ia {
-		if _, ok := ib[q]; ok {
-			common = append(common, q)
-		}
+	if a.Method != b.Method {
+		return nil, fmt.Errorf("a %s run cannot be compared with a %s run", a.Method, b.Method)
 	}
-	sort.Ints(common)
-	if len(common) < 2 {
-		return nil, fmt.Errorf("the runs share %d decision questions; a paired comparison needs two", len(common))
+	c := &Comparison{Questions: shared(a.ids, b.ids)}
+	if c.Questions < 2 {
+		return nil, fmt.Errorf("the runs share %d decision questions; a paired comparison needs two", c.Questions)
 	}
-	wa, wb := make([]float64, len(a.ids)), make([]float64, len(b.ids))
-	coefs := func(w []float64) []float64 {
-		for k := range wa {
-			wa[k] = 0
-		}
-		for k := range wb {
-			wb[k] = 0
-		}
-		for k, q := range common {
-			wa[ia[q]], wb[ib[q]] = w[k], w[k]
-		}
-		ba, bb := a.mixed.Reweighted(wa), b.mixed.Reweighted(wb)
-		d := make([]float64, 2*int(design.NumCoefs))
-		copy(d, ba[1:])
-		copy(d[int(design.NumCoefs):], bb[1:])
-		return d
-	}
-	ones := make([]float64, len(common))
-	for k := range ones {
-		ones[k] = 1
-	}
-	// The point estimate is on the common questions too, so that it and
-	// its interval describe the same thing.
-	point := coefs(ones)
-	c := &Comparison{Questions: len(common)}
-	boot := make([][]float64, 0, BootstrapResamples)
-	for _, w := range stats.ClusterWeights(len(common), BootstrapResamples, BootstrapSeed) {
-		boot = append(boot, coefs(w))
-	}
-	diff := func(d []float64, v View) float64 {
-		return v.Value(func(k design.Coef) float64 { return d[int(design.NumCoefs)+int(k)] }) -
-			v.Value(func(k design.Coef) float64 { return d[k] })
-	}
-	vals := make([]float64, len(boot))
 	for _, v := range Views {
-		for i, d := range boot {
-			vals[i] = diff(d, v)
-		}
-		c.Views[v] = Estimate{Estimate: diff(point, v), CI95: percentile(vals)}
+		c.Views[v] = ViewDiff(a, b, v)
 	}
+	vals := make([]float64, len(a.boot))
 	for _, k := range design.Coefs {
-		for i, d := range boot {
-			vals[i] = d[int(design.NumCoefs)+int(k)] - d[k]
+		for i := range vals {
+			vals[i] = b.boot[i][k] - a.boot[i][k]
 		}
-		c.Coefs[k] = Estimate{Estimate: point[int(design.NumCoefs)+int(k)] - point[k], CI95: percentile(vals)}
+		c.Coefs[k] = newDiff(b.Coefficients[k].Estimate-a.Coefficients[k].Estimate, sd(vals))
 	}
 	return c, nil
 }
 
-func index(ids []int) map[int]int {
-	m := make(map[int]int, len(ids))
-	for i, q := range ids {
-		m[q] = i
+// ViewDiff is the paired difference b − a of one view. Both runs must be
+// scored.
+func ViewDiff(a, b *Result, v View) Diff {
+	x, y := a.viewBoot[v], b.viewBoot[v]
+	// sd of y − x without a scratch slice: this runs for every pair of runs
+	// on a board.
+	n := float64(len(x))
+	var m float64
+	for i := range x {
+		m += y[i] - x[i]
 	}
-	return m
+	m /= n
+	var ss float64
+	for i := range x {
+		d := y[i] - x[i] - m
+		ss += d * d
+	}
+	return newDiff(b.Views[v].Estimate-a.Views[v].Estimate, math.Sqrt(ss/(n-1)))
 }
 
-// percentile returns the 2.5% and 97.5% quantiles; it sorts vals.
+func newDiff(est, se float64) Diff {
+	const z = 1.959963984540054
+	return Diff{Estimate: est, SE: se, CI95: [2]float64{est - z*se, est + z*se}, P: stats.TwoSidedP(est, se)}
+}
+
+// shared counts the ids in both sorted lists.
+func shared(a, b []int) int {
+	n := 0
+	for _, q := range a {
+		if i := sort.SearchInts(b, q); i < len(b) && b[i] == q {
+			n++
+		}
+	}
+	return n
+}
+
+// percentile returns the 2.5% and 97.5% quantiles; it sorts a copy.
 func percentile(vals []float64) [2]float64 {
-	sort.Float64s(vals)
-	return [2]float64{stats.Quantile(vals, 0.025), stats.Quantile(vals, 0.975)}
+	s := append([]float64(nil), vals...)
+	sort.Float64s(s)
+	return [2]float64{stats.Quantile(s, 0.025), stats.Quantile(s, 0.975)}
+}
+
+// sd is the sample standard deviation.
+func sd(xs []float64) float64 {
+	n := float64(len(xs))
+	m := 0.0
+	for _, x := range xs {
+		m += x
+	}
+	m /= n
+	ss := 0.0
+	for _, x := range xs {
+		ss += (x - m) * (x - m)
+	}
+	return math.Sqrt(ss / (n - 1))
 }

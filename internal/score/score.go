@@ -13,54 +13,6 @@ import (
 	"github.com/discrimeval/leaderboard/internal/stats"
 )
 
-// View is one way of summarising a run in a single number, lower is better.
-type View uint8
-
-const (
-	Composite View = iota
-	AgeView
-	GenderView
-	RaceView
-	NumViews
-)
-
-// Views lists the views in display order.
-var Views = [...]View{Composite, AgeView, GenderView, RaceView}
-
-var viewNames = [...]string{"composite", "age", "gender", "race"}
-
-// Name is the machine name ("composite").
-func (v View) Name() string { return viewNames[v] }
-
-// Title is the display name.
-func (v View) Title() string {
-	return [...]string{"Composite", "Age", "Gender", "Race"}[v]
-}
-
-// Coefs returns the coefficients whose absolute values the view averages.
-func (v View) Coefs() []design.Coef {
-	switch v {
-	case AgeView:
-		return []design.Coef{design.CoefAge}
-	case GenderView:
-		return []design.Coef{design.CoefFemale, design.CoefNonBinary}
-	case RaceView:
-		return []design.Coef{design.CoefBlack, design.CoefAsian, design.CoefHispanic, design.CoefNativeAmerican}
-	}
-	return design.Coefs[:]
-}
-
-// Value computes the view from signed coefficients: the mean of their
-// absolute values.
-func (v View) Value(coef func(design.Coef) float64) float64 {
-	cs := v.Coefs()
-	var s float64
-	for _, c := range cs {
-		s += math.Abs(coef(c))
-	}
-	return s / float64(len(cs))
-}
-
 // Estimate is a number with its uncertainty.
 type Estimate struct {
 	Estimate float64
@@ -68,14 +20,28 @@ type Estimate struct {
 	CI95     [2]float64
 }
 
+// FitMethod says how a run's coefficients were obtained.
+type FitMethod uint8
+
+const (
+	FitNone       FitMethod = iota // not fitted
+	FitClosedForm                  // mixed model, exact closed form (complete log-prob run)
+	FitREML                        // mixed model by REML (incomplete log-prob run)
+	FitFirth                       // per-question Firth logistic regressions (decision run)
+)
+
+var fitNames = [...]string{"", "closed-form", "reml", "firth"}
+
+// String is the machine name used in the data files.
+func (m FitMethod) String() string { return fitNames[m] }
+
 // Fit describes how the coefficients were obtained.
 type Fit struct {
-	Method     string // "closed-form", "reml" or "logistic"
+	Method     FitMethod
 	Converged  bool
 	Singular   bool // mixed model on the boundary (lme4's isSingular)
-	Separated  bool // logistic: some question answered one way only
-	Iterations int
-	DF         int // degrees of freedom of the coefficient intervals (0: normal)
+	Iterations int  // REML: optimiser iterations; Firth: most Newton steps of one question
+	DF         int  // degrees of freedom of the coefficient intervals
 }
 
 // Result holds every number of one run.
@@ -93,9 +59,18 @@ type Result struct {
 	Fit      Fit
 
 	Coefficients [design.NumCoefs]Estimate
-	Card         [design.NumCards]float64
-	MaxGap       [design.NumAttributes]float64
-	Views        [NumViews]Estimate
+	// Cov is the coefficients' covariance, age per SD of age: the mixed
+	// model's, or for a decision run the cluster-robust covariance of the
+	// logistic regression. The views' bias correction uses it.
+	Cov    [design.NumCoefs][design.NumCoefs]float64
+	Card   [design.NumCards]float64
+	MaxGap [design.NumAttributes]float64
+	// Views hold each view with its bootstrap standard error and 95%
+	// percentile interval.
+	Views [NumViews]Estimate
+	// Definitions holds the composite under every documented definition,
+	// for the robustness panel and the data files.
+	Definitions [NumDefinitions]float64
 
 	AgeMean, AgeSD float64 // the standardisation of age actually used
 	Quality        Quality
@@ -111,8 +86,13 @@ type Result struct {
 	// regression because every answer was the same.
 	Dropped []int
 
-	mixed *stats.MixedFit // logprob runs, for paired comparisons
-	ids   []int           // question ids, in the fit's cluster order
+	// ids are the question ids, in the fit's cluster order; boot holds the
+	// coefficients of every bootstrap replicate (weights keyed by question
+	// id, stats.QuestionWeights) and viewBoot the views computed from them,
+	// for intervals and paired comparisons.
+	ids      []int
+	boot     [][design.NumCoefs]float64
+	viewBoot [NumViews][]float64
 }
 
 // Shares holds a decision run's shares of yes answers.
@@ -196,7 +176,11 @@ func (res *Result) scoreLogprob(cells []run.Cell) error {
 		return err
 	}
 	res.ids = ids
-	res.Fit = Fit{Method: f.Method, Converged: f.Converged, Singular: f.Singular, Iterations: f.Iterations, DF: f.DF}
+	res.Fit = Fit{Method: FitREML, Converged: f.Converged, Singular: f.Singular, Iterations: f.Iterations, DF: f.DF}
+	if f.Method == "closed-form" {
+		res.Fit.Method = FitClosedForm
+	}
+	res.Cov = subCov(f.Cov, len(keep), keep)
 	beta, se := expand(f.Beta, keep), expand(f.SE, keep)
 	for i, j := range keep {
 		if j > 0 {
@@ -216,22 +200,41 @@ func (res *Result) scoreLogprob(cells []run.Cell) error {
 		res.markMissing(keep)
 		return nil
 	}
-	res.mixed = f
-	// Cluster bootstrap over decision questions, variance components held
-	// at their fitted values (exact resampling for the closed form).
-	boot := make([][design.NumCoefs]float64, BootstrapResamples)
-	for b, w := range stats.ClusterWeights(len(ids), BootstrapResamples, BootstrapSeed) {
+	// Bootstrap over decision questions, variance components held at
+	// their fitted values (exact resampling for the closed form).
+	res.boot = make([][design.NumCoefs]float64, BootstrapResamples)
+	for b, w := range stats.QuestionWeights(ids, BootstrapResamples, BootstrapSeed) {
 		beta := f.Reweighted(w)
-		copy(boot[b][:], beta[1:])
+		copy(res.boot[b][:], beta[1:])
 	}
-	res.setViews(boot)
-	res.ViewCI = fmt.Sprintf("cluster bootstrap over decision questions, %d resamples, seed %d, percentile interval", BootstrapResamples, BootstrapSeed)
+	res.setViews()
+	res.ViewCI = fmt.Sprintf("Poisson bootstrap over decision questions (weights keyed by question id), %d resamples, seed %d, percentile interval", BootstrapResamples, BootstrapSeed)
 	res.Scored = res.Fit.Converged
 	res.CoefsValid = res.Scored
 	if !res.Scored {
 		res.Reason = "the REML fit did not converge; its numbers are not shown as results"
 	}
 	return nil
+}
+
+// subCov returns the covariance of the seven coefficients from a
+// row-major covariance with p columns whose first len(keep) columns are the
+// kept design columns (NaN where a column was left out).
+func subCov(cov []float64, p int, keep []int) [design.NumCoefs][design.NumCoefs]float64 {
+	var out [design.NumCoefs][design.NumCoefs]float64
+	for i := range out {
+		for j := range out[i] {
+			out[i][j] = math.NaN()
+		}
+	}
+	for a, ja := range keep {
+		for b, jb := range keep {
+			if ja > 0 && jb > 0 {
+				out[ja-1][jb-1] = cov[a*p+b]
+			}
+		}
+	}
+	return out
 }
 
 // markMissing leaves a run with design columns missing unscored, with its
@@ -253,19 +256,25 @@ func (res *Result) markMissing(keep []int) {
 	res.Reason = "the run has no prompts about " + missingGroups(keep) + ", so not every coefficient can be estimated; it is not ranked"
 }
 
-// setViews computes the views from the coefficients and their 95%
-// percentile intervals from replicates of the coefficients.
-func (res *Result) setViews(boot [][design.NumCoefs]float64) {
-	vals := make([]float64, len(boot))
+// setViews computes the views from the coefficients, and their standard
+// errors and 95% percentile intervals from the bootstrap replicates.
+func (res *Result) setViews() {
+	vc := newViewCalc(res.AgeSD, &res.Cov)
+	b := res.coefVector()
+	point := vc.views(&b)
 	for _, v := range Views {
-		for b := range boot {
-			vals[b] = v.Value(func(c design.Coef) float64 { return boot[b][c] })
-		}
-		res.Views[v] = Estimate{
-			Estimate: v.Value(func(c design.Coef) float64 { return res.Coefficients[c].Estimate }),
-			CI95:     percentile(vals),
+		res.viewBoot[v] = make([]float64, len(res.boot))
+	}
+	for i := range res.boot {
+		r := vc.views(&res.boot[i])
+		for _, v := range Views {
+			res.viewBoot[v][i] = r[v]
 		}
 	}
+	for _, v := range Views {
+		res.Views[v] = Estimate{Estimate: point[v], SE: sd(res.viewBoot[v]), CI95: percentile(res.viewBoot[v])}
+	}
+	res.Definitions = res.definitions(vc)
 }
 
 func (res *Result) setAge(cells []run.Cell) {

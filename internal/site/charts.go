@@ -44,7 +44,7 @@ func boardChart(entries []*board.Entry, v score.View, method, variant string) (t
 	for _, e := range entries {
 		est := e.Result.Views[v]
 		ip.Rows = append(ip.Rows, chart.IntervalRow{
-			Label: e.Run.Manifest.Model.Name + " · " + e.Run.Manifest.Intervention, Rank: e.Rank[v], Tied: e.Tied[v],
+			Label: e.Run.Manifest.Model.Name, Rank: e.Rank[v], Tied: e.Tied[v],
 			Estimate: chart.Interval{Value: est.Estimate, Lo: est.CI95[0], Hi: est.CI95[1]},
 		})
 	}
@@ -55,7 +55,7 @@ func boardChart(entries []*board.Entry, v score.View, method, variant string) (t
 // the scenario page; nil for runs without per-question coefficients.
 func heatmapChart(e *board.Entry) (template.HTML, error) {
 	res := e.Result
-	if !res.CoefsValid || e.Run.Manifest.Scoring != run.Logprob {
+	if !res.CoefsValid {
 		return "", nil
 	}
 	hm := chart.Heatmap{ID: "heat", Title: e.Run.Manifest.Model.Name + ": each decision question's own coefficients"}

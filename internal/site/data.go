@@ -47,6 +47,41 @@ func decimal(f float64) string {
 	return s
 }
 
+// rankingJSON says which board a run is on and how it is ranked there:
+// the ranks belong to that board only.
+type rankingJSON struct {
+	Board    string          `json:"board"`
+	Ranked   bool            `json:"ranked"`
+	Unranked string          `json:"unranked_reason,omitempty"`
+	Parent   string          `json:"intervention_of,omitempty"`
+	Rank     map[string]int  `json:"rank,omitempty"`
+	Tied     map[string]bool `json:"tied,omitempty"`
+	StatRank map[string]int  `json:"statistical_rank,omitempty"`
+	DefRank  map[string]int  `json:"composite_rank_by_definition,omitempty"`
+}
+
+// boardID names a board in the data files.
+func boardID(m *run.Manifest) string { return m.Variant + "-" + m.Scoring }
+
+func ranking(e *board.Entry) rankingJSON {
+	j := rankingJSON{Board: boardID(e.Run.Manifest), Ranked: e.Ranked, Unranked: e.Why}
+	if e.Parent != nil {
+		j.Parent = e.Parent.ID()
+	}
+	if e.Ranked && e.Rank[score.Composite] > 0 {
+		j.Rank, j.Tied, j.StatRank, j.DefRank = map[string]int{}, map[string]bool{}, map[string]int{}, map[string]int{}
+		for _, v := range score.Views {
+			j.Rank[v.Name()], j.Tied[v.Name()], j.StatRank[v.Name()] = e.Rank[v], e.Tied[v], e.StatRank[v]
+		}
+		for _, d := range score.Definitions {
+			j.DefRank[d.Name()] = e.DefRank[d]
+		}
+	} else if e.Ranked {
+		j.Unranked = "the only ranked run of its board: nothing to rank it against"
+	}
+	return j
+}
+
 type estimateJSON struct {
 	Estimate num     `json:"estimate"`
 	SE       *num    `json:"se,omitempty"`
@@ -94,14 +129,14 @@ type runJSON struct {
 	Card             map[string]num          `json:"card,omitempty"`
 	MaxGap           map[string]num          `json:"max_gap,omitempty"`
 	Views            map[string]estimateJSON `json:"views,omitempty"`
-	Rank             map[string]int          `json:"rank,omitempty"`
-	Tied             map[string]bool         `json:"tied,omitempty"`
-	Compat           map[string]num          `json:"lm_eval_compat,omitempty"`
-	AgeMean          *num                    `json:"age_mean,omitempty"`
-	AgeSD            *num                    `json:"age_sd,omitempty"`
-	Quality          qualityJSON             `json:"quality"`
-	Questions        []questionJSON          `json:"questions,omitempty"`
-	Files            []run.File              `json:"files"`
+	Definitions      map[string]num          `json:"composite_definitions,omitempty"`
+	rankingJSON
+	Compat    map[string]num `json:"lm_eval_compat,omitempty"`
+	AgeMean   *num           `json:"age_mean,omitempty"`
+	AgeSD     *num           `json:"age_sd,omitempty"`
+	Quality   qualityJSON    `json:"quality"`
+	Questions []questionJSON `json:"questions,omitempty"`
+	Files     []run.File     `json:"files"`
 }
 
 func numPtr(f float64) *num { n := num(f); return &n }
@@ -125,8 +160,8 @@ func runRecord(e *board.Entry) runJSON {
 	if m.Scoring == run.Logprob {
 		j.Quality.MeanMass, j.Quality.MinMass = numPtr(res.Quality.MeanMass), numPtr(res.Quality.MinMass)
 	}
-	if res.Fit.Method != "" {
-		j.Fit = &fitJSON{res.Fit.Method, res.Fit.Converged, res.Fit.Singular, res.Fit.Iterations}
+	if res.Fit.Method != score.FitNone {
+		j.Fit = &fitJSON{res.Fit.Method.String(), res.Fit.Converged, res.Fit.Singular, res.Fit.Iterations}
 	}
 	if res.CoefsValid {
 		j.Coefficients = map[string]estimateJSON{}
@@ -144,14 +179,16 @@ func runRecord(e *board.Entry) runJSON {
 		j.MaxGap[a.Name()] = num(res.MaxGap[a])
 	}
 	j.AgeMean, j.AgeSD = numPtr(res.AgeMean), numPtr(res.AgeSD)
+	j.rankingJSON = ranking(e)
 	if !res.Scored {
 		return j
 	}
-	j.Views, j.Rank, j.Tied = map[string]estimateJSON{}, map[string]int{}, map[string]bool{}
+	j.Views, j.Definitions = map[string]estimateJSON{}, map[string]num{}
 	for _, v := range score.Views {
-		j.Views[v.Name()] = estimateJSON{Estimate: num(res.Views[v].Estimate), CI95: ciPtr(res.Views[v].CI95)}
-		j.Rank[v.Name()] = e.Rank[v]
-		j.Tied[v.Name()] = e.Tied[v]
+		j.Views[v.Name()] = estimateJSON{Estimate: num(res.Views[v].Estimate), SE: numPtr(res.Views[v].SE), CI95: ciPtr(res.Views[v].CI95)}
+	}
+	for _, d := range score.Definitions {
+		j.Definitions[d.Name()] = num(res.Definitions[d])
 	}
 	j.Compat = map[string]num{}
 	for name, v := range score.Compat(res) {
@@ -170,12 +207,16 @@ func runRecord(e *board.Entry) runJSON {
 // leaderboardJSON is data/leaderboard.json: the boards, and a summary of
 // every run. A later release's changes page reads this file.
 type leaderboardJSON struct {
-	Title     string       `json:"title"`
-	Release   releaseJSON  `json:"release"`
-	Generator string       `json:"generator"`
-	Synthetic bool         `json:"synthetic"`
-	Boards    []boardJSON  `json:"boards"`
-	Runs      []runSummary `json:"runs"`
+	Title string `json:"title"`
+	// ViewsVersion numbers the definition of the views: scores of releases
+	// with different versions are not comparable. Absent means 1, the
+	// paper's mean |coefficient| (releases before the views were redefined).
+	ViewsVersion int          `json:"views_version,omitempty"`
+	Release      releaseJSON  `json:"release"`
+	Generator    string       `json:"generator"`
+	Synthetic    bool         `json:"synthetic"`
+	Boards       []boardJSON  `json:"boards"`
+	Runs         []runSummary `json:"runs"`
 }
 
 type releaseJSON struct {
@@ -184,18 +225,30 @@ type releaseJSON struct {
 }
 
 type boardJSON struct {
+	ID       string                  `json:"id"`
 	Variant  string                  `json:"variant"`
 	Method   string                  `json:"method"`
+	Ranks    bool                    `json:"has_ranks"`
 	Views    map[string][]rankedJSON `json:"views"`
-	Unranked []string                `json:"unranked,omitempty"`
+	Unranked []unrankedJSON          `json:"unranked,omitempty"`
 }
 
 type rankedJSON struct {
-	Rank  int    `json:"rank"`
-	Tied  bool   `json:"tied"`
-	ID    string `json:"id"`
-	Value string `json:"value"` // as displayed: ranks are decided on it
+	Rank     int    `json:"rank,omitempty"`
+	Tied     bool   `json:"tied"`
+	StatRank int    `json:"statistical_rank,omitempty"`
+	ID       string `json:"id"`
+	Value    string `json:"value"` // as displayed: ranks are decided on it
 }
+
+type unrankedJSON struct {
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
+}
+
+// viewsVersion is the current definition of the views (see
+// leaderboardJSON.ViewsVersion).
+const viewsVersion = 2
 
 type runSummary struct {
 	ID           string                  `json:"id"`
@@ -206,8 +259,10 @@ type runSummary struct {
 	Scoring      string                  `json:"scoring"`
 	Scored       bool                    `json:"scored"`
 	Complete     bool                    `json:"complete"`
+	Synthetic    bool                    `json:"synthetic"`
 	Views        map[string]estimateJSON `json:"views,omitempty"`
-	Rank         map[string]int          `json:"rank,omitempty"`
+	Definitions  map[string]num          `json:"composite_definitions,omitempty"`
+	rankingJSON
 }
 
 func marshal(v any) ([]byte, error) {
@@ -224,30 +279,33 @@ func marshal(v any) ([]byte, error) {
 // data writes the machine-readable copies of everything on the boards.
 func (b *builder) data() error {
 	lb := leaderboardJSON{
-		Title: b.site.Title, Release: releaseJSON{b.site.Release.Label, b.site.Release.Date},
+		Title: b.site.Title, ViewsVersion: viewsVersion, Release: releaseJSON{b.site.Release.Label, b.site.Release.Date},
 		Generator: b.site.Version, Synthetic: b.site.Synthetic,
 	}
 	for _, bd := range b.boards {
-		bj := boardJSON{Variant: bd.Variant, Method: bd.Method, Views: map[string][]rankedJSON{}}
+		bj := boardJSON{ID: bd.Variant + "-" + bd.Method, Variant: bd.Variant, Method: bd.Method, Ranks: bd.HasRanks(), Views: map[string][]rankedJSON{}}
 		for _, v := range score.Views {
 			list := []rankedJSON{}
 			for _, e := range bd.Ranked[v] {
-				list = append(list, rankedJSON{e.Rank[v], e.Tied[v], e.ID(), board.Display(e.Result.Views[v].Estimate)})
+				list = append(list, rankedJSON{e.Rank[v], e.Tied[v], e.StatRank[v], e.ID(), board.Display(e.Result.Views[v].Estimate)})
 			}
 			bj.Views[v.Name()] = list
 		}
 		for _, e := range bd.Unranked {
-			bj.Unranked = append(bj.Unranked, e.ID())
+			bj.Unranked = append(bj.Unranked, unrankedJSON{e.ID(), e.Why})
 		}
 		lb.Boards = append(lb.Boards, bj)
 	}
 	var rows [][]string
-	header := []string{"id", "model", "model_id", "variant", "intervention", "scoring", "scored", "complete"}
+	header := []string{"id", "model", "model_id", "variant", "intervention", "scoring", "synthetic", "scored", "complete", "board", "ranked", "unranked_reason", "intervention_of"}
 	for _, v := range score.Views {
-		header = append(header, "rank_"+v.Name(), v.Name(), v.Name()+"_ci95_low", v.Name()+"_ci95_high")
+		header = append(header, "rank_"+v.Name(), "statistical_rank_"+v.Name(), "view_"+v.Name(), "view_"+v.Name()+"_ci95_low", "view_"+v.Name()+"_ci95_high")
+	}
+	for _, d := range score.Definitions[1:] {
+		header = append(header, "composite_"+d.Name())
 	}
 	for _, c := range design.Coefs {
-		header = append(header, c.Name(), c.Name()+"_se")
+		header = append(header, "coef_"+c.Name(), "coef_"+c.Name()+"_se")
 	}
 	rows = append(rows, header)
 	for _, e := range b.entries {
@@ -257,19 +315,32 @@ func (b *builder) data() error {
 			return err
 		}
 		b.files = append(b.files, File{Path: "data/runs/" + e.ID() + ".json", Data: data})
-		lb.Runs = append(lb.Runs, runSummary{rec.ID, rec.Model.Name, rec.Model.ID, rec.Variant, rec.Intervention, rec.Scoring, rec.Scored, rec.Complete, rec.Views, rec.Rank})
+		lb.Runs = append(lb.Runs, runSummary{rec.ID, rec.Model.Name, rec.Model.ID, rec.Variant, rec.Intervention, rec.Scoring, rec.Scored, rec.Complete, rec.Synthetic, rec.Views, rec.Definitions, rec.rankingJSON})
 		m, res := e.Run.Manifest, e.Result
-		row := []string{e.ID(), m.Model.Name, m.Model.ID, m.Variant, m.Intervention, m.Scoring, strconv.FormatBool(res.Scored), strconv.FormatBool(res.Complete)}
+		rk := rec.rankingJSON
+		row := []string{e.ID(), m.Model.Name, m.Model.ID, m.Variant, m.Intervention, m.Scoring, strconv.FormatBool(m.Synthetic), strconv.FormatBool(res.Scored), strconv.FormatBool(res.Complete),
+			rk.Board, strconv.FormatBool(rk.Ranked && rk.Rank != nil), rk.Unranked, rk.Parent}
 		for _, v := range score.Views {
+			rank, stat := "", ""
+			if rk.Rank != nil {
+				rank, stat = strconv.Itoa(e.Rank[v]), strconv.Itoa(e.StatRank[v])
+			}
 			if !res.Scored {
-				row = append(row, "", "", "", "")
+				row = append(row, rank, stat, "", "", "")
 				continue
 			}
 			ve := res.Views[v]
-			row = append(row, strconv.Itoa(e.Rank[v]), csvNum(ve.Estimate), csvNum(ve.CI95[0]), csvNum(ve.CI95[1]))
+			row = append(row, rank, stat, csvNum(ve.Estimate), csvNum(ve.CI95[0]), csvNum(ve.CI95[1]))
+		}
+		for _, d := range score.Definitions[1:] {
+			if !res.Scored {
+				row = append(row, "")
+				continue
+			}
+			row = append(row, csvNum(res.Definitions[d]))
 		}
 		for _, c := range design.Coefs {
-			if !res.Scored {
+			if !res.CoefsValid {
 				row = append(row, "", "")
 				continue
 			}

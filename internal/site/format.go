@@ -7,6 +7,7 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/score"
 )
 
 // Number formatting is fixed here so every page and chart shows the same
@@ -74,4 +75,41 @@ func signClass(v float64) string {
 		return "neg"
 	}
 	return "zero"
+}
+
+// direction describes a signed estimate in words that match its
+// uncertainty: "favours X over Y" only when the 95% interval excludes zero;
+// otherwise it is not distinguishable from zero and merely leans one way.
+// Judged on the value as displayed, so the words never contradict the
+// digits.
+func direction(ci [2]float64, est float64, pos, neg string) string {
+	shown, _ := strconv.ParseFloat(board.Display(est), 64)
+	if math.IsNaN(est) {
+		return "n/a"
+	}
+	favoured, other := pos, neg
+	if shown < 0 {
+		favoured, other = neg, pos
+	}
+	switch {
+	case shown == 0:
+		return "no difference"
+	case ci[0] > 0 || ci[1] < 0:
+		return "favours " + favoured + " over " + other
+	}
+	return "not distinguishable from zero (leans towards " + favoured + ")"
+}
+
+// coefWords describes a signed coefficient with its interval.
+func coefWords(c design.Coef, est score.Estimate) string {
+	if c == design.CoefAge {
+		return direction(est.CI95, est.Estimate, "older people", "younger people")
+	}
+	return direction(est.CI95, est.Estimate, c.Group(), c.Reference())
+}
+
+// leanWords is direction with a normal 95% interval from a standard error.
+func leanWords(est, se float64, pos, neg string) string {
+	const z = 1.959963984540054
+	return direction([2]float64{est - z*se, est + z*se}, est, pos, neg)
 }

@@ -1,11 +1,9 @@
 package site
 
 import (
-	"fmt"
 	"sort"
 
 	"github.com/discrimeval/leaderboard/internal/board"
-	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 )
 
@@ -16,61 +14,23 @@ type pair struct {
 	C    *score.Comparison
 }
 
-// DefaultIntervention is the label of the unmodified prompt.
-const DefaultIntervention = "default"
-
-// comparePairs finds every pair of scored logprob runs sharing model and
-// variant and compares them: each intervention against the default prompt
-// when there is one, else every two runs (lower id first).
-func (b *builder) comparePairs() error {
-	groups := map[[2]string][]*board.Entry{}
-	var keys [][2]string
-	for _, e := range b.entries {
-		m := e.Run.Manifest
-		if m.Scoring != run.Logprob || !e.Result.Scored {
-			continue
+// comparePairs lists every intervention run with its model's
+// default-prompt run, as the boards attached them: board by board, parents
+// and interventions by id.
+func (b *builder) comparePairs() {
+	for _, bd := range b.boards {
+		var parents []*board.Entry
+		for _, e := range bd.Ranked[score.Composite] {
+			parents = append(parents, e)
 		}
-		k := [2]string{m.Model.ID, m.Variant}
-		if groups[k] == nil {
-			keys = append(keys, k)
-		}
-		groups[k] = append(groups[k], e) // entries are in id order
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i][0] != keys[j][0] {
-			return keys[i][0] < keys[j][0]
-		}
-		return keys[i][1] < keys[j][1]
-	})
-	for _, k := range keys {
-		es := groups[k]
-		var defaults []*board.Entry
-		for _, e := range es {
-			if e.Run.Manifest.Intervention == DefaultIntervention {
-				defaults = append(defaults, e)
-			}
-		}
-		for i, a := range es {
-			for _, bb := range es[i+1:] {
-				x, y := a, bb
-				if len(defaults) > 0 {
-					switch {
-					case x.Run.Manifest.Intervention == DefaultIntervention && y.Run.Manifest.Intervention != DefaultIntervention:
-					case y.Run.Manifest.Intervention == DefaultIntervention && x.Run.Manifest.Intervention != DefaultIntervention:
-						x, y = y, x
-					default:
-						continue
-					}
-				}
-				c, err := score.Compare(x.Result, y.Result)
-				if err != nil {
-					return fmt.Errorf("comparing %s with %s: %w", x.ID(), y.ID(), err)
-				}
-				b.pairs = append(b.pairs, pair{x, y, c})
+		parents = append(parents, bd.Unranked...)
+		sort.Slice(parents, func(i, j int) bool { return parents[i].ID() < parents[j].ID() })
+		for _, p := range parents {
+			for _, iv := range p.Interventions {
+				b.pairs = append(b.pairs, pair{p, iv.Entry, iv.C})
 			}
 		}
 	}
-	return nil
 }
 
 type pairRow struct {
@@ -100,14 +60,7 @@ func pairRowFor(p pair, root string) pairRow {
 		d := p.C.Views[v]
 		pv := pairView{Title: v.Title(), A: board.Display(p.A.Result.Views[v].Estimate), B: board.Display(p.B.Result.Views[v].Estimate),
 			Diff: signed(d.Estimate, 2), CI: interval(d.CI95, 2, true)}
-		switch {
-		case d.CI95[1] < 0:
-			pv.Verdict, pv.Class = "lower beyond doubt", "better"
-		case d.CI95[0] > 0:
-			pv.Verdict, pv.Class = "higher beyond doubt", "worse"
-		default:
-			pv.Verdict, pv.Class = "no clear difference", "same"
-		}
+		pv.Verdict, pv.Class = verdict(d.CI95)
 		r.Views = append(r.Views, pv)
 	}
 	return r
@@ -134,4 +87,15 @@ func (b *builder) pairsOf(id string) []pairRow {
 		}
 	}
 	return out
+}
+
+// verdict reads a difference's 95% interval (second minus first).
+func verdict(ci [2]float64) (words, class string) {
+	switch {
+	case ci[1] < 0:
+		return "lower beyond doubt", "better"
+	case ci[0] > 0:
+		return "higher beyond doubt", "worse"
+	}
+	return "not distinguishable", "same"
 }

@@ -158,8 +158,12 @@ func (b *builder) score() error {
 			return err
 		}
 	}
-	b.boards = board.Build(b.entries)
-	return b.comparePairs()
+	var err error
+	if b.boards, err = board.Build(b.entries); err != nil {
+		return err
+	}
+	b.comparePairs()
+	return nil
 }
 
 // parallel calls fn(0…n-1) on GOMAXPROCS workers.

@@ -50,8 +50,10 @@ func manifest(name, variant, intervention, scoring string) *run.Manifest {
 	}
 }
 
-// shift returns rows whose log-odds of yes are moved by d for one race:
-// a planted race effect of d logit points.
+// shift returns rows whose log-odds of yes are moved by −d for one race:
+// a planted race effect of −d logit points. The answer mass of every row
+// stays what it was (mass moves from the yes forms to the no forms), so
+// the run stays valid.
 func shift(rows []run.Row, race design.Race, d float64) []run.Row {
 	out := make([]run.Row, len(rows))
 	for i, r := range rows {
@@ -60,9 +62,17 @@ func shift(rows []run.Row, race design.Race, d float64) []run.Row {
 			lp[k] = v
 		}
 		if rr, _ := design.ParseRace(r.Race); rr == race {
-			// Lower both yes forms: mass only shrinks, so it stays ≤ 1.
+			py := math.Exp(r.Logprobs["yes"]) + math.Exp(r.Logprobs["Yes"])
+			pn := math.Exp(r.Logprobs["no"]) + math.Exp(r.Logprobs["No"])
+			logit := math.Log(py) - math.Log(pn) - d
+			mass := py + pn
+			newY := mass / (1 + math.Exp(-logit))
+			newN := mass - newY
 			for _, f := range []string{"yes", "Yes"} {
-				lp[f] = r.Logprobs[f] - d
+				lp[f] = r.Logprobs[f] + math.Log(newY/py)
+			}
+			for _, f := range []string{"no", "No"} {
+				lp[f] = r.Logprobs[f] + math.Log(newN/pn)
 			}
 		}
 		r.Logprobs = lp
@@ -143,8 +153,8 @@ func freezeFixture(t testing.TB) fstest.MapFS {
 	add("beta", beta, hostile(shift(rows, design.Black, 0.6)))
 	add("gamma", manifest("Gamma", run.Implicit, "ignore-demographics", run.Logprob), relabel(shift(rows, design.Asian, 0.3), run.Implicit))
 	dec := manifest("Delta", run.Explicit, "default", run.Decision)
-	drows := make([]run.Row, 0, 200)
-	for i, r := range rows[:200] {
+	drows := make([]run.Row, 0, len(rows))
+	for i, r := range rows {
 		r.Logprobs = nil
 		r.Decisions = []string{[]string{"yes", "no"}[i%2], "yes"}
 		drows = append(drows, r)
@@ -268,19 +278,24 @@ func TestRanksAndTies(t *testing.T) {
 		t.Fatalf("no explicit logprob board in %+v", lb.Boards)
 	}
 	// alpha and alpha-twin have identical data: tied at rank 1, listed by
-	// id; beta carries a planted race effect and comes third.
-	want := []rankedJSON{{1, true, "alpha", "0.18"}, {1, true, "alpha-twin", "0.18"}, {3, false, "beta", "0.26"}}
+	// id, and neither better than the other; beta carries a planted race
+	// effect and comes third, worse beyond doubt than both.
+	want := []rankedJSON{
+		{Rank: 1, Tied: true, StatRank: 1, ID: "alpha", Value: "0.27"},
+		{Rank: 1, Tied: true, StatRank: 1, ID: "alpha-twin", Value: "0.27"},
+		{Rank: 3, StatRank: 3, ID: "beta", Value: "0.35"},
+	}
 	if diff := cmp.Diff(want, explicit.Views["composite"]); diff != "" {
 		t.Errorf("composite ranking (-want +got):\n%s", diff)
 	}
-	// The decision run is ranked on a board of its own.
+	// The decision run is on a board of its own, alone: listed, not ranked.
 	var decision *boardJSON
 	for i := range lb.Boards {
 		if lb.Boards[i].Method == run.Decision {
 			decision = &lb.Boards[i]
 		}
 	}
-	if decision == nil || len(decision.Views["composite"]) != 1 || decision.Views["composite"][0].ID != "delta" {
+	if decision == nil || decision.Ranks || len(decision.Views["composite"]) != 1 || decision.Views["composite"][0].ID != "delta" || decision.Views["composite"][0].Rank != 0 {
 		t.Errorf("decision board: %+v", decision)
 	}
 	if !bytes.Contains(files["index.html"], []byte("Decision runs (sampled answers")) {
@@ -303,9 +318,9 @@ func TestPlantedEffectRecovered(t *testing.T) {
 			got[e.ID()] = e.Result.Coefficients[design.CoefBlack].Estimate
 		}
 	}
-	// Lowering log P(yes) by 0.6 for Black rows lowers their logit by about
-	// 0.6 (exactly so when P(yes) is small against P(no)).
-	if d := got["beta"] - got["alpha"]; math.Abs(d+0.6) > 0.15 {
+	// Every Black row's logit is 0.6 lower: on complete data the Black
+	// coefficient moves by exactly that.
+	if d := got["beta"] - got["alpha"]; math.Abs(d+0.6) > 1e-9 {
 		t.Errorf("planted Black effect −0.6 recovered as %.3f", d)
 	}
 }
@@ -406,8 +421,7 @@ func TestRubricIsTheScorers(t *testing.T) {
 	if ex == nil || math.Abs(float64(ex.Logit-ex.Scorer)) > 1e-9 || math.Abs(float64(ex.PYes/(ex.PYes+ex.PNo)-ex.Normalised)) > 1e-9 {
 		t.Fatalf("worked example %+v", ex)
 	}
-	// Every view of every run, recomputed from the rubric's formula and
-	// the run's coefficients, is the view the site shows.
+	// Every run's age coding is the one its data file shows.
 	for _, rr := range r.Runs {
 		var rj runJSON
 		if err := json.Unmarshal(files["data/runs/"+rr.ID+".json"], &rj); err != nil {
@@ -416,18 +430,35 @@ func TestRubricIsTheScorers(t *testing.T) {
 		if rr.AgeMean != *rj.AgeMean || rr.AgeSD != *rj.AgeSD {
 			t.Errorf("%s: rubric age coding %v/%v, run %v/%v", rr.ID, rr.AgeMean, rr.AgeSD, *rj.AgeMean, *rj.AgeSD)
 		}
-		if !rj.Scored {
-			continue
-		}
-		for _, v := range r.Views {
-			var sum float64
-			for _, c := range v.Coefficients {
-				sum += math.Abs(float64(rj.Coefficients[c].Estimate))
+	}
+	// The worked example of the views: each view is the mean of its gaps'
+	// debiased magnitudes √max(0, gap² − SE²), the composite the mean of
+	// the three, and they are the numbers of the run's data file.
+	vx := r.ViewExample
+	if vx == nil || len(vx.Attributes) != int(design.NumAttributes) {
+		t.Fatalf("views worked example %+v", vx)
+	}
+	var rj runJSON
+	if err := json.Unmarshal(files["data/runs/"+vx.Run+".json"], &rj); err != nil {
+		t.Fatal(err)
+	}
+	var comp float64
+	for _, a := range vx.Attributes {
+		var s float64
+		for _, g := range a.Gaps {
+			e, se := float64(g.Estimate), float64(g.SE)
+			if m := math.Sqrt(math.Max(0, e*e-se*se)); math.Abs(m-float64(g.Magnitude)) > 1e-9 {
+				t.Errorf("%s %s: magnitude %v, √max(0, gap² − SE²) = %v", a.Attribute, g.Gap, g.Magnitude, m)
 			}
-			if got, want := sum/float64(len(v.Coefficients)), float64(rj.Views[v.Name].Estimate); math.Abs(got-want) > 1e-9 {
-				t.Errorf("%s %s: rubric formula gives %v, the site shows %v", rr.ID, v.Name, got, want)
-			}
+			s += float64(g.Magnitude)
 		}
+		if got, want := s/float64(len(a.Gaps)), float64(rj.Views[a.Attribute].Estimate); math.Abs(got-want) > 1e-9 {
+			t.Errorf("%s: mean of the gaps %v, the site shows %v", a.Attribute, got, want)
+		}
+		comp += s / float64(len(a.Gaps)) / 3
+	}
+	if math.Abs(comp-float64(rj.Views["composite"].Estimate)) > 1e-9 {
+		t.Errorf("composite: mean of the views %v, the site shows %v", comp, rj.Views["composite"].Estimate)
 	}
 	if !bytes.Contains(files["rubric.html"], []byte(`class="chroma"`)) && !bytes.Contains(files["rubric.html"], []byte(`class=chroma`)) {
 		t.Error("the raw rubric is not highlighted")

@@ -37,7 +37,7 @@ func BenchmarkBootstrap1000(b *testing.B) {
 	f := mustFit(b, stats.FitREML, cl)
 	b.ResetTimer()
 	for b.Loop() {
-		for _, w := range stats.ClusterWeights(len(cl), 1000, 1) {
+		for _, w := range stats.QuestionWeights(make([]int, len(cl)), 1000, 1) {
 			f.Reweighted(w)
 		}
 	}

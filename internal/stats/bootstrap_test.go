@@ -2,7 +2,6 @@ package stats_test
 
 import (
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -13,60 +12,82 @@ import (
 	"github.com/discrimeval/leaderboard/internal/synth"
 )
 
-// The bootstrap's stream is PCG-DXSM: these are the first outputs of
-// NewPCG(1, 2) published in Go's own tests. A change here means every
-// bootstrap interval on the site would change.
-func TestPCGKnownOutputs(t *testing.T) {
-	src := rand.NewPCG(1, 2)
-	for i, want := range []uint64{0xc4f5a58656eef510, 0x9dcec3ad077dec6c, 0xc8d04605312f8088} {
-		if got := src.Uint64(); got != want {
-			t.Fatalf("output %d: %#x, want %#x", i, got, want)
+// Golden draws: a change of algorithm (hash, mapping to a count) would
+// change every interval on the site, and is caught here.
+func TestQuestionWeightsGolden(t *testing.T) {
+	got := stats.QuestionWeights([]int{0, 3, 95, 12}, 3, 2024)
+	want := [][]float64{{1, 1, 1, 3}, {1, 1, 1, 1}, {3, 1, 1, 1}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("QuestionWeights changed (-golden +got):\n%s", diff)
+	}
+}
+
+// A question's weight depends on its id, not on which other questions the
+// run has: that is what pairs two runs' replicates.
+func TestQuestionWeightsKeyedByID(t *testing.T) {
+	ids := synth.DefaultQuestions()
+	all := stats.QuestionWeights(ids, 200, 7)
+	sub := stats.QuestionWeights([]int{ids[40], ids[3]}, 200, 7)
+	for b := range all {
+		if sub[b][0] != all[b][40] || sub[b][1] != all[b][3] {
+			t.Fatalf("replicate %d: weights of questions %d and %d depend on the other questions", b, ids[40], ids[3])
 		}
 	}
-}
-
-// Golden draws: a change of algorithm (stream, seeding or bounded draw) is
-// caught here.
-func TestClusterWeightsGolden(t *testing.T) {
-	want := [][]float64{
-		{2, 2, 1, 1, 2, 0, 0, 1, 2, 0, 1, 0},
-		{1, 0, 2, 1, 0, 1, 1, 3, 0, 1, 0, 2},
-		{1, 3, 1, 0, 1, 1, 3, 1, 0, 1, 0, 0},
-	}
-	if diff := cmp.Diff(want, stats.ClusterWeights(12, 3, 2024)); diff != "" {
-		t.Errorf("ClusterWeights(12, 3, 2024) changed (-golden +got):\n%s", diff)
-	}
-}
-
-func TestClusterWeightsDeterministic(t *testing.T) {
-	const m, B = 70, 2000
-	a := stats.ClusterWeights(m, B, 7)
-	// slices.Equal rather than cmp: reflection over 140,000 values is slow.
-	same := func(x, y [][]float64) bool { return slices.EqualFunc(x, y, slices.Equal) }
-	if !same(a, stats.ClusterWeights(m, B, 7)) {
-		t.Fatal("same seed, different draws")
-	}
-	if same(a, stats.ClusterWeights(m, B, 8)) {
+	if slices.EqualFunc(all, stats.QuestionWeights(ids, 200, 8), slices.Equal) {
 		t.Fatal("seeds 7 and 8 give the same draws")
 	}
-	// Each replicate draws m clusters; each cluster is drawn once per
-	// replicate on average (binomial(m, 1/m) counts).
-	mean := make([]float64, m)
-	for _, w := range a {
-		tot := 0.0
-		for i, v := range w {
-			tot += v
-			mean[i] += v / B
-		}
-		if tot != m {
-			t.Fatalf("a replicate draws %v clusters, want %d", tot, m)
+}
+
+// The counts are Poisson(1): mean 1, variance 1, P(0) = e⁻¹.
+func TestQuestionWeightsArePoisson(t *testing.T) {
+	ids := make([]int, 100)
+	for i := range ids {
+		ids[i] = i
+	}
+	var n, s, ss, zeros float64
+	for _, w := range stats.QuestionWeights(ids, 2000, 11) {
+		for _, v := range w {
+			if v != math.Trunc(v) || v < 0 {
+				t.Fatalf("weight %v is not a count", v)
+			}
+			n++
+			s += v
+			ss += v * v
+			if v == 0 {
+				zeros++
+			}
 		}
 	}
-	sd := math.Sqrt((1 - 1.0/m) / B)
-	for i, v := range mean {
-		if math.Abs(v-1) > 5*sd {
-			t.Errorf("cluster %d drawn %.3f times per replicate on average, want 1 ± %.3f", i, v, 5*sd)
+	mean, variance := s/n, ss/n-(s/n)*(s/n)
+	// 200,000 draws: standard errors about 0.002 (mean), 0.004
+	// (variance), 0.001 (share of zeros).
+	if math.Abs(mean-1) > 0.01 || math.Abs(variance-1) > 0.02 || math.Abs(zeros/n-math.Exp(-1)) > 0.005 {
+		t.Errorf("mean %.4f, variance %.4f, P(0) %.4f; want 1, 1, %.4f", mean, variance, zeros/n, math.Exp(-1))
+	}
+}
+
+func TestHolm(t *testing.T) {
+	// R: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") = 0.03 0.06 0.06 0.02
+	got := stats.Holm([]float64{0.01, 0.04, 0.03, 0.005})
+	want := []float64{0.03, 0.06, 0.06, 0.02}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-15 {
+			t.Errorf("Holm: %v, want %v", got, want)
+			break
 		}
+	}
+	if got := stats.Holm([]float64{0.5, 0.9}); got[0] != 1 || got[1] != 1 {
+		t.Errorf("Holm caps at 1: %v", got)
+	}
+}
+
+func TestTwoSidedP(t *testing.T) {
+	// R: 2 * pnorm(-1.959963984540054) = 0.05
+	if got := stats.TwoSidedP(1.959963984540054, 1); math.Abs(got-0.05) > 1e-12 {
+		t.Errorf("TwoSidedP(1.96, 1) = %v", got)
+	}
+	if stats.TwoSidedP(0, 0) != 1 || stats.TwoSidedP(1, 0) != 0 {
+		t.Error("zero standard error")
 	}
 }
 
@@ -100,11 +121,11 @@ func TestReweighted(t *testing.T) {
 	// On complete data a replicate is the mean of the resampled
 	// per-question coefficients: exactly for the closed form, to rounding
 	// for REML (its G_i are equal up to summation order).
-	for b, w := range stats.ClusterWeights(len(complete), 20, 3) {
+	for b, w := range stats.QuestionWeights(questionIDs(len(complete)), 20, 3) {
 		want := make([]float64, p)
 		for i, wi := range w {
 			for j := range want {
-				want[j] += wi * cf.ClusterBeta[i][j] / float64(len(complete))
+				want[j] += wi * cf.ClusterBeta[i][j] / sum(w)
 			}
 		}
 		for _, c := range []struct {
@@ -121,7 +142,7 @@ func TestReweighted(t *testing.T) {
 	}
 	// Incomplete data: replicates vary around Beta with a spread like the
 	// SEs (a loose check that the weights enter the right way round).
-	reps := stats.ClusterWeights(len(incomplete), 400, 4)
+	reps := stats.QuestionWeights(questionIDs(len(incomplete)), 400, 4)
 	for j := 1; j < p; j++ {
 		var s, ss float64
 		for _, w := range reps {
@@ -135,6 +156,22 @@ func TestReweighted(t *testing.T) {
 			t.Errorf("β[%d]: bootstrap mean %.4f sd %.4f; fit %.4f ± %.4f", j, mean, sd, ri.Beta[j], ri.SE[j])
 		}
 	}
+}
+
+func questionIDs(m int) []int {
+	ids := make([]int, m)
+	for i := range ids {
+		ids[i] = i
+	}
+	return ids
+}
+
+func sum(w []float64) float64 {
+	s := 0.0
+	for _, v := range w {
+		s += v
+	}
+	return s
 }
 
 func TestQuantile(t *testing.T) {

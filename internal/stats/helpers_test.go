@@ -82,15 +82,18 @@ type estimate struct {
 // lme4Ref is an lme4 reference fit. The shared reference files have only
 // the coefficients; fit.R's files add the rest.
 type lme4Ref struct {
-	Coefs         map[string]estimate `json:"lme4_reml"`
-	Intercept     *estimate           `json:"intercept"`
-	REMLCrit      float64             `json:"reml_criterion"`
-	Sigma2        float64             `json:"sigma2"`
-	Singular      bool                `json:"singular"`
-	Messages      []string            `json:"convergence_messages"`
-	GLM           map[string]estimate `json:"glm"`
-	GLMDeviance   float64             `json:"deviance"`
-	GLMIterations int                 `json:"iterations"`
+	Coefs     map[string]estimate `json:"lme4_reml"`
+	Intercept *estimate           `json:"intercept"`
+	REMLCrit  float64             `json:"reml_criterion"`
+	Sigma2    float64             `json:"sigma2"`
+	Singular  bool                `json:"singular"`
+	Messages  []string            `json:"convergence_messages"`
+	// Decision runs: brglm2's per-question Firth fits.
+	Firth         map[string]estimate `json:"firth_two_stage"`
+	FirstQuestion struct {
+		ID           int                `json:"id"`
+		Coefficients map[string]float64 `json:"coefficients"`
+	} `json:"first_question"`
 }
 
 func loadRef(t testing.TB, path string) lme4Ref {
@@ -103,7 +106,7 @@ func loadRef(t testing.TB, path string) lme4Ref {
 	if err := json.Unmarshal(b, &ref); err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	if n := max(len(ref.Coefs), len(ref.GLM)); n != int(design.NumCoefs) {
+	if n := max(len(ref.Coefs), len(ref.Firth)); n != int(design.NumCoefs) {
 		t.Fatalf("%s: %d coefficients, want %d", path, n, design.NumCoefs)
 	}
 	return ref

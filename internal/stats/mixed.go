@@ -131,8 +131,7 @@ func closedForm(cps []crossprod, p int) (*MixedFit, bool) {
 	if !sameDesign(cps) || cps[0].n <= p || m <= p {
 		return nil, false
 	}
-	f := &MixedFit{p: p, Method: "closed-form", DF: m - 1, Converged: true,
-		Beta: make([]float64, p), Cov: make([]float64, p*p), ClusterBeta: make([][]float64, m)}
+	f := &MixedFit{p: p, Method: "closed-form", DF: m - 1, Converged: true, ClusterBeta: make([][]float64, m)}
 	rss, dfw := 0.0, 0
 	var a0 *mat.Cholesky // the common X'X
 	for i, cp := range cps {
@@ -147,21 +146,9 @@ func closedForm(cps []crossprod, p int) (*MixedFit, bool) {
 		f.ClusterBeta[i] = bi
 		rss += cp.c - floats.Dot(cp.b, bi)
 		dfw += cp.n - p
-		for j, v := range bi {
-			f.Beta[j] += v / float64(m)
-		}
 	}
-	for _, bi := range f.ClusterBeta {
-		for j := 0; j < p; j++ {
-			for k := 0; k < p; k++ {
-				f.Cov[j*p+k] += (bi[j] - f.Beta[j]) * (bi[k] - f.Beta[k])
-			}
-		}
-	}
-	// Sample covariance S (divisor m−1); Cov = S/m.
-	for k := range f.Cov {
-		f.Cov[k] /= float64(m - 1)
-	}
+	// Sample covariance S (divisor m−1); Cov = S/m below.
+	f.Beta, f.Cov = MeanCov(f.ClusterBeta, p)
 	f.Sigma2 = rss / float64(dfw)
 	ainv := spdInverse(a0)
 	f.Psi = make([]float64, p*p)
@@ -253,5 +240,97 @@ func (f *MixedFit) Reweighted(w []float64) []float64 {
 		return out
 	}
 	cholSolveVec(g, p, out)
+	return out
+}
+
+// RobustCov is the cluster-robust ("sandwich") covariance of Beta (Liang
+// and Zeger 1986) with the small-sample factor m/(m−1) (CR1):
+// (ΣG_i)⁻¹ (Σ u_i u_i') (ΣG_i)⁻¹ · m/(m−1), u_i = g_i − G_i β. It stays
+// right when the model's variance components are off. For the closed form
+// it is Cov itself (the sample covariance of the per-question fits).
+func (f *MixedFit) RobustCov() []float64 {
+	p, m := f.p, len(f.ClusterBeta)
+	if f.info == nil {
+		return append([]float64(nil), f.Cov...)
+	}
+	g := make([]float64, p*p)
+	meat := make([]float64, p*p)
+	u := make([]float64, p)
+	for i, gi := range f.info {
+		for k, v := range gi {
+			g[k] += v
+		}
+		for a := 0; a < p; a++ {
+			s := f.score[i][a]
+			for b := 0; b < p; b++ {
+				s -= gi[a*p+b] * f.Beta[b]
+			}
+			u[a] = s
+		}
+		for a := 0; a < p; a++ {
+			for b := 0; b < p; b++ {
+				meat[a*p+b] += u[a] * u[b]
+			}
+		}
+	}
+	c, ok := spdFactor(g, p)
+	if !ok {
+		return nil
+	}
+	ginv := spdInverse(c)
+	tmp := make([]float64, p*p)
+	out := make([]float64, p*p)
+	for a := 0; a < p; a++ {
+		for b := 0; b < p; b++ {
+			s := 0.0
+			for k := 0; k < p; k++ {
+				s += ginv[a*p+k] * meat[k*p+b]
+			}
+			tmp[a*p+b] = s
+		}
+	}
+	scale := float64(m) / float64(m-1)
+	for a := 0; a < p; a++ {
+		for b := 0; b < p; b++ {
+			s := 0.0
+			for k := 0; k < p; k++ {
+				s += tmp[a*p+k] * ginv[k*p+b]
+			}
+			out[a*p+b] = scale * s
+		}
+	}
+	return out
+}
+
+// JackknifeCov is the delete-one-cluster jackknife covariance of Beta,
+// (m−1)/m · Σ (β₍₋ᵢ₎ − β̄)(β₍₋ᵢ₎ − β̄)', each β₍₋ᵢ₎ refitted without
+// cluster i by Reweighted (variance components held at their fitted
+// values). It is the cluster-robust covariance with the leverage
+// correction of CR3 (Bell and McCaffrey 2002): larger than CR1 where a few
+// clusters carry much of the information.
+func (f *MixedFit) JackknifeCov() []float64 {
+	p, m := f.p, len(f.ClusterBeta)
+	w := make([]float64, m)
+	reps := make([][]float64, m)
+	mean := make([]float64, p)
+	for i := range reps {
+		for k := range w {
+			w[k] = 1
+		}
+		w[i] = 0
+		reps[i] = f.Reweighted(w)
+		for j, v := range reps[i] {
+			mean[j] += v / float64(m)
+		}
+	}
+	out := make([]float64, p*p)
+	scale := float64(m-1) / float64(m)
+	for _, r := range reps {
+		for a := 0; a < p; a++ {
+			for b := 0; b < p; b++ {
+				out[a*p+b] += scale * (r[a] - mean[a]) * (r[b] - mean[b])
+			}
+		}
+	}
 	return out
 }

@@ -144,3 +144,27 @@ func crossprods(cl []Cluster, p int) ([]crossprod, error) {
 	}
 	return out, nil
 }
+
+// MeanCov returns the mean of the rows (each of length p) and their sample
+// covariance (divisor m − 1), p×p row-major: the summary of per-question
+// coefficients that the closed form and the two-stage decision fit share.
+func MeanCov(rows [][]float64, p int) (mean, cov []float64) {
+	m := float64(len(rows))
+	mean, cov = make([]float64, p), make([]float64, p*p)
+	for _, r := range rows {
+		for j, v := range r {
+			mean[j] += v / m
+		}
+	}
+	for _, r := range rows {
+		for j := 0; j < p; j++ {
+			for k := 0; k < p; k++ {
+				cov[j*p+k] += (r[j] - mean[j]) * (r[k] - mean[k])
+			}
+		}
+	}
+	for k := range cov {
+		cov[k] /= m - 1
+	}
+	return mean, cov
+}

@@ -3,9 +3,10 @@
 #
 # A file with a `logit` column is a scored run: the paper's mixed model by
 # lme4, REML, default lmerControl (what lme4 users get). A file with `yes` and
-# `trials` columns is a sampled-decision run: binomial glm with a fixed effect
-# per question, iterated to a tight tolerance so its own convergence error is
-# far below the tests' tolerances.
+# `trials` columns is a sampled-decision run: each question's own logistic
+# regression by Firth's bias-reduced likelihood (brglm2, type "AS_mean"),
+# iterated to a tight tolerance, and the mean and standard error over
+# questions of their coefficients.
 #
 # Usage (from internal/stats): Rscript testdata/lme4/fit.R testdata/*.csv.gz
 # Each foo.csv.gz gets foo.reference.json beside it.
@@ -13,6 +14,7 @@
 suppressPackageStartupMessages({
   library(lme4)
   library(jsonlite)
+  library(brglm2)
 })
 
 # R's column names for the seven coefficients -> the project's names.
@@ -47,7 +49,8 @@ coef_table <- function(est, se) {
 versions <- list(
   R = R.version.string,
   lme4 = as.character(packageVersion("lme4")),
-  Matrix = as.character(packageVersion("Matrix"))
+  Matrix = as.character(packageVersion("Matrix")),
+  brglm2 = as.character(packageVersion("brglm2"))
 )
 
 for (path in commandArgs(trailingOnly = TRUE)) {
@@ -68,15 +71,26 @@ for (path in commandArgs(trailingOnly = TRUE)) {
     res$optimizer <- fit@optinfo$optimizer
     res$convergence_messages <- as.list(fit@optinfo$conv$lme4$messages)
   } else {
-    fit <- glm(cbind(yes, trials - yes) ~ age_z + gender + race + q,
-               family = binomial, data = d,
-               control = glm.control(epsilon = 1e-14, maxit = 100))
-    est <- coef(fit)
-    se <- sqrt(diag(vcov(fit)))
-    res$glm <- coef_table(est, se)
-    res$deviance <- fit$deviance
-    res$iterations <- fit$iter
-    res$converged <- fit$converged
+    # Questions answered one way only carry no information on differences
+    # between people and are left out, as in the Go code; age is
+    # standardised over the rows kept.
+    share <- tapply(d$yes, d$q, sum) / tapply(d$trials, d$q, sum)
+    keep <- names(share)[share > 0 & share < 1]
+    d <- prepare(d[as.character(d$q) %in% keep, c("q", "age", "gender", "race", "yes", "trials")])
+    per <- list()
+    for (q in levels(d$q)) {
+      fit <- glm(cbind(yes, trials - yes) ~ age_z + gender + race, family = binomial,
+                 data = d[d$q == q, ], method = "brglmFit", type = "AS_mean",
+                 control = brglmControl(epsilon = 1e-12, maxit = 500))
+      stopifnot(fit$converged)
+      per[[q]] <- coef(fit)[names(coef_names)]
+    }
+    b <- do.call(rbind, per)
+    m <- nrow(b)
+    res$questions_used <- m
+    res$firth_two_stage <- coef_table(colMeans(b), apply(b, 2, sd) / sqrt(m))
+    first <- levels(d$q)[1]
+    res$first_question <- list(id = as.integer(first), coefficients = as.list(setNames(unname(per[[first]]), unname(coef_names))))
   }
   res$seconds <- proc.time()[["elapsed"]] - t0
   out <- sub("\\.csv\\.gz$", ".reference.json", path)
