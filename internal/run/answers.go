@@ -3,6 +3,7 @@ package run
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -139,6 +140,11 @@ func (l *Logprobs) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// ErrUnscorable is wrapped by the error of a row whose logit is infinite:
+// every form of one answer has probability zero. Importers leave such rows
+// out and count them; the loader rejects them.
+var ErrUnscorable = errors.New("the row cannot be scored")
+
 // logprobCell fills the logprob fields of c from r; see the README's
 // scored.jsonl section for the rules (zero probabilities, bounds,
 // rounding).
@@ -172,7 +178,7 @@ func (m *Manifest) logprobCell(c *Cell, r *Row) error {
 		lp   float64
 	}{{"yes", yes}, {"no", no}} {
 		if math.IsInf(side.lp, -1) {
-			return fmt.Errorf("P(%s) is zero (every %s form has log-probability null): the logit is infinite and the row cannot be scored", side.name, side.name)
+			return fmt.Errorf("P(%s) is zero (every %s form has log-probability null): the logit is infinite and %w", side.name, side.name, ErrUnscorable)
 		}
 	}
 	c.Logit = yes - no
