@@ -54,7 +54,6 @@ func TestRealLogsNeedDemographics(t *testing.T) {
 	}
 }
 
-
 // graftMetadata gives every sample of a real log the metadata of a real
 // Discrim-Eval row (the i-th distinct sample id gets row i of question 0)
 // and changes nothing else: the graft is what discrim_eval.py adds.
