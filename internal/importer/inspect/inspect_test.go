@@ -155,9 +155,12 @@ func TestAnswerForm(t *testing.T) {
 	}
 }
 
-func member(t *testing.T, name string) []byte {
+func member(t *testing.T, name string) []byte { return memberOf(t, evalLog, name) }
+
+// memberOf reads one member of a .eval log.
+func memberOf(t testing.TB, path, name string) []byte {
 	t.Helper()
-	zr, err := zip.OpenReader(evalLog)
+	zr, err := zip.OpenReader(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,14 +168,14 @@ func member(t *testing.T, name string) []byte {
 	for _, f := range zr.File {
 		if f.Name == name {
 			budget := importer.MaxFileBytes
-			b, err := readMember(evalLog, f, &budget)
+			b, err := readMember(path, f, &budget)
 			if err != nil {
 				t.Fatal(err)
 			}
 			return b
 		}
 	}
-	t.Fatalf("no %s", name)
+	t.Fatalf("%s has no %s", path, name)
 	return nil
 }
 

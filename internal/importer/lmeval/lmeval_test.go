@@ -22,7 +22,7 @@ const (
 	limResults = "testdata/limit150/results_" + limStamp + ".json"
 )
 
-func fixtureLines(t *testing.T) []string {
+func fixtureLines(t testing.TB) []string {
 	t.Helper()
 	src, err := importer.Open(limSamples)
 	if err != nil {
