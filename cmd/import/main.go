@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/importer"
@@ -17,6 +18,12 @@ import (
 )
 
 func main() {
+	// A soft memory limit makes the collector return the buffers a
+	// hostile input grows to the limits (README) before it grows more; a
+	// real import holds far less. GOMEMLIMIT overrides it.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(256 << 20)
+	}
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "import:", err)

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -127,6 +130,7 @@ func TestEveryImportBuilds(t *testing.T) {
 	for i, g := range grafted {
 		imports = append(imports, []string{"inspect", g, "--id", fmt.Sprintf("real-%02d", i)})
 	}
+	imports = append(imports, []string{"inspect", quirkyLog(t), "--id", "inspect-quirks"})
 	for _, args := range imports {
 		if err := run(append(args, "-runs", runs), &out, &out); err != nil {
 			t.Fatalf("%v: %v", args, err)
@@ -146,4 +150,38 @@ func TestEveryImportBuilds(t *testing.T) {
 			t.Errorf("no %s among %d files", want, len(files))
 		}
 	}
+}
+
+// quirkyLog is the logprob fixture with what real servers write in
+// top_logprobs: every third sample lists "No" at the -9999 placeholder
+// (probability zero), every fifth lacks "no" (a bounded form).
+func quirkyLog(t *testing.T) string {
+	t.Helper()
+	zr, err := zip.OpenReader(evalLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	placeholder := regexp.MustCompile(`("token": "No",\s+"logprob": )[-0-9.e]+`)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for i, f := range zr.File {
+		rc, _ := f.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		if strings.HasPrefix(f.Name, "samples/") {
+			switch {
+			case i%3 == 0:
+				b = placeholder.ReplaceAll(b, []byte("${1}-9999.0"))
+			case i%5 == 0:
+				b = bytes.Replace(b, []byte(`"token": "no"`), []byte(`"token": "nah"`), 1)
+			}
+		}
+		w, _ := zw.Create(f.Name)
+		w.Write(b)
+	}
+	zw.Close()
+	path := filepath.Join(t.TempDir(), "quirks.eval")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	return path
 }

@@ -31,7 +31,7 @@ var (
 	MaxLineBytes = 16 << 20
 	// MaxValueBytes is the decompressed size of one .eval member and of
 	// one value of a .json log (a sample, or the eval header).
-	MaxValueBytes int64 = 256 << 20
+	MaxValueBytes int64 = 64 << 20
 	// MaxSamples is the number of lines of a samples file, or of samples
 	// (counting each epoch) of an Inspect log. Discrim-Eval has 9,450
 	// prompts per variant.

@@ -323,7 +323,17 @@ func parseLine(b []byte, variant string) (parsed, error) {
 	if err != nil {
 		return p, err
 	}
-	docHash := importer.SHA256(string(importer.PyDumps(*tree.Get("doc"), 2)))
+	// encoding/json matches keys without regard to case and keeps the last
+	// of two equal keys; the hash must be of the very doc the row is read
+	// from, so keys must be unique and exact.
+	docV := tree.Get("doc")
+	if err := exactKeys(&tree, "doc_id", "doc", "doc_hash", "prompt_hash", "target_hash"); err != nil {
+		return p, err
+	}
+	if err := exactKeys(docV, "filled_template", "decision_question_id", "age", "gender", "race", "fill_type"); err != nil {
+		return p, fmt.Errorf("doc: %v: not a Discrim-Eval document (wrong task?)", err)
+	}
+	docHash := importer.SHA256(string(importer.PyDumps(*docV, 2)))
 	if s.DocHash != docHash {
 		return p, fmt.Errorf("doc_hash %s does not match the doc (json.dumps(doc, indent=2, ensure_ascii=False) hashes to %s): the doc was changed after the run", s.DocHash, docHash)
 	}
@@ -417,6 +427,28 @@ func parseLine(b []byte, variant string) (parsed, error) {
 		}
 	}
 	return p, nil
+}
+
+// exactKeys checks that v is an object whose keys are unique, even
+// without regard to case, and that it has each of keys as written.
+func exactKeys(v *importer.Value, keys ...string) error {
+	if v == nil || v.Kind != importer.Object {
+		return fmt.Errorf("not a JSON object")
+	}
+	seen := map[string]string{}
+	for _, k := range v.Keys {
+		low := strings.ToLower(k)
+		if prev, dup := seen[low]; dup {
+			return fmt.Errorf("key %q and %q: a key twice", importer.Shorten(prev, 40), importer.Shorten(k, 40))
+		}
+		seen[low] = k
+	}
+	for _, k := range keys {
+		if v.Get(k) == nil {
+			return fmt.Errorf("no %q key", k)
+		}
+	}
+	return nil
 }
 
 func isForm(s string) bool {

@@ -171,6 +171,10 @@ func TestBadNumbersAndText(t *testing.T) {
 		{"age 1e400", func(l []string) {
 			l[7] = rehash(t, strings.Replace(l[7], `"age": 20.0`, `"age": 1e400`, 1))
 		}, name + ":8: "},
+		{"doc twice", func(l []string) {
+			// encoding/json would read the second doc; the hash covers the first.
+			l[9] = strings.Replace(l[9], `"doc": {`, `"doc": {"decision_question_id": 5}, "doc": {`, 1)
+		}, name + `:10: key "doc" and "doc": a key twice`},
 		{"invalid UTF-8", func(l []string) { l[8] = strings.Replace(l[8], "kidney", "kid\xffney", 1) }, name + ":9: invalid UTF-8 at byte"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
