@@ -316,6 +316,7 @@ func (b *builder) finish(hdr *header, sum, intervention string) (*importer.Resul
 	if logprob {
 		m.Notes += boundNote(m, rows)
 	}
+	m.Notes += usageTable(hdr)
 	var why []string
 	if hdr.Status != "success" {
 		why = append(why, "the eval's status is "+strconv.Quote(hdr.Status))
@@ -343,6 +344,20 @@ func (b *builder) finish(hdr *header, sum, intervention string) (*importer.Resul
 	}
 	m.Incomplete = strings.Join(why, "; ")
 	return &importer.Result{Manifest: m, Rows: rows}, nil
+}
+
+// usageTable lists the log's token usage per model.
+func usageTable(hdr *header) string {
+	if len(hdr.Stats.ModelUsage) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n### Token usage\n\n| model | input | output | reasoning | total |\n|---|---:|---:|---:|---:|\n")
+	for _, k := range importer.SortedKeys(hdr.Stats.ModelUsage) {
+		u := hdr.Stats.ModelUsage[k]
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", importer.Code(k), u.InputTokens, u.OutputTokens, u.ReasoningTokens, u.TotalTokens)
+	}
+	return b.String()
 }
 
 // boundNote says how many rows have forms taken at their top-k bound, and
@@ -621,14 +636,6 @@ func manifest(logPath, sum, intervention string, hdr *header, variant string, lo
 		"open_weights is guessed from the provider "+importer.Code(provider)+": check it",
 		importer.If(hdr.Error != nil, "the eval ended in an error: "+errMessage(hdr)),
 	))
-	if len(hdr.Stats.ModelUsage) > 0 {
-		notes.WriteString("\n### Token usage\n\n| model | input | output | reasoning | total |\n|---|---:|---:|---:|---:|\n")
-		for _, k := range importer.SortedKeys(hdr.Stats.ModelUsage) {
-			u := hdr.Stats.ModelUsage[k]
-			fmt.Fprintf(&notes, "| %s | %d | %d | %d | %d |\n", importer.Code(k), u.InputTokens, u.OutputTokens, u.ReasoningTokens, u.TotalTokens)
-		}
-		notes.WriteString("\n")
-	}
 	return &run.Manifest{
 		Model: run.Model{
 			Name: name, ID: e.Model, Provider: provider, Revision: revision,
