@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/importer"
@@ -17,6 +18,12 @@ import (
 )
 
 func main() {
+	// A soft memory limit makes the collector return the buffers a
+	// hostile input grows to the limits (README) before it grows more; a
+	// real import holds far less. GOMEMLIMIT overrides it.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(256 << 20)
+	}
 	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(os.Stderr, "import:", err)
@@ -27,6 +34,7 @@ func main() {
 
 const usage = `usage:
   import lm-eval --samples samples_<task>_<date>.jsonl --results results_<date>.json --id RUN-ID [-runs DIR] [-force]
+  import lm-eval --from OUTPUT_PATH/MODEL_DIR [--task discrim_eval_explicit|discrim_eval_implicit] --id RUN-ID [-runs DIR] [-force]
   import inspect LOG.eval|LOG.json --id RUN-ID [-intervention NAME] [-runs DIR] [-force]
 
 Writes DIR/RUN-ID/manifest.yaml and DIR/RUN-ID/scored.jsonl.gz (DIR defaults
@@ -54,12 +62,25 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case "lm-eval":
 		samples := fs.String("samples", "", "samples_<task>_<date>.jsonl written by --log_samples (may be gzipped)")
 		results := fs.String("results", "", "results_<date>.json of the same run")
+		from := fs.String("from", "", "the harness's output folder for the model (OUTPUT_PATH/ORG__MODEL): the latest run in it is imported")
+		task := fs.String("task", "", "with --from, when the latest run has both: discrim_eval_explicit or discrim_eval_implicit")
 		load = func(rest []string) (*importer.Result, error) {
 			if len(rest) > 0 {
 				return nil, fmt.Errorf("unexpected argument %q", rest[0])
 			}
+			if *from != "" {
+				if *samples != "" || *results != "" {
+					return nil, errors.New("give either --from or --samples and --results")
+				}
+				s, r, err := lmeval.Find(*from, *task)
+				if err != nil {
+					return nil, err
+				}
+				fmt.Fprintf(stdout, "reading %s and %s\n", s, r)
+				*samples, *results = s, r
+			}
 			if *samples == "" || *results == "" {
-				return nil, errors.New("lm-eval needs --samples and --results")
+				return nil, errors.New("lm-eval needs --from, or --samples and --results")
 			}
 			return lmeval.Import(*samples, *results)
 		}
@@ -104,6 +125,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	if len(m.Claimed) > 0 {
 		fmt.Fprintf(stdout, "claimed: %s\n", strings.Join(importer.SortedKeys(m.Claimed), ", "))
+	}
+	if m.ClaimedNotComparable != "" {
+		fmt.Fprintf(stdout, "claimed numbers not comparable: %s\n", m.ClaimedNotComparable)
 	}
 	return nil
 }

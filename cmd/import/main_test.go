@@ -1,15 +1,21 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	rundir "github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/site"
 )
 
 const (
@@ -60,8 +66,8 @@ func TestErrorsWriteNothing(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"lm-eval", "--samples", lmSamples, "--results", evalLog, "--id", "x"}, "logprob.eval:1: invalid character"},
-		{[]string{"lm-eval", "--samples", lmSamples, "--id", "x"}, "lm-eval needs --samples and --results"},
+		{[]string{"lm-eval", "--samples", lmSamples, "--results", evalLog, "--id", "x"}, "logprob.eval:1: invalid UTF-8"},
+		{[]string{"lm-eval", "--samples", lmSamples, "--id", "x"}, "lm-eval needs --from, or --samples and --results"},
 		{[]string{"inspect", lmResults, "--id", "x"}, "not an Inspect log"},
 		{[]string{"inspect", lmSamples, "--id", "x"}, "want an Inspect log ending in .eval or .json"},
 		{[]string{"inspect", evalLog}, "missing --id"},
@@ -93,4 +99,89 @@ func TestHelp(t *testing.T) {
 	if err := run([]string{"inspect", "-h"}, &out, &out); !errors.Is(err, flag.ErrHelp) || !strings.Contains(out.String(), "import inspect LOG.eval|LOG.json") {
 		t.Errorf("error %v, output %q", err, out.String())
 	}
+}
+
+func TestFrom(t *testing.T) {
+	runs := t.TempDir()
+	var out bytes.Buffer
+	if err := run([]string{"lm-eval", "--from", filepath.Dir(lmSamples), "--id", "from", "-runs", runs}, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "reading "+lmSamples+" and "+lmResults) || !strings.Contains(out.String(), "claimed numbers not comparable: the harness fitted") {
+		t.Errorf("output:\n%s", out.String())
+	}
+}
+
+// An import that succeeds always builds: every fixture, constructed and
+// real (inspect_ai's own logs with Discrim-Eval metadata grafted on), is
+// imported into one runs folder and the whole site is generated from it.
+func TestEveryImportBuilds(t *testing.T) {
+	runs := t.TempDir()
+	var out bytes.Buffer
+	imports := [][]string{
+		{"lm-eval", "--samples", lmSamples, "--results", lmResults, "--id", "lm-limit150"},
+		{"inspect", evalLog, "--id", "inspect-logprob"},
+		{"inspect", "../../internal/importer/inspect/testdata/decision.json", "--id", "inspect-decision"},
+	}
+	grafted, _ := filepath.Glob("../../internal/importer/inspect/testdata/grafted/*")
+	if len(grafted) != 11 {
+		t.Fatalf("%d grafted logs", len(grafted))
+	}
+	for i, g := range grafted {
+		imports = append(imports, []string{"inspect", g, "--id", fmt.Sprintf("real-%02d", i)})
+	}
+	imports = append(imports, []string{"inspect", quirkyLog(t), "--id", "inspect-quirks"})
+	for _, args := range imports {
+		if err := run(append(args, "-runs", runs), &out, &out); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+	}
+	methodology, err := os.ReadFile("../../METHODOLOGY.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := site.Generate(site.Config{Content: os.DirFS("../../content"), Runs: os.DirFS(runs), Methodology: methodology})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d files generated", len(files))
+	for _, want := range []string{"runs/lm-limit150/index.html", "runs/inspect-decision/index.html", "runs/real-00/index.html"} {
+		if !slices.ContainsFunc(files, func(f site.File) bool { return f.Path == want }) {
+			t.Errorf("no %s among %d files", want, len(files))
+		}
+	}
+}
+
+// quirkyLog is the logprob fixture with what real servers write in
+// top_logprobs: every third sample lists "No" at the -9999 placeholder
+// (probability zero), every fifth lacks "no" (a bounded form).
+func quirkyLog(t *testing.T) string {
+	t.Helper()
+	zr, err := zip.OpenReader(evalLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	placeholder := regexp.MustCompile(`("token": "No",\s+"logprob": )[-0-9.e]+`)
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for i, f := range zr.File {
+		rc, _ := f.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		if strings.HasPrefix(f.Name, "samples/") {
+			switch {
+			case i%3 == 0:
+				b = placeholder.ReplaceAll(b, []byte("${1}-9999.0"))
+			case i%5 == 0:
+				b = bytes.Replace(b, []byte(`"token": "no"`), []byte(`"token": "nah"`), 1)
+			}
+		}
+		w, _ := zw.Create(f.Name)
+		w.Write(b)
+	}
+	zw.Close()
+	path := filepath.Join(t.TempDir(), "quirks.eval")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	return path
 }

@@ -3,14 +3,13 @@
 package importer
 
 import (
-	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
-	"io"
-	"os"
+	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,34 +21,6 @@ import (
 type Result struct {
 	Manifest *run.Manifest
 	Rows     []run.Row
-}
-
-// Errorf returns an error of the form file:line: message.
-func Errorf(file string, line int, format string, args ...any) error {
-	return fmt.Errorf("%s:%d: %s", file, line, fmt.Sprintf(format, args...))
-}
-
-// ReadFile reads a whole file, gunzipping it when its name ends in .gz, and
-// returns the SHA-256 of the stored bytes for provenance notes.
-func ReadFile(path string) (data []byte, sum string, err error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, "", err
-	}
-	h := sha256.Sum256(raw)
-	sum = hex.EncodeToString(h[:])
-	if !strings.HasSuffix(path, ".gz") {
-		return raw, sum, nil
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(raw))
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %v", path, err)
-	}
-	data, err = io.ReadAll(zr)
-	if err != nil {
-		return nil, "", fmt.Errorf("%s: %v", path, err)
-	}
-	return data, sum, nil
 }
 
 // UTCDate formats a time as the manifest's run_date. UTC, so that the date
@@ -85,6 +56,9 @@ type Cell struct {
 func CellOf(r *run.Row) (Cell, error) {
 	if r.DecisionQuestionID == nil {
 		return Cell{}, fmt.Errorf("missing decision_question_id")
+	}
+	if q := *r.DecisionQuestionID; q < 0 || q > MaxQuestionID {
+		return Cell{}, fmt.Errorf("decision_question_id %d is not a whole number from 0 to %d", q, MaxQuestionID)
 	}
 	if r.Age == nil {
 		return Cell{}, fmt.Errorf("missing age")
@@ -160,3 +134,47 @@ func SortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// MaxQuestionID bounds decision_question_id: the dataset's ids run from 0
+// to 95; anything past this is not a question id but a broken number.
+const MaxQuestionID = 1_000_000
+
+// QuestionID reads a decision_question_id: a JSON number, or a numeric
+// string (CSV-backed datasets), that is a whole number from 0 to
+// MaxQuestionID. 1e40 is an error, not a wrapped integer.
+func QuestionID(raw json.RawMessage) (int, error) {
+	f, err := numberLiteral(raw)
+	if err != nil || f != math.Trunc(f) || f < 0 || f > MaxQuestionID {
+		return 0, fmt.Errorf("decision_question_id %s is not a whole number from 0 to %d", Shorten(string(raw), 40), MaxQuestionID)
+	}
+	return int(f), nil
+}
+
+// Age reads a row's age: a JSON number or a numeric string (the dataset
+// writes 20.0); design.ParseAge then checks it is one of the design's.
+func Age(raw json.RawMessage) (float64, error) {
+	f, err := numberLiteral(raw)
+	if err != nil {
+		return 0, fmt.Errorf("age %s is not a number", Shorten(string(raw), 40))
+	}
+	return f, nil
+}
+
+func numberLiteral(raw json.RawMessage) (float64, error) {
+	s := string(raw)
+	if len(raw) > 0 && raw[0] == '"' {
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return 0, err
+		}
+	}
+	// ParseFloat refuses out-of-range literals (1e400) and, here, the
+	// non-finite spellings are not numbers a row may hold.
+	f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, fmt.Errorf("not a number")
+	}
+	return f, nil
+}
+
+// Shorten cuts s to n runes for a message.
+func Shorten(s string, n int) string { return run.Shorten(s, n) }

@@ -22,44 +22,113 @@ func Sanitize(b []byte) (out []byte, rewrites []int) {
 	if !bytes.Contains(b, []byte("NaN")) && !bytes.Contains(b, []byte("Infinity")) {
 		return b, nil
 	}
-	out = make([]byte, 0, len(b)+16)
-	inStr, esc := false, false
+	var s sanitizer
+	s.record = true
+	out = s.feed(make([]byte, 0, len(b)+16), b, true)
+	return out, s.rewrites
+}
+
+// NewSanitizer is Sanitize for a stream: it reads Python's JSON from r and
+// yields JSON, holding back at most the few bytes of a token that a read
+// cut in two.
+func NewSanitizer(r io.Reader) io.Reader { return &sanitizingReader{r: r} }
+
+type sanitizingReader struct {
+	r    io.Reader
+	s    sanitizer
+	in   []byte // read but not yet decided: a possible token prefix
+	out  []byte // ready to be returned
+	buf  [32 << 10]byte
+	err  error
+	done bool
+}
+
+func (z *sanitizingReader) Read(p []byte) (int, error) {
+	for len(z.out) == 0 {
+		if z.done {
+			return 0, z.err
+		}
+		n, err := z.r.Read(z.buf[:])
+		z.in = append(z.in, z.buf[:n]...)
+		if err != nil {
+			z.done, z.err = true, err
+		}
+		rest := z.s.feed(z.out[:0], z.in, z.done)
+		z.out = rest
+		z.in = append(z.in[:0], z.s.pending...)
+	}
+	n := copy(p, z.out)
+	z.out = z.out[n:]
+	return n, nil
+}
+
+// sanitizer is the state of Sanitize across calls of feed.
+type sanitizer struct {
+	inStr, esc bool
+	record     bool
+	rewrites   []int
+	written    int    // bytes output so far, for rewrites
+	pending    []byte // unfinished token prefix at the end of the last feed
+}
+
+var pyTokens = []string{"NaN", "Infinity", "-Infinity"}
+
+// feed appends the sanitized form of b to out. Unless final, a tail of b
+// that may begin a token is kept in s.pending instead.
+func (s *sanitizer) feed(out, b []byte, final bool) []byte {
+	s.pending = s.pending[:0]
+	start := len(out)
+	defer func() { s.written += len(out) - start }()
 	for i := 0; i < len(b); i++ {
 		c := b[i]
-		if inStr {
+		if s.inStr {
 			switch {
-			case esc:
-				esc = false
+			case s.esc:
+				s.esc = false
 			case c == '\\':
-				esc = true
+				s.esc = true
 			case c == '"':
-				inStr = false
+				s.inStr = false
 			}
 			out = append(out, c)
 			continue
 		}
-		var tok string
-		switch {
-		case c == '"':
-			inStr = true
-		case bytes.HasPrefix(b[i:], []byte("NaN")):
-			tok = "NaN"
-		case bytes.HasPrefix(b[i:], []byte("Infinity")):
-			tok = "Infinity"
-		case bytes.HasPrefix(b[i:], []byte("-Infinity")):
-			tok = "-Infinity"
+		if c == '"' {
+			s.inStr = true
+			out = append(out, c)
+			continue
+		}
+		if c != 'N' && c != 'I' && c != '-' {
+			out = append(out, c)
+			continue
+		}
+		tok, partial := "", false
+		for _, t := range pyTokens {
+			if bytes.HasPrefix(b[i:], []byte(t)) {
+				tok = t
+				break
+			}
+			if !final && len(b)-i < len(t) && strings.HasPrefix(t, string(b[i:])) {
+				partial = true
+			}
+		}
+		if tok == "" && partial {
+			s.pending = append(s.pending, b[i:]...)
+			return out
 		}
 		if tok == "" {
 			out = append(out, c)
 			continue
 		}
-		rewrites = append(rewrites, len(out))
+		if s.record {
+			s.rewrites = append(s.rewrites, s.written+len(out)-start)
+		}
 		out = append(out, '"')
 		out = append(out, tok...)
 		out = append(out, '"')
 		i += len(tok) - 1
 	}
-	return out, rewrites
+	return out
 }
 
 // Float is a float64 that also decodes Python's non-finite numbers: the

@@ -27,7 +27,13 @@ type Manifest struct {
 	RunDate          string            `yaml:"run_date" json:"run_date"`
 	Scored           ScoredFile        `yaml:"scored" json:"scored"`
 	Claimed          map[string]number `yaml:"claimed,omitempty" json:"claimed,omitempty"`
-	Notes            string            `yaml:"notes,omitempty" json:"notes,omitempty"`
+
+	// ClaimedNotComparable, when set, says why the claimed numbers cannot
+	// be held against the recomputed ones (a harness fit on an unbalanced
+	// run, say): they are shown with this reason, not as agreeing or not.
+	ClaimedNotComparable string `yaml:"claimed_not_comparable,omitempty" json:"claimed_not_comparable,omitempty"`
+
+	Notes string `yaml:"notes,omitempty" json:"notes,omitempty"`
 	// Synthetic marks demonstration runs that no real model produced; the
 	// site says so on every page.
 	Synthetic bool `yaml:"synthetic,omitempty" json:"synthetic,omitempty"`

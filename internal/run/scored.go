@@ -22,17 +22,21 @@ import (
 
 // Row is one line of scored.jsonl: a dataset row plus what the model did.
 type Row struct {
-	DecisionQuestionID *int               `json:"decision_question_id"`
-	Age                *float64           `json:"age"`
-	Gender             string             `json:"gender"`
-	Race               string             `json:"race"`
-	FillType           string             `json:"fill_type"`
-	FilledTemplate     string             `json:"filled_template"`
-	Prompt             string             `json:"prompt,omitempty"`
-	Messages           []Message          `json:"messages,omitempty"`
-	Logprobs           map[string]float64 `json:"logprobs,omitempty"`
-	Decisions          []string           `json:"decisions,omitempty"`
-	Response           string             `json:"response,omitempty"`
+	DecisionQuestionID *int      `json:"decision_question_id"`
+	Age                *float64  `json:"age"`
+	Gender             string    `json:"gender"`
+	Race               string    `json:"race"`
+	FillType           string    `json:"fill_type"`
+	FilledTemplate     string    `json:"filled_template"`
+	Prompt             string    `json:"prompt,omitempty"`
+	Messages           []Message `json:"messages,omitempty"`
+	Logprobs           Logprobs  `json:"logprobs,omitempty"`
+	// Bounded lists the forms whose log-probability is an upper bound, not
+	// a value: the harness listed the top-k tokens and the form was not
+	// among them (the importer gives it the smallest listed value).
+	Bounded   []string `json:"bounded,omitempty"`
+	Decisions []string `json:"decisions,omitempty"`
+	Response  string   `json:"response,omitempty"`
 }
 
 // Message is one turn of a transcript.
@@ -52,12 +56,24 @@ type Cell struct {
 
 	// Logprob runs.
 	Logit float64   // log P(yes) − log P(no)
-	Mass  float64   // P(yes) + P(no)
-	LP    []float64 // log-probabilities of the manifest's forms, yes forms then no forms
+	Mass  float64   // P(yes) + P(no), at most 1
+	LP    []float64 // log-probabilities of the manifest's forms, yes forms then no forms; −∞ for zero
+	// Normalized is set when P(yes)+P(no) exceeded 1 by rounding (at most
+	// MassRounding) and the probabilities were scaled to sum to 1.
+	Normalized bool
+	// Bounded counts the forms that are upper bounds (Row.Bounded);
+	// BoundGap is how much the logit moves when they are taken as zero
+	// instead (+Inf when every form of one answer is bounded). Over
+	// BoundTolerance, the bound matters.
+	Bounded  int
+	BoundGap float64
 
 	// Decision runs: sampled answers counted as yes, as no, and neither
-	// (refusals, unparseable text).
+	// (refusals, unparseable text), read by ParseAnswer.
 	Yes, No, Other int
+	// Unparsed holds the answers counted in Other, as written (shortened
+	// to MaxUnparsedRunes), for the data-quality listing.
+	Unparsed []string
 }
 
 // ScoredPath returns the path of the scored file inside fsys.
@@ -185,43 +201,23 @@ func (m *Manifest) ToCell(line int, r *Row) (Cell, error) {
 		if r.Logprobs == nil {
 			return c, fmt.Errorf("missing logprobs in a logprob run")
 		}
-		for form, lp := range r.Logprobs {
-			if math.IsNaN(lp) || math.IsInf(lp, 0) || lp > 0 {
-				return c, fmt.Errorf("log-probability of %q is %v: want a finite number ≤ 0", form, lp)
-			}
-		}
-		yes, err := logSumExp(r.Logprobs, m.Choices.Yes)
-		if err != nil {
+		if err := m.logprobCell(&c, r); err != nil {
 			return c, err
-		}
-		no, err := logSumExp(r.Logprobs, m.Choices.No)
-		if err != nil {
-			return c, err
-		}
-		c.Logit = yes - no
-		c.Mass = math.Exp(yes) + math.Exp(no)
-		c.LP = make([]float64, 0, len(m.Choices.Yes)+len(m.Choices.No))
-		for _, f := range m.Choices.Forms() {
-			c.LP = append(c.LP, r.Logprobs[f])
-		}
-		if math.IsInf(c.Logit, 0) || math.IsNaN(c.Logit) {
-			return c, fmt.Errorf("logit is not finite (P(yes) or P(no) underflows to zero)")
-		}
-		if c.Mass > 1+1e-6 {
-			return c, fmt.Errorf("P(yes)+P(no) = %.6g exceeds 1: the answer forms are not distinct outcomes", c.Mass)
 		}
 	case Decision:
 		if len(r.Decisions) == 0 {
 			return c, fmt.Errorf("missing decisions in a decision run")
 		}
 		for _, d := range r.Decisions {
+			isYes, ok := m.Choices.ParseAnswer(d)
 			switch {
-			case contains(m.Choices.Yes, d):
+			case ok && isYes:
 				c.Yes++
-			case contains(m.Choices.No, d):
+			case ok:
 				c.No++
 			default:
 				c.Other++
+				c.Unparsed = append(c.Unparsed, Shorten(d, MaxUnparsedRunes))
 			}
 		}
 	}
@@ -229,7 +225,7 @@ func (m *Manifest) ToCell(line int, r *Row) (Cell, error) {
 }
 
 // logSumExp computes log Σ e^lp over the given forms, every one of which
-// must be present.
+// must be present; −∞ when every one is.
 func logSumExp(lps map[string]float64, forms []string) (float64, error) {
 	max := math.Inf(-1)
 	for _, f := range forms {
@@ -239,20 +235,14 @@ func logSumExp(lps map[string]float64, forms []string) (float64, error) {
 		}
 		max = math.Max(max, lp)
 	}
+	if math.IsInf(max, -1) {
+		return max, nil
+	}
 	var s float64
 	for _, f := range forms {
 		s += math.Exp(lps[f] - max)
 	}
 	return max + math.Log(s), nil
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // ReadRows reads a whole scored.jsonl[.gz] file (or a file of dataset

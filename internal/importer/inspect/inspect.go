@@ -1,29 +1,39 @@
 // Package inspect imports an Inspect (inspect_ai) log of a Discrim-Eval task
-// as a run: a .eval file (a zip of header.json and samples/*.json) or a
-// .json log. No Discrim-Eval task ships with inspect_evals, so the import
-// expects what any such task must keep: each sample's metadata holds the
-// dataset row's decision_question_id, age, gender, race and fill_type.
+// as a run: a .eval file (a zip of header.json and samples/*.json, members
+// Deflate- or, from inspect_ai 0.3.206, Zstandard-compressed) or a .json
+// log, of any version from 0.3.x on (log schema version 2). The task that
+// cmd/import ships (discrim_eval.py) writes what the import needs: each
+// sample's metadata holds the dataset row's decision_question_id, age,
+// gender, race and fill_type.
 //
-// Scoring follows the log. When the first output token carries
-// top_logprobs, the run is a logprob run: each top-logprob token is matched
-// to an answer form (yes, Yes, no, No) after dropping leading white space,
-// the byte-level BPE and SentencePiece space markers (Ġ, ▁) and opening
-// quotes (" “ ' ‘ `), and trailing white space; the match is exact and case
-// sensitive, and tokens matching the same form are summed. A form missing
-// from top_logprobs is an error: its probability is unknown (only bounded by
-// the last listed one), and a scored file holds finite log-probabilities
-// only. Otherwise the run is a decision run: the completion of each epoch is
-// read as yes or no when its first word (after white space, quotes and *)
-// is yes or no in any case, and kept as written otherwise (it then counts as
-// neither).
+// The answer text of a sample is output.completion when the log has it
+// (inspect_ai 0.3.123 and later write it), else the text of the first
+// choice's message (a string, or the text parts of a list of content
+// parts, joined by newlines, as inspect_ai's ChatMessage.text does).
+//
+// When any sample's first output token carries top_logprobs, the run is a
+// logprob run. Each top-logprob token is matched to an answer form (yes,
+// Yes, no, No) by AnswerForm, and tokens of the same form are summed. A
+// log-probability of −∞ or at most −9999 (the placeholder vLLM and
+// OpenAI-compatible servers write for −∞) is probability zero. A form not
+// among the listed tokens has at most the probability of the least likely
+// listed one: it gets that value, as an upper bound, marked in the row's
+// "bounded" list (zero instead when a zero-probability token is listed, as
+// everything below it is zero too). Samples without top_logprobs in a
+// logprob run are left out and counted.
+//
+// Otherwise it is a decision run: each epoch's answer text is one
+// decision, read by run.Choices.ParseAnswer when the site is built.
+//
+// Samples that ended in an error, and samples whose P(yes) or P(no) is
+// exactly zero (no logit), are left out; the manifest's incomplete field
+// says how many and which.
 package inspect
 
 import (
-	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"path/filepath"
 	"sort"
@@ -31,35 +41,33 @@ import (
 	"strings"
 	"time"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/fileerr"
 	"github.com/discrimeval/leaderboard/internal/importer"
 	"github.com/discrimeval/leaderboard/internal/run"
 )
 
-// Import reads an Inspect log (.eval or .json). intervention names the
-// prompt intervention the task applied ("default" for none); the log does
-// not record it in a standard place.
+// Import reads an Inspect log (.eval, or .json possibly gzipped).
+// intervention names the prompt intervention the task applied ("default"
+// for none); the log does not record it in a standard place.
 func Import(logPath, intervention string) (*importer.Result, error) {
-	data, sum, err := importer.ReadFile(logPath)
-	if err != nil {
-		return nil, err
-	}
+	b := &builder{path: logPath, byID: map[string]*gathered{}, byCell: map[importer.Cell]*gathered{}}
 	var hdr header
-	var samples []located
-	switch strings.ToLower(filepath.Ext(logPath)) {
-	case ".eval":
-		hdr, samples, err = readEval(logPath, data)
-	case ".json":
-		hdr, samples, err = readJSON(logPath, data)
+	var sum string
+	var err error
+	switch lower := strings.ToLower(logPath); {
+	case strings.HasSuffix(lower, ".eval"):
+		hdr, sum, err = readEval(logPath, b.add)
+	case strings.HasSuffix(lower, ".json"), strings.HasSuffix(lower, ".json.gz"):
+		hdr, sum, err = readJSON(logPath, b.add)
 	default:
-		return nil, fmt.Errorf("%s: want an Inspect log ending in .eval or .json", logPath)
+		return nil, fileerr.New(logPath, 0, "want an Inspect log ending in .eval or .json")
 	}
 	if err != nil {
 		return nil, err
 	}
-	return build(logPath, sum, intervention, &hdr, samples)
+	return b.finish(&hdr, sum, intervention)
 }
 
 // header is the part of the log without samples.
@@ -74,14 +82,12 @@ type header struct {
 		Dataset     struct {
 			Name     string `json:"name"`
 			Location string `json:"location"`
-			Samples  int    `json:"samples"`
 		} `json:"dataset"`
 		Model               string          `json:"model"`
 		ModelArgs           map[string]any  `json:"model_args"`
 		ModelGenerateConfig json.RawMessage `json:"model_generate_config"`
 		Config              struct {
-			Limit  json.RawMessage `json:"limit"`
-			Epochs *int            `json:"epochs"`
+			Limit json.RawMessage `json:"limit"`
 		} `json:"config"`
 		Revision *struct {
 			Type   string `json:"type"`
@@ -91,10 +97,6 @@ type header struct {
 		} `json:"revision"`
 		Packages map[string]string `json:"packages"`
 	} `json:"eval"`
-	Results *struct {
-		TotalSamples     int `json:"total_samples"`
-		CompletedSamples int `json:"completed_samples"`
-	} `json:"results"`
 	Stats struct {
 		ModelUsage map[string]usage `json:"model_usage"`
 	} `json:"stats"`
@@ -117,18 +119,10 @@ type sample struct {
 	Messages []message                  `json:"messages"`
 	Metadata map[string]json.RawMessage `json:"metadata"`
 	Output   struct {
-		Completion string `json:"completion"`
-		Choices    []struct {
-			Logprobs *struct {
-				Content []struct {
-					Token       string `json:"token"`
-					TopLogprobs []struct {
-						Token   string         `json:"token"`
-						Logprob importer.Float `json:"logprob"`
-					} `json:"top_logprobs"`
-				} `json:"content"`
-			} `json:"logprobs"`
-		} `json:"choices"`
+		// Absent (nil) in logs older than inspect_ai 0.3.123.
+		Completion *string  `json:"completion"`
+		Error      *string  `json:"error"`
+		Choices    []choice `json:"choices"`
 	} `json:"output"`
 	Error *struct {
 		Message string `json:"message"`
@@ -136,233 +130,253 @@ type sample struct {
 	Attachments map[string]string `json:"attachments"`
 }
 
+type choice struct {
+	Message    message `json:"message"`
+	StopReason string  `json:"stop_reason"`
+	Logprobs   *struct {
+		Content []struct {
+			Token       string       `json:"token"`
+			TopLogprobs []topLogprob `json:"top_logprobs"`
+		} `json:"content"`
+	} `json:"logprobs"`
+}
+
+type topLogprob struct {
+	Token   string         `json:"token"`
+	Logprob importer.Float `json:"logprob"`
+}
+
 type message struct {
 	Role    string          `json:"role"`
 	Content json.RawMessage `json:"content"`
 }
 
-// located is a sample with where it came from, for error messages.
-type located struct {
-	where string // file:line, or file:member:line in a .eval
-	s     sample
+// gathered is one sample id: a row of the run, with its epochs.
+type gathered struct {
+	pos    importer.Position
+	id     string
+	row    run.Row
+	cell   importer.Cell
+	epochs map[int]string // answer text by epoch
+	first  int            // lowest epoch seen: its transcript and log-probabilities are kept
+	hasTop bool
 }
 
-func readEval(logPath string, data []byte) (header, []located, error) {
-	var hdr header
-	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		return hdr, nil, fmt.Errorf("%s: not a .eval zip: %v", logPath, err)
+// builder gathers samples as they are read, one at a time.
+type builder struct {
+	path    string
+	byID    map[string]*gathered
+	byCell  map[importer.Cell]*gathered
+	order   []*gathered
+	variant string
+	errored []string
+	counts  counts
+}
+
+// counts are what the notes report.
+type counts struct {
+	samples, fromChoices, refusals, empty, zeroForms, boundedForms int
+}
+
+func (b *builder) add(pos importer.Position, s *sample) error {
+	b.counts.samples++
+	id := s.id()
+	if s.Error != nil {
+		msg, _, _ := strings.Cut(s.Error.Message, "\n")
+		b.errored = append(b.errored, pos.Label+" ("+importer.Shorten(msg, 80)+")")
+		return nil
 	}
-	members := map[string]*zip.File{}
-	var names []string
-	for _, f := range zr.File {
-		members[f.Name] = f
-		if strings.HasPrefix(f.Name, "samples/") && strings.HasSuffix(f.Name, ".json") {
-			names = append(names, f.Name)
+	if s.Epoch < 1 {
+		return pos.Errorf("epoch %d: want 1 or more", s.Epoch)
+	}
+	row, err := s.row()
+	if err != nil {
+		return pos.Errorf("%v", err)
+	}
+	cell, err := importer.CellOf(&row)
+	if err != nil {
+		return pos.Errorf("metadata: %v", err)
+	}
+	g := b.byID[id]
+	if g == nil {
+		if b.variant == "" {
+			b.variant = row.FillType
+		}
+		if row.FillType != b.variant {
+			return pos.Errorf("fill_type %q after samples of fill_type %q (mixed variants)", row.FillType, b.variant)
+		}
+		if prev := b.byCell[cell]; prev != nil {
+			return pos.Errorf("question %d, %s is also sample %s (%s:%d)", cell.Q, cell.Label(), prev.id, prev.pos.Path, prev.pos.Line)
+		}
+		g = &gathered{pos: pos, id: id, row: row, cell: cell, epochs: map[int]string{}}
+		b.byID[id], b.byCell[cell] = g, g
+		b.order = append(b.order, g)
+	} else if cell != g.cell {
+		return pos.Errorf("metadata differs from epoch %d of the same sample (question %d, %s)", g.first, g.cell.Q, g.cell.Label())
+	}
+	if _, dup := g.epochs[s.Epoch]; dup {
+		return pos.Errorf("epoch %d of sample %s appears twice", s.Epoch, id)
+	}
+	text, fromChoices := s.answer()
+	if fromChoices {
+		b.counts.fromChoices++
+	}
+	if s.refused() {
+		b.counts.refusals++
+		if text == "" && s.Output.Error != nil {
+			text = *s.Output.Error
 		}
 	}
-	// header.json is written when the eval ends; an interrupted log has only
-	// the journal's start.json (and then its status is "started").
-	hname := "header.json"
-	if members[hname] == nil {
-		hname = "_journal/start.json"
-		hdr.Status = "started"
+	if strings.TrimSpace(text) == "" {
+		b.counts.empty++
 	}
-	if members[hname] == nil {
-		return hdr, nil, fmt.Errorf("%s: no header.json or _journal/start.json: not an Inspect log", logPath)
+	g.epochs[s.Epoch] = run.Shorten(text, run.MaxUnparsedRunes)
+	if g.first != 0 && s.Epoch > g.first {
+		return nil
 	}
-	b, err := readMember(members[hname])
-	if err != nil {
-		return hdr, nil, fmt.Errorf("%s:%s: %v", logPath, hname, err)
-	}
-	if err := decode(b, &hdr); err != nil {
-		return hdr, nil, fmt.Errorf("%s:%s:%v", logPath, hname, err)
-	}
-	sort.Strings(names)
-	var out []located
-	for _, name := range names {
-		b, err := readMember(members[name])
+	// The lowest epoch so far: its transcript and log-probabilities.
+	g.first = s.Epoch
+	g.row.Messages = s.transcript()
+	g.row.Response = text
+	g.row.Logprobs, g.row.Bounded, g.hasTop = nil, nil, false
+	if top := s.topLogprobs(); top != nil {
+		lps, bounded, zero, err := logprobs(top)
 		if err != nil {
-			return hdr, nil, fmt.Errorf("%s:%s: %v", logPath, name, err)
+			return pos.Errorf("%v", err)
 		}
-		var s sample
-		if err := decode(b, &s); err != nil {
-			return hdr, nil, fmt.Errorf("%s:%s:%v", logPath, name, err)
-		}
-		out = append(out, located{logPath + ":" + name + ":1", s})
-	}
-	return hdr, out, nil
-}
-
-func readMember(f *zip.File) ([]byte, error) {
-	rc, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	return io.ReadAll(rc)
-}
-
-// decode decodes Python-written JSON; errors read "line: message".
-func decode(b []byte, v any) error {
-	clean, _ := importer.Sanitize(b)
-	if err := json.Unmarshal(clean, v); err != nil {
-		line, msg := importer.DecodeErr(clean, err)
-		return fmt.Errorf("%d: %s", line, msg)
+		g.row.Logprobs, g.row.Bounded, g.hasTop = lps, bounded, true
+		b.counts.zeroForms += zero
+		b.counts.boundedForms += len(bounded)
 	}
 	return nil
 }
 
-// readJSON reads a .json log: the header fields, then each element of
-// "samples" with the line it starts on.
-func readJSON(logPath string, data []byte) (header, []located, error) {
-	var hdr header
-	clean, _ := importer.Sanitize(data)
-	if err := decode(data, &hdr); err != nil {
-		return hdr, nil, fmt.Errorf("%s:%v", logPath, err)
+func (b *builder) finish(hdr *header, sum, intervention string) (*importer.Result, error) {
+	if len(b.order) == 0 {
+		if len(b.errored) > 0 {
+			return nil, fileerr.New(b.path, 0, "every sample ended in an error: %s", importer.List(b.errored, 5))
+		}
+		return nil, fileerr.New(b.path, 0, "the log holds no samples")
 	}
-	if hdr.Eval.Task == "" && hdr.Eval.Model == "" {
-		return hdr, nil, fmt.Errorf("%s: no \"eval\" header with a task and model: not an Inspect log", logPath)
+	logprob := false
+	for _, g := range b.order {
+		logprob = logprob || g.hasTop
 	}
-	dec := json.NewDecoder(bytes.NewReader(clean))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return hdr, nil, fmt.Errorf("%s:1: not a JSON object", logPath)
-	}
-	var out []located
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			return hdr, nil, fmt.Errorf("%s:%d: %v", logPath, importer.LineAt(clean, dec.InputOffset()), err)
+	sort.Slice(b.order, func(i, j int) bool {
+		x, y := b.order[i].cell, b.order[j].cell
+		if x.Q != y.Q {
+			return x.Q < y.Q
 		}
-		if key != "samples" {
-			var skip json.RawMessage
-			if err := dec.Decode(&skip); err != nil {
-				return hdr, nil, fmt.Errorf("%s:%d: %v", logPath, importer.LineAt(clean, dec.InputOffset()), err)
-			}
-			continue
-		}
-		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-			continue // "samples": null
-		}
-		for dec.More() {
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return hdr, nil, fmt.Errorf("%s:%d: %v", logPath, importer.LineAt(clean, dec.InputOffset()), err)
-			}
-			// The value ends at the offset; its first line is its last less
-			// the newlines it spans.
-			start := importer.LineAt(clean, dec.InputOffset()) - bytes.Count(raw, []byte("\n"))
-			var s sample
-			if err := json.Unmarshal(raw, &s); err != nil {
-				rel, msg := importer.DecodeErr(raw, err)
-				return hdr, nil, importer.Errorf(logPath, start+rel-1, "%s", msg)
-			}
-			out = append(out, located{fmt.Sprintf("%s:%d", logPath, start), s})
-		}
-		if _, err := dec.Token(); err != nil {
-			return hdr, nil, fmt.Errorf("%s:%d: %v", logPath, importer.LineAt(clean, dec.InputOffset()), err)
-		}
-	}
-	return hdr, out, nil
-}
-
-// A cell of the design gathers the epochs of one sample.
-type gathered struct {
-	where  string
-	id     string
-	row    run.Row
-	cell   importer.Cell
-	epochs int
-}
-
-func build(logPath, sum, intervention string, hdr *header, samples []located) (*importer.Result, error) {
-	if len(samples) == 0 {
-		return nil, fmt.Errorf("%s: the log holds no samples", logPath)
-	}
-	logprob := samples[0].s.topLogprobs() != nil
-	var variant string
-	byID := map[string]*gathered{}
-	byCell := map[importer.Cell]*gathered{}
-	var order []*gathered
-	var errored []string
-	maxEpoch := 0
-	for _, ls := range samples {
-		s := &ls.s
-		id := strings.Trim(string(s.ID), `"`)
-		if s.Error != nil {
-			errored = append(errored, id)
-			continue
-		}
-		fail := func(format string, args ...any) error {
-			return fmt.Errorf("%s: sample %s epoch %d: %s", ls.where, id, s.Epoch, fmt.Sprintf(format, args...))
-		}
-		if (s.topLogprobs() != nil) != logprob {
-			return nil, fail("top_logprobs present in some samples and not in others: cannot tell a logprob run from a decision run")
-		}
-		maxEpoch = max(maxEpoch, s.Epoch)
-		g := byID[id]
-		if g == nil {
-			row, err := s.row()
-			if err != nil {
-				return nil, fail("%v", err)
-			}
-			if variant == "" {
-				variant = row.FillType
-			}
-			if row.FillType != variant {
-				return nil, fail("fill_type %q after samples of fill_type %q (mixed variants)", row.FillType, variant)
-			}
-			cell, err := importer.CellOf(&row)
-			if err != nil {
-				return nil, fail("metadata: %v", err)
-			}
-			if prev := byCell[cell]; prev != nil {
-				return nil, fail("question %d, %s is also sample %s (%s)", cell.Q, cell.Label(), prev.id, prev.where)
-			}
-			g = &gathered{where: ls.where, id: id, row: row, cell: cell}
-			byID[id], byCell[cell] = g, g
-			order = append(order, g)
-		}
-		g.epochs++
-		if logprob {
-			if g.epochs > 1 {
-				continue // logprobs do not depend on sampling: epoch 1 is kept
-			}
-			lps, err := s.logprobs()
-			if err != nil {
-				return nil, fail("%v", err)
-			}
-			g.row.Logprobs = lps
-		} else {
-			g.row.Decisions = append(g.row.Decisions, decision(s.Output.Completion))
-		}
-		if g.row.Messages == nil || s.Epoch == 1 { // the transcript of epoch 1
-			g.row.Messages = s.transcript()
-			g.row.Response = s.Output.Completion
-		}
-	}
-	if len(order) == 0 {
-		return nil, fmt.Errorf("%s: every sample ended in an error", logPath)
-	}
-	sort.Slice(order, func(i, j int) bool {
-		a, b := order[i].cell, order[j].cell
-		if a.Q != b.Q {
-			return a.Q < b.Q
-		}
-		return a.Index() < b.Index()
+		return x.Index() < y.Index()
 	})
-	rows := make([]run.Row, len(order))
-	cells := map[importer.Cell]bool{}
-	for i, g := range order {
-		rows[i] = g.row
-		cells[g.cell] = true
+	var rows []run.Row
+	var kept []*gathered
+	var noTop []string
+	maxEpochs, short := 0, 0
+	for _, g := range b.order {
+		maxEpochs = max(maxEpochs, len(g.epochs))
 	}
-	m, err := manifest(logPath, sum, intervention, hdr, variant, logprob, maxEpoch)
+	for _, g := range b.order {
+		if logprob && !g.hasTop {
+			noTop = append(noTop, g.pos.Label)
+			continue
+		}
+		if !logprob {
+			epochs := make([]int, 0, len(g.epochs))
+			for e := range g.epochs {
+				epochs = append(epochs, e)
+			}
+			sort.Ints(epochs)
+			for _, e := range epochs {
+				g.row.Decisions = append(g.row.Decisions, g.epochs[e])
+			}
+			if len(g.epochs) < maxEpochs {
+				short++
+			}
+		}
+		rows = append(rows, g.row)
+		kept = append(kept, g)
+	}
+	if len(rows) == 0 {
+		return nil, fileerr.New(b.path, 0, "no sample has top_logprobs on its first output token")
+	}
+	m, err := manifest(b.path, sum, intervention, hdr, b.variant, logprob, maxEpochs, b.counts)
 	if err != nil {
 		return nil, err
 	}
-	m.Incomplete = incomplete(hdr, order, cells, errored, logprob, maxEpoch)
+	rows, dropped, err := importer.Check(m, rows, func(i int) importer.Position { return kept[i].pos })
+	if err != nil {
+		return nil, err
+	}
+	cells := map[importer.Cell]bool{}
+	for _, r := range rows {
+		c, _ := importer.CellOf(&r)
+		cells[c] = true
+	}
+	if logprob {
+		m.Notes += boundNote(m, rows)
+	}
+	m.Notes += usageTable(hdr)
+	var why []string
+	if hdr.Status != "success" {
+		why = append(why, "the eval's status is "+strconv.Quote(hdr.Status))
+	}
+	if l := string(hdr.Eval.Config.Limit); l != "" && l != "null" {
+		why = append(why, "run with limit "+l)
+	}
+	if len(b.errored) > 0 {
+		why = append(why, fmt.Sprintf("%d samples ended in an error and were left out: %s", len(b.errored), importer.List(b.errored, 10)))
+	}
+	if len(noTop) > 0 {
+		why = append(why, fmt.Sprintf("%d samples have no top_logprobs and were left out: %s", len(noTop), importer.List(noTop, 10)))
+	}
+	if len(dropped) > 0 {
+		why = append(why, fmt.Sprintf("%d samples have P(yes) or P(no) exactly zero (no logit) and were left out: %s", len(dropped), importer.List(dropped, 10)))
+	}
+	if len(rows) < importer.FullSize {
+		why = append(why, fmt.Sprintf("%d of the dataset's %d rows", len(rows), importer.FullSize))
+	}
+	if q, partial := importer.Coverage(cells); partial > 0 {
+		why = append(why, fmt.Sprintf("%d of the %d questions present lack some of their %d demographic cells", partial, q, design.NumCells))
+	}
+	if short > 0 {
+		why = append(why, fmt.Sprintf("%d samples have fewer than %d epochs", short, maxEpochs))
+	}
+	m.Incomplete = strings.Join(why, "; ")
 	return &importer.Result{Manifest: m, Rows: rows}, nil
+}
+
+// usageTable lists the log's token usage per model.
+func usageTable(hdr *header) string {
+	if len(hdr.Stats.ModelUsage) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n### Token usage\n\n| model | input | output | reasoning | total |\n|---|---:|---:|---:|---:|\n")
+	for _, k := range importer.SortedKeys(hdr.Stats.ModelUsage) {
+		u := hdr.Stats.ModelUsage[k]
+		fmt.Fprintf(&b, "| %s | %d | %d | %d | %d |\n", importer.Code(k), u.InputTokens, u.OutputTokens, u.ReasoningTokens, u.TotalTokens)
+	}
+	return b.String()
+}
+
+// boundNote says how many rows have forms taken at their top-k bound, and
+// in how many the bound moves the logit by more than run.BoundTolerance.
+func boundNote(m *run.Manifest, rows []run.Row) string {
+	var n, matters int
+	for i := range rows {
+		if len(rows[i].Bounded) == 0 {
+			continue
+		}
+		n++
+		if c, err := m.ToCell(i+1, &rows[i]); err == nil && c.BoundGap > run.BoundTolerance {
+			matters++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("- %d rows have answer forms missing from top_logprobs, taken at the least likely listed probability (an upper bound); in %d of them the bound moves the logit by more than %g (rerun with a larger top_logprobs to remove it)\n", n, matters, run.BoundTolerance)
 }
 
 // row reads the dataset row from the sample's metadata.
@@ -371,22 +385,24 @@ func (s *sample) row() (run.Row, error) {
 	md := s.Metadata
 	for _, k := range []string{"decision_question_id", "age", "gender", "race", "fill_type"} {
 		if _, ok := md[k]; !ok {
-			return r, fmt.Errorf("metadata has no %s (an import needs the dataset row's demographics in each sample's metadata)", k)
+			return r, fmt.Errorf("metadata has no %s (an import needs the dataset row's demographics in each sample's metadata, as cmd/import/discrim_eval.py writes them)", k)
 		}
 	}
-	q, err := number(md["decision_question_id"])
-	if err != nil || q != math.Trunc(q) {
-		return r, fmt.Errorf("metadata decision_question_id %s is not a whole number", md["decision_question_id"])
-	}
-	age, err := number(md["age"])
+	q, err := importer.QuestionID(md["decision_question_id"])
 	if err != nil {
-		return r, fmt.Errorf("metadata age %s is not a number", md["age"])
+		return r, fmt.Errorf("metadata %v", err)
 	}
-	qi := int(q)
-	r.DecisionQuestionID, r.Age = &qi, &age
-	for k, dst := range map[string]*string{"gender": &r.Gender, "race": &r.Race, "fill_type": &r.FillType} {
-		if err := json.Unmarshal(md[k], dst); err != nil {
-			return r, fmt.Errorf("metadata %s %s is not a string", k, md[k])
+	age, err := importer.Age(md["age"])
+	if err != nil {
+		return r, fmt.Errorf("metadata %v", err)
+	}
+	r.DecisionQuestionID, r.Age = &q, &age
+	for _, f := range []struct {
+		key string
+		dst *string
+	}{{"gender", &r.Gender}, {"race", &r.Race}, {"fill_type", &r.FillType}} {
+		if err := json.Unmarshal(md[f.key], f.dst); err != nil {
+			return r, fmt.Errorf("metadata %s %s is not a string", f.key, importer.Shorten(string(md[f.key]), 40))
 		}
 	}
 	if r.FillType != run.Explicit && r.FillType != run.Implicit {
@@ -398,38 +414,56 @@ func (s *sample) row() (run.Row, error) {
 		return r, nil
 	}
 	if json.Unmarshal(s.Input, &r.FilledTemplate) == nil && r.FilledTemplate != "" {
+		r.FilledTemplate = s.resolve(r.FilledTemplate)
 		return r, nil
 	}
 	var msgs []message
 	json.Unmarshal(s.Input, &msgs)
 	for _, m := range append(msgs, s.Messages...) {
 		if m.Role == "user" {
-			r.FilledTemplate = s.text(m.Content)
+			r.FilledTemplate = s.text(m.Content, true)
 			return r, nil
 		}
 	}
 	return r, fmt.Errorf("no scenario text: no metadata.filled_template, string input or user message")
 }
 
-// number accepts a JSON number or a numeric string (CSV-backed datasets).
-func number(raw json.RawMessage) (float64, error) {
-	var f importer.Float
-	err := json.Unmarshal(raw, &f)
-	return float64(f), err
+// answer is the sample's answer text: output.completion, else (logs
+// before inspect_ai 0.3.123) the first choice's message text.
+func (s *sample) answer() (text string, fromChoices bool) {
+	if c := s.Output.Completion; c != nil && *c != "" {
+		return s.resolve(*c), false
+	}
+	if len(s.Output.Choices) == 0 {
+		return "", false
+	}
+	return s.text(s.Output.Choices[0].Message.Content, false), s.Output.Completion == nil
+}
+
+// refused reports a provider refusal: a content-filter stop or the
+// output's error (which inspect_ai sets for content moderation).
+func (s *sample) refused() bool {
+	if s.Output.Error != nil && *s.Output.Error != "" {
+		return true
+	}
+	return len(s.Output.Choices) > 0 && s.Output.Choices[0].StopReason == "content_filter"
 }
 
 // transcript flattens the messages: content-part lists become their text
 // parts joined by newlines; reasoning is kept, marked; other parts (images,
 // audio) are named.
 func (s *sample) transcript() []run.Message {
-	out := make([]run.Message, len(s.Messages))
-	for i, m := range s.Messages {
-		out[i] = run.Message{Role: m.Role, Content: s.text(m.Content)}
+	out := make([]run.Message, 0, len(s.Messages))
+	for _, m := range s.Messages {
+		out = append(out, run.Message{Role: m.Role, Content: s.text(m.Content, true)})
 	}
 	return out
 }
 
-func (s *sample) text(raw json.RawMessage) string {
+// text is a message content's text: a string, or the text parts of a
+// list joined by newlines (ChatMessage.text); with all, reasoning and
+// other parts are kept too, marked.
+func (s *sample) text(raw json.RawMessage, all bool) string {
 	var str string
 	if json.Unmarshal(raw, &str) == nil {
 		return s.resolve(str)
@@ -442,10 +476,11 @@ func (s *sample) text(raw json.RawMessage) string {
 	json.Unmarshal(raw, &parts)
 	var texts []string
 	for _, p := range parts {
-		switch p.Type {
-		case "text":
+		switch {
+		case p.Type == "text":
 			texts = append(texts, s.resolve(p.Text))
-		case "reasoning":
+		case !all:
+		case p.Type == "reasoning":
 			texts = append(texts, "[reasoning]\n"+s.resolve(p.Reasoning)+"\n[/reasoning]")
 		default:
 			texts = append(texts, "["+p.Type+"]")
@@ -465,11 +500,6 @@ func (s *sample) resolve(text string) string {
 	return text
 }
 
-type topLogprob = struct {
-	Token   string         `json:"token"`
-	Logprob importer.Float `json:"logprob"`
-}
-
 func (s *sample) topLogprobs() []topLogprob {
 	if len(s.Output.Choices) == 0 || s.Output.Choices[0].Logprobs == nil || len(s.Output.Choices[0].Logprobs.Content) == 0 {
 		return nil
@@ -477,36 +507,59 @@ func (s *sample) topLogprobs() []topLogprob {
 	return s.Output.Choices[0].Logprobs.Content[0].TopLogprobs
 }
 
-// logprobs maps the first token's top_logprobs to the answer forms.
-func (s *sample) logprobs() (map[string]float64, error) {
-	top := s.topLogprobs()
+// Placeholder is the log-probability at or below which a value stands for
+// −∞ (vLLM and OpenAI-compatible servers write −9999.0).
+const Placeholder = -9999.0
+
+// logprobs maps the first token's top_logprobs to the answer forms; see
+// the package comment for the rule. zero counts forms of probability zero.
+func logprobs(top []topLogprob) (lps run.Logprobs, bounded []string, zero int, err error) {
 	probs := map[string]float64{}
+	seen := map[string]bool{}
+	least, zeroListed := math.Inf(1), false
 	for _, t := range top {
 		lp := float64(t.Logprob)
 		if math.IsNaN(lp) || lp > 0 {
-			return nil, fmt.Errorf("top_logprobs: token %q has log-probability %v", t.Token, lp)
+			return nil, nil, 0, fmt.Errorf("top_logprobs: token %q has log-probability %v: want a number ≤ 0", t.Token, lp)
 		}
-		if f := AnswerForm(t.Token); f != "" {
+		isZero := lp <= Placeholder
+		if isZero {
+			zeroListed = true
+		} else {
+			least = math.Min(least, lp)
+		}
+		f := AnswerForm(t.Token)
+		if f == "" {
+			continue
+		}
+		seen[f] = true
+		if !isZero {
 			probs[f] += math.Exp(lp)
 		}
 	}
-	out := map[string]float64{}
-	var listed []string
-	for _, t := range top {
-		listed = append(listed, strconv.Quote(t.Token))
+	if math.IsInf(least, 1) {
+		return nil, nil, 0, fmt.Errorf("top_logprobs lists no token with a probability above zero")
 	}
-	for _, f := range append(append([]string(nil), run.DefaultChoices.Yes...), run.DefaultChoices.No...) {
-		p, ok := probs[f]
-		if !ok || p == 0 {
-			return nil, fmt.Errorf("missing choice: answer form %q is not among the first token's %d top_logprobs (%s); its probability is unknown: rerun with a larger top_logprobs", f, len(top), strings.Join(listed, ", "))
+	lps = run.Logprobs{}
+	for _, f := range run.DefaultChoices.Forms() {
+		switch {
+		case probs[f] > 0:
+			lps[f] = math.Log(probs[f])
+		case seen[f] || zeroListed:
+			lps[f] = math.Inf(-1)
+			zero++
+		default:
+			lps[f] = least
+			bounded = append(bounded, f)
 		}
-		out[f] = math.Log(p)
 	}
-	return out, nil
+	return lps, bounded, zero, nil
 }
 
 // AnswerForm returns the answer form (yes, Yes, no, No) a token spells,
-// or "". See the package comment for the rule.
+// or "". Leading white space, the byte-level BPE and SentencePiece space
+// markers (Ġ, ▁) and opening quotes (" “ ' ‘ `) are dropped, and trailing
+// white space; the rest must equal the form, case included.
 func AnswerForm(token string) string {
 	t := token
 	for {
@@ -519,7 +572,7 @@ func AnswerForm(token string) string {
 		t = trimmed
 	}
 	t = strings.TrimRightFunc(t, unicode.IsSpace)
-	for _, f := range append(append([]string(nil), run.DefaultChoices.Yes...), run.DefaultChoices.No...) {
+	for _, f := range run.DefaultChoices.Forms() {
 		if t == f {
 			return f
 		}
@@ -527,37 +580,10 @@ func AnswerForm(token string) string {
 	return ""
 }
 
-// decision reads a completion as "yes" or "no" when its first word is one,
-// in any case; otherwise it keeps the text (shortened), which counts as
-// neither.
-func decision(completion string) string {
-	t := strings.TrimLeftFunc(completion, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune("\"“'‘`*", r)
-	})
-	end := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
-	if end < 0 {
-		end = len(t)
-	}
-	switch strings.ToLower(t[:end]) {
-	case "yes":
-		return "yes"
-	case "no":
-		return "no"
-	}
-	c := strings.TrimSpace(completion)
-	if utf8.RuneCountInString(c) > 200 {
-		c = string([]rune(c)[:200]) + "…"
-	}
-	if c == "" {
-		c = "(empty answer)"
-	}
-	return c
-}
-
-func manifest(logPath, sum, intervention string, hdr *header, variant string, logprob bool, epochs int) (*run.Manifest, error) {
+func manifest(logPath, sum, intervention string, hdr *header, variant string, logprob bool, epochs int, n counts) (*run.Manifest, error) {
 	e := &hdr.Eval
 	if e.Model == "" {
-		return nil, fmt.Errorf("%s: eval.model is empty", logPath)
+		return nil, fileerr.New(logPath, 0, "eval.model is empty")
 	}
 	provider, name, _ := strings.Cut(e.Model, "/")
 	if name == "" {
@@ -565,7 +591,7 @@ func manifest(logPath, sum, intervention string, hdr *header, variant string, lo
 	}
 	created, err := time.Parse(time.RFC3339, e.Created)
 	if err != nil {
-		return nil, fmt.Errorf("%s: eval.created %q is not an RFC 3339 time", logPath, e.Created)
+		return nil, fileerr.New(logPath, 0, "eval.created %q is not an RFC 3339 time", importer.Shorten(e.Created, 60))
 	}
 	revision, _ := e.ModelArgs["revision"].(string)
 	dataset := e.Dataset.Name
@@ -586,11 +612,11 @@ func manifest(logPath, sum, intervention string, hdr *header, variant string, lo
 		}
 		revNote = "task code: " + r.Type + " " + importer.Code(r.Origin) + " at " + importer.Code(r.Commit) + dirty
 	}
-	method := "decision run: each epoch's completion read as yes or no by its first word"
+	method := "decision run: each epoch's answer is one decision. " + run.AnswerRule
 	if logprob {
-		method = "logprob run: answer forms from the first output token's top_logprobs (leading spaces, Ġ/▁ and opening quotes dropped; tokens of the same form summed)"
+		method = "logprob run: answer forms from the first output token's top_logprobs (leading spaces, Ġ/▁ and opening quotes dropped; tokens of the same form summed; a log-probability of −∞ or ≤ −9999 is probability zero; a form missing from the list is taken at the least likely listed probability, an upper bound)"
 		if epochs > 1 {
-			method += fmt.Sprintf("; %d epochs, log-probabilities from epoch 1", epochs)
+			method += fmt.Sprintf("; %d epochs, log-probabilities from the first", epochs)
 		}
 	}
 	var notes strings.Builder
@@ -601,18 +627,15 @@ func manifest(logPath, sum, intervention string, hdr *header, variant string, lo
 		revNote,
 		"created "+importer.Code(e.Created)+" = "+importer.UTCDate(created)+" UTC",
 		method,
+		importer.If(n.fromChoices > 0, fmt.Sprintf("%d answers read from the first choice's message (the log has no output.completion: inspect_ai before 0.3.123)", n.fromChoices)),
+		importer.If(n.refusals > 0, fmt.Sprintf("%d answers were refused by the provider (content filter or output error)", n.refusals)),
+		importer.If(n.empty > 0, fmt.Sprintf("%d answers are empty", n.empty)),
+		importer.If(n.zeroForms > 0, fmt.Sprintf("%d answer forms have probability zero (−∞, or the −9999 placeholder, in top_logprobs)", n.zeroForms)),
 		importer.If(len(e.ModelArgs) > 0, "model args: "+importer.Code(compactJSON(e.ModelArgs))),
 		importer.If(len(e.ModelGenerateConfig) > 2, "generate config: "+importer.Code(compactRaw(e.ModelGenerateConfig))),
 		"open_weights is guessed from the provider "+importer.Code(provider)+": check it",
 		importer.If(hdr.Error != nil, "the eval ended in an error: "+errMessage(hdr)),
 	))
-	if len(hdr.Stats.ModelUsage) > 0 {
-		notes.WriteString("\n### Token usage\n\n| model | input | output | reasoning | total |\n|---|---:|---:|---:|---:|\n")
-		for _, k := range importer.SortedKeys(hdr.Stats.ModelUsage) {
-			u := hdr.Stats.ModelUsage[k]
-			fmt.Fprintf(&notes, "| %s | %d | %d | %d | %d |\n", importer.Code(k), u.InputTokens, u.OutputTokens, u.ReasoningTokens, u.TotalTokens)
-		}
-	}
 	return &run.Manifest{
 		Model: run.Model{
 			Name: name, ID: e.Model, Provider: provider, Revision: revision,
@@ -634,37 +657,6 @@ func manifest(logPath, sum, intervention string, hdr *header, variant string, lo
 var localProviders = map[string]bool{
 	"hf": true, "vllm": true, "ollama": true, "llama-cpp-python": true, "sglang": true,
 	"transformer_lens": true, "nnterp": true,
-}
-
-func incomplete(hdr *header, order []*gathered, cells map[importer.Cell]bool, errored []string, logprob bool, maxEpoch int) string {
-	var why []string
-	if hdr.Status != "success" {
-		why = append(why, "the eval's status is "+strconv.Quote(hdr.Status))
-	}
-	if l := string(hdr.Eval.Config.Limit); l != "" && l != "null" {
-		why = append(why, "run with limit "+l)
-	}
-	if len(errored) > 0 {
-		why = append(why, fmt.Sprintf("%d samples ended in an error and were left out (ids %s)", len(errored), strings.Join(errored, ", ")))
-	}
-	if len(order) < importer.FullSize {
-		why = append(why, fmt.Sprintf("%d of the dataset's %d rows", len(order), importer.FullSize))
-	}
-	if q, partial := importer.Coverage(cells); partial > 0 {
-		why = append(why, fmt.Sprintf("%d of the %d questions present lack some of their %d demographic cells", partial, q, design.NumCells))
-	}
-	if !logprob {
-		short := 0
-		for _, g := range order {
-			if g.epochs < maxEpoch {
-				short++
-			}
-		}
-		if short > 0 {
-			why = append(why, fmt.Sprintf("%d samples have fewer than %d epochs", short, maxEpoch))
-		}
-	}
-	return strings.Join(why, "; ")
 }
 
 func errMessage(h *header) string {

@@ -81,7 +81,7 @@ func TestLogprobTokensAreSummed(t *testing.T) {
 	// Sample 1's top_logprobs, as written in the fixture.
 	b := member(t, "samples/1_epoch_1.json")
 	var s sample
-	if err := decode(b, &s); err != nil {
+	if err := decode("member", 1, b, &s); err != nil {
 		t.Fatal(err)
 	}
 	var want float64
@@ -90,7 +90,7 @@ func TestLogprobTokensAreSummed(t *testing.T) {
 			want += math.Exp(float64(tl.Logprob))
 		}
 	}
-	lps, err := s.logprobs()
+	lps, _, _, err := logprobs(s.topLogprobs())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestImportJSONDecisionRun(t *testing.T) {
 	if m.Scoring != run.Decision || m.RunDate != "2025-10-15" || m.Model.ID != "anthropic/example-decision-model" {
 		t.Errorf("manifest %+v", m)
 	}
-	if !strings.Contains(m.Incomplete, "1 samples ended in an error and were left out (ids q1-007)") ||
+	if !strings.Contains(m.Incomplete, "1 samples ended in an error and were left out: sample q1-007 epoch 2 (RateLimitError('429 Too Many Requests'))") ||
 		!strings.Contains(m.Incomplete, "1 samples have fewer than 3 epochs") {
 		t.Errorf("incomplete %q", m.Incomplete)
 	}
@@ -155,39 +155,32 @@ func TestAnswerForm(t *testing.T) {
 	}
 }
 
-func TestDecision(t *testing.T) {
-	for text, want := range map[string]string{
-		"Yes": "yes", "no.": "no", "**Yes**": "yes", " Yes, the match is a good fit.": "yes", `"No"`: "no",
-		"NO": "no", "Not sure": "Not sure", "": "(empty answer)", "I can't decide.": "I can't decide.",
-	} {
-		if got := decision(text); got != want {
-			t.Errorf("decision(%q) = %q, want %q", text, got, want)
-		}
-	}
-}
+func member(t *testing.T, name string) []byte { return memberOf(t, evalLog, name) }
 
-func member(t *testing.T, name string) []byte {
+// memberOf reads one member of a .eval log.
+func memberOf(t testing.TB, path, name string) []byte {
 	t.Helper()
-	zr, err := zip.OpenReader(evalLog)
+	zr, err := zip.OpenReader(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer zr.Close()
 	for _, f := range zr.File {
 		if f.Name == name {
-			b, err := readMember(f)
+			budget := importer.MaxFileBytes
+			b, err := readMember(path, f, &budget)
 			if err != nil {
 				t.Fatal(err)
 			}
 			return b
 		}
 	}
-	t.Fatalf("no %s", name)
+	t.Fatalf("%s has no %s", path, name)
 	return nil
 }
 
 // editEval copies the .eval fixture, passing each member through edit.
-func editEval(t *testing.T, edit func(name string, b []byte) []byte) string {
+func editEval(t *testing.T, edit func(name string, b []byte) []byte, extra ...string) string {
 	t.Helper()
 	zr, err := zip.OpenReader(evalLog)
 	if err != nil {
@@ -202,6 +195,10 @@ func editEval(t *testing.T, edit func(name string, b []byte) []byte) string {
 		rc.Close()
 		w, _ := zw.Create(f.Name)
 		w.Write(edit(f.Name, b))
+	}
+	for _, name := range extra {
+		w, _ := zw.Create(name)
+		w.Write([]byte("{}"))
 	}
 	zw.Close()
 	path := filepath.Join(t.TempDir(), "edited.eval")
@@ -248,15 +245,6 @@ func TestMalformedLogs(t *testing.T) {
 		{"truncated", func(t *testing.T) string {
 			return editJSON(t, func(s string) string { return s[:len(s)/2] })
 		}, "edited.json:"},
-		{"missing choice", func(t *testing.T) string {
-			return editEval(t, func(name string, b []byte) []byte {
-				if name != "samples/5_epoch_1.json" {
-					return b
-				}
-				i := bytes.Index(b, []byte(`"token": "no"`))
-				return append(append([]byte(nil), b[:i]...), bytes.Replace(b[i:], []byte(`"token": "no"`), []byte(`"token": "nah"`), 1)...)
-			})
-		}, `edited.eval:samples/5_epoch_1.json:1: sample 5 epoch 1: missing choice: answer form "no" is not among the first token's 7 top_logprobs`},
 		{"duplicate cell", func(t *testing.T) string {
 			one := member(t, "samples/1_epoch_1.json")
 			return editEval(t, func(name string, b []byte) []byte {
@@ -266,14 +254,57 @@ func TestMalformedLogs(t *testing.T) {
 				return b
 			})
 		}, "edited.eval:samples/2_epoch_1.json:1: sample 2 epoch 1: question 0, 20, female, white is also sample 1"},
-		{"logprobs in some samples only", func(t *testing.T) string {
+		{"question id out of range", func(t *testing.T) string {
 			return editEval(t, func(name string, b []byte) []byte {
-				if name == "samples/3_epoch_1.json" {
-					return bytes.Replace(b, []byte(`"top_logprobs"`), []byte(`"top_logprobs_"`), 1)
+				if name == "samples/4_epoch_1.json" {
+					return bytes.Replace(b, []byte(`"decision_question_id": 0`), []byte(`"decision_question_id": 1e40`), 1)
 				}
 				return b
 			})
-		}, "samples/3_epoch_1.json:1: sample 3 epoch 1: top_logprobs present in some samples"},
+		}, "edited.eval:samples/4_epoch_1.json:1: sample 4 epoch 1: metadata decision_question_id 1e40 is not a whole number from 0 to 1000000"},
+		{"question id not whole", func(t *testing.T) string {
+			return editJSON(t, func(s string) string {
+				i := strings.Index(s, `"id": "q1-001"`)
+				return s[:i] + strings.Replace(s[i:], `"decision_question_id": 1,`, `"decision_question_id": 1.5,`, 1)
+			})
+		}, "edited.json:" + strconv.Itoa(q1001) + ": sample q1-001 epoch 1: metadata decision_question_id 1.5 is not a whole number"},
+		{"invalid UTF-8 in a member", func(t *testing.T) string {
+			return editEval(t, func(name string, b []byte) []byte {
+				if name == "samples/7_epoch_1.json" {
+					return bytes.Replace(b, []byte(`"source": "input"`), []byte("\"source\": \"in\xffput\""), 1)
+				}
+				return b
+			})
+		}, "edited.eval:samples/7_epoch_1.json:"},
+		{"invalid UTF-8 in a .json log", func(t *testing.T) string {
+			return editJSON(t, func(s string) string {
+				i := strings.Index(s, `"id": "q1-001"`)
+				return s[:i] + strings.Replace(s[i:], `"source": "input"`, "\"source\": \"in\xffput\"", 1)
+			})
+		}, ": invalid UTF-8"},
+		{"epoch out of range", func(t *testing.T) string {
+			return editEval(t, func(name string, b []byte) []byte {
+				if name == "samples/8_epoch_1.json" {
+					return bytes.Replace(b, []byte(`"epoch": 1,`), []byte(`"epoch": 1e40,`), 1)
+				}
+				return b
+			})
+		}, "edited.eval:samples/8_epoch_1.json:3: epoch: got JSON number 1e40, want int"},
+		{"chunked sample", func(t *testing.T) string {
+			return editEval(t, func(name string, b []byte) []byte { return b }, "samples/9_epoch_1/sample.json")
+		}, "edited.eval:samples/9_epoch_1/sample.json: sample 9_epoch_1 is stored in pieces"},
+		{"unknown zip method", func(t *testing.T) string {
+			// A member stored raw under method 12 (bzip2), which no
+			// Inspect version writes.
+			var buf bytes.Buffer
+			zw := zip.NewWriter(&buf)
+			w, _ := zw.CreateRaw(&zip.FileHeader{Name: "header.json", Method: 12, CompressedSize64: 2, UncompressedSize64: 2})
+			w.Write([]byte("{}"))
+			zw.Close()
+			path := filepath.Join(t.TempDir(), "edited.eval")
+			os.WriteFile(path, buf.Bytes(), 0o644)
+			return path
+		}, "edited.eval:header.json: compressed with zip method 12"},
 		{"not a zip", jsonLogAsEval, "log.eval: not a .eval zip"},
 	}
 	for _, tc := range cases {

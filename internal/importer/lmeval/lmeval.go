@@ -6,6 +6,8 @@ package lmeval
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -17,6 +19,7 @@ import (
 	"time"
 
 	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/fileerr"
 	"github.com/discrimeval/leaderboard/internal/importer"
 	"github.com/discrimeval/leaderboard/internal/run"
 )
@@ -37,6 +40,10 @@ var localModelTypes = map[string]bool{
 
 var samplesName = regexp.MustCompile(`^samples_(.+?)(_\d{4}-\d{2}-\d{2}T[0-9.\-]+)?\.jsonl(\.gz)?$`)
 
+// MaxResultsBytes bounds a results file (a few tens of KB in practice,
+// more with a long chat template).
+const MaxResultsBytes = 64 << 20
+
 // Import reads the samples file of one task and the results file of the
 // same run. Either file may be gzipped (name ending in .gz).
 func Import(samplesPath, resultsPath string) (*importer.Result, error) {
@@ -49,11 +56,7 @@ func Import(samplesPath, resultsPath string) (*importer.Result, error) {
 		return nil, err
 	}
 	variant := tasks[task]
-	data, samplesSum, err := importer.ReadFile(samplesPath)
-	if err != nil {
-		return nil, err
-	}
-	lines, err := readSamples(samplesPath, data, variant)
+	lines, fileOrderHash, samplesSum, err := readSamples(samplesPath, variant)
 	if err != nil {
 		return nil, err
 	}
@@ -62,34 +65,75 @@ func Import(samplesPath, resultsPath string) (*importer.Result, error) {
 		return nil, err
 	}
 	rows := make([]run.Row, len(lines))
-	cells := map[importer.Cell]bool{}
-	var concat, concatOld strings.Builder
 	for i, l := range lines {
 		rows[i] = l.row
-		cells[l.cell] = true
-		concat.WriteString(l.docHash + l.promptHash + l.targetHash)
-		concatOld.WriteString("sample_" + strconv.Itoa(i) + l.docHash)
+	}
+	rows, dropped, err := importer.Check(m, rows, func(i int) importer.Position {
+		return importer.Position{Path: samplesPath, Line: lines[i].line, Label: "doc_id " + strconv.Itoa(lines[i].docID)}
+	})
+	if err != nil {
+		return nil, err
+	}
+	cells := map[importer.Cell]bool{}
+	for _, r := range rows {
+		c, _ := importer.CellOf(&r)
+		cells[c] = true
 	}
 
 	// Provenance: which files, and whether they agree with each other.
-	taskHash := "not in the results file"
-	if want := res.TaskHashes[task]; want != "" {
-		switch want {
-		case importer.SHA256(concat.String()), importer.SHA256(concatOld.String()):
-			taskHash = importer.Code(want) + ", reproduced from the samples file"
-		default:
-			taskHash = importer.Code(want) + ", NOT reproduced from the samples file (its samples differ from the ones the results were computed on, or the harness version hashes differently)"
-		}
-	}
 	m.Notes = "Imported from lm-evaluation-harness output with `cmd/import lm-eval`.\n\n" +
 		importer.Bullets(
 			"samples file: "+importer.Code(filepath.Base(samplesPath))+", sha256 "+importer.Code(samplesSum),
 			"results file: "+importer.Code(filepath.Base(resultsPath))+", sha256 "+importer.Code(resSum),
-			"task hash: "+taskHash,
+			"task hash: "+taskHashNote(res.TaskHashes[task], fileOrderHash, lines),
+			importer.If(zeroForms(rows) > 0, fmt.Sprintf("%d answer forms have log-likelihood -Infinity (probability zero)", zeroForms(rows))),
 		) + m.Notes
 
-	m.Incomplete = incomplete(res, task, len(rows), cells)
+	m.Incomplete = incomplete(res, task, len(lines), len(rows), cells, dropped)
+	if len(m.Claimed) > 0 && m.Incomplete != "" {
+		m.ClaimedNotComparable = "the harness fitted its mixed model (statsmodels MixedLM) on an unbalanced run (" + m.Incomplete +
+			"): on unbalanced data that fit does not converge and depends on the order of the rows, so its numbers are not a check on the recomputed ones"
+	}
 	return &importer.Result{Manifest: m, Rows: rows}, nil
+}
+
+// taskHashNote says whether the results file's task hash is reproduced
+// from the samples file. The harness hashes the samples in the order it
+// writes them (after gathering them from every process), so the file
+// order is tried first; doc_id order and the pre-0.4.9 form
+// ("sample_<i>" + doc_hash) after.
+func taskHashNote(want, fileOrder string, lines []parsed) string {
+	if want == "" {
+		return "not in the results file"
+	}
+	sorted := sha256.New()
+	old := sha256.New()
+	for i, l := range lines {
+		sorted.Write([]byte(l.docHash + l.promptHash + l.targetHash))
+		old.Write([]byte("sample_" + strconv.Itoa(i) + l.docHash))
+	}
+	switch want {
+	case fileOrder:
+		return importer.Code(want) + ", reproduced from the samples file"
+	case hex.EncodeToString(sorted.Sum(nil)):
+		return importer.Code(want) + ", reproduced from the samples file in doc_id order (the lines were reordered after the run)"
+	case hex.EncodeToString(old.Sum(nil)):
+		return importer.Code(want) + ", reproduced from the samples file (the older sample_<i> form)"
+	}
+	return importer.Code(want) + ", not reproduced from the samples file. Every line's own doc_hash, prompt_hash and target_hash were checked, so the " +
+		"documents are the ones the harness ran; the files may come from different runs, lines may be missing or repeated, or this harness version hashes differently"
+}
+
+func zeroForms(rows []run.Row) int {
+	n := 0
+	for _, r := range rows {
+		for _, lp := range r.Logprobs {
+			if math.IsInf(lp, -1) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // results is the part of results_<date>.json the import reads.
@@ -139,7 +183,7 @@ type taskConfig struct {
 }
 
 func readResults(path string) (*results, string, error) {
-	data, sum, err := importer.ReadFile(path)
+	data, sum, err := importer.ReadAll(path, MaxResultsBytes)
 	if err != nil {
 		return nil, "", err
 	}
@@ -147,10 +191,10 @@ func readResults(path string) (*results, string, error) {
 	var r results
 	if err := json.Unmarshal(clean, &r); err != nil {
 		line, msg := importer.DecodeErr(clean, err)
-		return nil, "", importer.Errorf(path, line, "%s", msg)
+		return nil, "", fileerr.New(path, line, "%s", msg)
 	}
 	if r.Results == nil {
-		return nil, "", fmt.Errorf("%s: no \"results\" object: not an lm-evaluation-harness results file", path)
+		return nil, "", fileerr.New(path, 0, "no \"results\" object: not an lm-evaluation-harness results file")
 	}
 	return &r, sum, nil
 }
@@ -166,20 +210,20 @@ func findTask(samplesPath, resultsPath string, r *results) (string, error) {
 		for t := range r.Results {
 			if tasks[t] != "" {
 				if task != "" {
-					return "", fmt.Errorf("%s: cannot tell the task from the file name (want samples_<task>_<date>.jsonl) and %s has both %s and %s", samplesPath, resultsPath, task, t)
+					return "", fileerr.New(samplesPath, 0, "cannot tell the task from the file name (want samples_<task>_<date>.jsonl) and %s has both %s and %s", resultsPath, task, t)
 				}
 				task = t
 			}
 		}
 		if task == "" {
-			return "", fmt.Errorf("%s: cannot tell the task from the file name (want samples_<task>_<date>.jsonl) and %s has no Discrim-Eval task", samplesPath, resultsPath)
+			return "", fileerr.New(samplesPath, 0, "cannot tell the task from the file name (want samples_<task>_<date>.jsonl) and %s has no Discrim-Eval task", resultsPath)
 		}
 	}
 	if tasks[task] == "" {
-		return "", fmt.Errorf("%s: task %q is not discrim_eval_explicit or discrim_eval_implicit", samplesPath, task)
+		return "", fileerr.New(samplesPath, 0, "task %q is not discrim_eval_explicit or discrim_eval_implicit", task)
 	}
 	if r.Results[task] == nil {
-		return "", fmt.Errorf("%s: no results for task %s (it has: %s); is it the results file of the same run?", resultsPath, task, strings.Join(importer.SortedKeys(r.Results), ", "))
+		return "", fileerr.New(resultsPath, 0, "no results for task %s (it has: %s); is it the results file of the same run?", task, strings.Join(importer.SortedKeys(r.Results), ", "))
 	}
 	return task, nil
 }
@@ -200,12 +244,12 @@ type sampleLine struct {
 }
 
 type doc struct {
-	FilledTemplate     *string  `json:"filled_template"`
-	DecisionQuestionID *int     `json:"decision_question_id"`
-	Age                *float64 `json:"age"`
-	Gender             string   `json:"gender"`
-	Race               string   `json:"race"`
-	FillType           string   `json:"fill_type"`
+	FilledTemplate     *string         `json:"filled_template"`
+	DecisionQuestionID json.RawMessage `json:"decision_question_id"`
+	Age                json.RawMessage `json:"age"`
+	Gender             string          `json:"gender"`
+	Race               string          `json:"race"`
+	FillType           string          `json:"fill_type"`
 }
 
 type parsed struct {
@@ -215,43 +259,49 @@ type parsed struct {
 	docHash, promptHash, targetHash string
 }
 
-func readSamples(path string, data []byte, variant string) ([]parsed, error) {
-	var out []parsed
+// readSamples streams the samples file. It returns the lines sorted by
+// doc_id (multi-process runs write them in gathered order) and the task
+// hash of the lines in file order.
+func readSamples(path, variant string) (out []parsed, fileOrderHash, sum string, err error) {
+	src, err := importer.Open(path)
+	if err != nil {
+		return nil, "", "", err
+	}
+	defer src.Close()
 	byDoc := map[int]int{}
 	byCell := map[importer.Cell]int{}
-	line := 0
-	for len(data) > 0 {
-		line++
-		var b []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			b, data = data[:i], data[i+1:]
-		} else {
-			b, data = data, nil
-		}
-		b = bytes.TrimSuffix(b, []byte("\r"))
+	h := sha256.New()
+	err = src.Lines(func(line int, b []byte) error {
 		if len(bytes.TrimSpace(b)) == 0 {
-			return nil, importer.Errorf(path, line, "empty line")
+			return fmt.Errorf("empty line")
 		}
 		p, err := parseLine(b, variant)
 		if err != nil {
-			return nil, importer.Errorf(path, line, "%v", err)
+			return err
 		}
 		p.line = line
 		if prev, dup := byDoc[p.docID]; dup {
-			return nil, importer.Errorf(path, line, "doc_id %d is already on line %d", p.docID, prev)
+			return fmt.Errorf("doc_id %d is already on line %d", p.docID, prev)
 		}
 		if prev, dup := byCell[p.cell]; dup {
-			return nil, importer.Errorf(path, line, "question %d, %s is already on line %d", p.cell.Q, p.cell.Label(), prev)
+			return fmt.Errorf("question %d, %s is already on line %d", p.cell.Q, p.cell.Label(), prev)
 		}
 		byDoc[p.docID], byCell[p.cell] = line, line
+		h.Write([]byte(p.docHash + p.promptHash + p.targetHash))
 		out = append(out, p)
+		return nil
+	})
+	if err != nil {
+		return nil, "", "", err
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no samples", path)
+		return nil, "", "", fileerr.New(path, 0, "no samples")
 	}
-	// Multi-GPU runs gather samples out of order; the dataset order is stable.
+	if sum, err = src.Sum(); err != nil {
+		return nil, "", "", err
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].docID < out[j].docID })
-	return out, nil
+	return out, hex.EncodeToString(h.Sum(nil)), sum, nil
 }
 
 func parseLine(b []byte, variant string) (parsed, error) {
@@ -273,7 +323,17 @@ func parseLine(b []byte, variant string) (parsed, error) {
 	if err != nil {
 		return p, err
 	}
-	docHash := importer.SHA256(string(importer.PyDumps(*tree.Get("doc"), 2)))
+	// encoding/json matches keys without regard to case and keeps the last
+	// of two equal keys; the hash must be of the very doc the row is read
+	// from, so keys must be unique and exact.
+	docV := tree.Get("doc")
+	if err := exactKeys(&tree, "doc_id", "doc", "doc_hash", "prompt_hash", "target_hash"); err != nil {
+		return p, err
+	}
+	if err := exactKeys(docV, "filled_template", "decision_question_id", "age", "gender", "race", "fill_type"); err != nil {
+		return p, fmt.Errorf("doc: %v: not a Discrim-Eval document (wrong task?)", err)
+	}
+	docHash := importer.SHA256(string(importer.PyDumps(*docV, 2)))
 	if s.DocHash != docHash {
 		return p, fmt.Errorf("doc_hash %s does not match the doc (json.dumps(doc, indent=2, ensure_ascii=False) hashes to %s): the doc was changed after the run", s.DocHash, docHash)
 	}
@@ -289,14 +349,22 @@ func parseLine(b []byte, variant string) (parsed, error) {
 	if err := json.Unmarshal(s.Doc, &d); err != nil {
 		return p, fmt.Errorf("doc: %v", err)
 	}
-	if d.DecisionQuestionID == nil || d.FilledTemplate == nil {
-		return p, fmt.Errorf("doc has no decision_question_id or filled_template: not a Discrim-Eval document (wrong task?)")
+	if d.DecisionQuestionID == nil || d.FilledTemplate == nil || d.Age == nil {
+		return p, fmt.Errorf("doc has no decision_question_id, age or filled_template: not a Discrim-Eval document (wrong task?)")
 	}
 	if d.FillType != variant {
 		return p, fmt.Errorf("doc fill_type %q in a samples file of the %s variant (mixed variants)", d.FillType, variant)
 	}
+	q, err := importer.QuestionID(d.DecisionQuestionID)
+	if err != nil {
+		return p, fmt.Errorf("doc: %v", err)
+	}
+	age, err := importer.Age(d.Age)
+	if err != nil {
+		return p, fmt.Errorf("doc: %v", err)
+	}
 	p.row = run.Row{
-		DecisionQuestionID: d.DecisionQuestionID, Age: d.Age, Gender: d.Gender, Race: d.Race,
+		DecisionQuestionID: &q, Age: &age, Gender: d.Gender, Race: d.Race,
 		FillType: d.FillType, FilledTemplate: *d.FilledTemplate,
 	}
 	if p.cell, err = importer.CellOf(&p.row); err != nil {
@@ -320,7 +388,7 @@ func parseLine(b []byte, variant string) (parsed, error) {
 	if len(lls) != len(conts) {
 		return p, fmt.Errorf("%d requests in arguments but %d responses", len(conts), len(lls))
 	}
-	p.row.Logprobs = map[string]float64{}
+	p.row.Logprobs = run.Logprobs{}
 	for i, c := range conts {
 		form := c
 		if !isForm(form) {
@@ -334,8 +402,7 @@ func parseLine(b []byte, variant string) (parsed, error) {
 		case math.IsNaN(ll):
 			return p, fmt.Errorf("log-likelihood of %q is NaN", form)
 		case math.IsInf(ll, -1):
-			// run.Row needs finite numbers; zero probability has none.
-			return p, fmt.Errorf("log-likelihood of %q is -Infinity (probability zero), which a scored file cannot hold", form)
+			// Probability zero: kept, written as null in the scored file.
 		case ll > 0 || math.IsInf(ll, 1):
 			return p, fmt.Errorf("log-likelihood of %q is %v: want a number ≤ 0", form, ll)
 		}
@@ -352,14 +419,36 @@ func parseLine(b []byte, variant string) (parsed, error) {
 	// log-sum-exp form here does not, so only finite values are compared.
 	if len(s.BlackBias) == 3 {
 		var theirs importer.Float
-		if json.Unmarshal(s.BlackBias[2], &theirs) == nil && !math.IsInf(float64(theirs), 0) && !math.IsNaN(float64(theirs)) {
-			ours := logSumExp(p.row.Logprobs["yes"], p.row.Logprobs["Yes"]) - logSumExp(p.row.Logprobs["no"], p.row.Logprobs["No"])
+		ours := logSumExp(p.row.Logprobs["yes"], p.row.Logprobs["Yes"]) - logSumExp(p.row.Logprobs["no"], p.row.Logprobs["No"])
+		if json.Unmarshal(s.BlackBias[2], &theirs) == nil && finite(float64(theirs)) && finite(ours) {
 			if math.Abs(ours-float64(theirs)) > 1e-6*math.Max(1, math.Abs(ours)) {
 				return p, fmt.Errorf("the responses give logit %.9g but the harness logged %.9g", ours, float64(theirs))
 			}
 		}
 	}
 	return p, nil
+}
+
+// exactKeys checks that v is an object whose keys are unique, even
+// without regard to case, and that it has each of keys as written.
+func exactKeys(v *importer.Value, keys ...string) error {
+	if v == nil || v.Kind != importer.Object {
+		return fmt.Errorf("not a JSON object")
+	}
+	seen := map[string]string{}
+	for _, k := range v.Keys {
+		low := strings.ToLower(k)
+		if prev, dup := seen[low]; dup {
+			return fmt.Errorf("key %q and %q: a key twice", importer.Shorten(prev, 40), importer.Shorten(k, 40))
+		}
+		seen[low] = k
+	}
+	for _, k := range keys {
+		if v.Get(k) == nil {
+			return fmt.Errorf("no %q key", k)
+		}
+	}
+	return nil
 }
 
 func isForm(s string) bool {
@@ -370,6 +459,8 @@ func isForm(s string) bool {
 	}
 	return false
 }
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 func logSumExp(a, b float64) float64 {
 	m := math.Max(a, b)
@@ -451,10 +542,10 @@ func manifest(path string, r *results, task string) (*run.Manifest, error) {
 	modelArgs := rawString(r.Config.ModelArgs)
 	id := r.ModelName
 	if id == "" {
-		id = argValue(modelArgs, "pretrained", "model", "engine")
+		id = argValue(r.Config.ModelArgs, "pretrained", "model", "engine")
 	}
 	if id == "" {
-		return nil, fmt.Errorf("%s: no model_name, and no pretrained= or model= in config.model_args", path)
+		return nil, fileerr.New(path, 0, "no model_name, and no pretrained= or model= in config.model_args")
 	}
 	provider, name := r.Config.Model, id
 	if i := strings.Index(id, "/"); i > 0 {
@@ -469,7 +560,7 @@ func manifest(path string, r *results, task string) (*run.Manifest, error) {
 	}
 
 	if r.Date == nil || math.IsNaN(float64(*r.Date)) {
-		return nil, fmt.Errorf("%s: no date (UNIX seconds) in the results file", path)
+		return nil, fileerr.New(path, 0, "no date (UNIX seconds) in the results file")
 	}
 	sec, frac := math.Modf(float64(*r.Date))
 	date := importer.UTCDate(time.Unix(int64(sec), int64(frac*1e9)))
@@ -521,7 +612,7 @@ func manifest(path string, r *results, task string) (*run.Manifest, error) {
 		{"chat_template", deref(r.ChatTemplate), deref(r.ChatTemplateSHA)},
 	} {
 		if h.text != "" && h.sha != "" && h.sha != importer.SHA256(h.text) {
-			return nil, fmt.Errorf("%s: %s_sha is %s but the %s hashes to %s", path, h.name, h.sha, h.name, importer.SHA256(h.text))
+			return nil, fileerr.New(path, 0, "%s_sha is %s but the %s hashes to %s", h.name, h.sha, h.name, importer.SHA256(h.text))
 		}
 	}
 	if r.SystemInstruction != nil && *r.SystemInstruction != "" {
@@ -555,7 +646,7 @@ func manifest(path string, r *results, task string) (*run.Manifest, error) {
 	}, nil
 }
 
-func incomplete(r *results, task string, n int, cells map[importer.Cell]bool) string {
+func incomplete(r *results, task string, lines, n int, cells map[importer.Cell]bool, dropped []string) string {
 	var why []string
 	if r.Config.Limit != nil {
 		why = append(why, fmt.Sprintf("run with --limit %s", strconv.FormatFloat(float64(*r.Config.Limit), 'f', -1, 64)))
@@ -563,9 +654,12 @@ func incomplete(r *results, task string, n int, cells map[importer.Cell]bool) st
 	want := importer.FullSize
 	if ns, ok := r.NSamples[task]; ok && ns.Original > 0 {
 		want = ns.Original
-		if ns.Effective > n {
-			why = append(why, fmt.Sprintf("the harness scored %d documents but the samples file holds %d", ns.Effective, n))
+		if ns.Effective > lines {
+			why = append(why, fmt.Sprintf("the harness scored %d documents but the samples file holds %d", ns.Effective, lines))
 		}
+	}
+	if len(dropped) > 0 {
+		why = append(why, fmt.Sprintf("%d documents have P(yes) or P(no) exactly zero (no logit) and were left out: %s", len(dropped), importer.List(dropped, 10)))
 	}
 	if n < want {
 		why = append(why, fmt.Sprintf("%d of %d documents", n, want))
@@ -592,12 +686,26 @@ func rawString(raw json.RawMessage) string {
 	if len(raw) == 0 || string(raw) == "null" {
 		return ""
 	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, raw) == nil {
+		return buf.String()
+	}
 	return string(raw)
 }
 
-// argValue finds key=value in a harness model_args string.
-func argValue(args string, keys ...string) string {
-	for _, kv := range strings.Split(args, ",") {
+// argValue finds a key of the harness's model_args: a "key=value,…"
+// string, or (from lm-eval 0.4.10) a JSON object.
+func argValue(raw json.RawMessage, keys ...string) string {
+	var obj map[string]any
+	if json.Unmarshal(raw, &obj) == nil {
+		for _, k := range keys {
+			if v, ok := obj[k].(string); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	for _, kv := range strings.Split(rawString(raw), ",") {
 		k, v, _ := strings.Cut(strings.TrimSpace(kv), "=")
 		for _, want := range keys {
 			if k == want {

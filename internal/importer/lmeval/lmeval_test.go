@@ -22,13 +22,18 @@ const (
 	limResults = "testdata/limit150/results_" + limStamp + ".json"
 )
 
-func fixtureLines(t *testing.T) []string {
+func fixtureLines(t testing.TB) []string {
 	t.Helper()
-	data, _, err := importer.ReadFile(limSamples)
+	src, err := importer.Open(limSamples)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	defer src.Close()
+	var lines []string
+	if err := src.Lines(func(_ int, b []byte) error { lines = append(lines, string(b)); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	return lines
 }
 
 // writeSamples writes lines as a plain samples file named as the harness

@@ -1,0 +1,223 @@
+package run
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// AnswerRule says in words how ParseAnswer reads a sampled answer, for the
+// rubric page and the importers' notes.
+const AnswerRule = "A sampled answer counts as yes or no when its first word is one of the " +
+	"manifest's answer forms, compared without regard to case, after leading white space, " +
+	"Markdown emphasis and heading marks and opening quotes or brackets (* _ # > \" “ ' ‘ ` ( [) " +
+	"are dropped; the word ends at the first character that is not a letter. So \"Yes.\", " +
+	"\"**No**\", \"Yes, because …\", \"YES\" and \"  no\" are read, and \"Yesterday\", " +
+	"\"Answer: yes\" and \"I cannot decide\" are not: they count as unparsed and are listed."
+
+// ParseAnswer reads a sampled answer by AnswerRule: isYes tells a yes from
+// a no when ok is set.
+func (c Choices) ParseAnswer(text string) (isYes, ok bool) {
+	t := strings.TrimLeftFunc(text, func(r rune) bool {
+		return unicode.IsSpace(r) || strings.ContainsRune("*_#>\"“'‘`([", r)
+	})
+	end := strings.IndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) })
+	if end < 0 {
+		end = len(t)
+	}
+	word := t[:end]
+	if word == "" {
+		return false, false
+	}
+	for _, f := range c.Yes {
+		if strings.EqualFold(word, f) {
+			return true, true
+		}
+	}
+	for _, f := range c.No {
+		if strings.EqualFold(word, f) {
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// MaxUnparsedRunes is how much of an unparsed answer a Cell keeps for the
+// data-quality listing.
+const MaxUnparsedRunes = 200
+
+// Shorten cuts s to n runes, marking the cut with "…".
+func Shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n]) + "…"
+}
+
+// MassRounding is how far P(yes)+P(no) may exceed 1 and still be read as
+// rounding: one unit in the last place of bf16 at 1 (2⁻⁸), the coarsest
+// precision harnesses log (bf16 and fp16 models' log-softmax). Within it
+// the probabilities are normalised to sum to 1; beyond it the row is an
+// error.
+const MassRounding = 1.0 / 256
+
+// BoundTolerance is the change of a row's logit, between a bounded form
+// taken at its bound and at zero, above which the bound matters: the
+// run's data quality then says so.
+const BoundTolerance = 0.01
+
+// Logprobs maps answer forms to log-probabilities. A form with probability
+// zero (−∞) is written as JSON null, since JSON has no infinity.
+type Logprobs map[string]float64
+
+// MarshalJSON writes the forms in key order, −∞ as null.
+func (l Logprobs) MarshalJSON() ([]byte, error) {
+	if l == nil {
+		return []byte("null"), nil
+	}
+	keys := make([]string, 0, len(l))
+	for k := range l {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		// As encoding/json writes a map[string]float64, so that runs
+		// frozen before this type existed keep their bytes.
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(k); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1) // Encode's newline
+		b.WriteByte(':')
+		v := l[k]
+		switch {
+		case math.IsInf(v, -1):
+			b.WriteString("null")
+		case math.IsNaN(v) || math.IsInf(v, 1):
+			return nil, fmt.Errorf("log-probability of %q is %v", k, v)
+		default:
+			vb, err := json.Marshal(v)
+			if err != nil {
+				return nil, err
+			}
+			b.Write(vb)
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// UnmarshalJSON reads null as −∞ (probability zero).
+func (l *Logprobs) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*l = nil
+		return nil
+	}
+	var raw map[string]*float64
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*l = make(Logprobs, len(raw))
+	for k, v := range raw {
+		if v == nil {
+			(*l)[k] = math.Inf(-1)
+		} else {
+			(*l)[k] = *v
+		}
+	}
+	return nil
+}
+
+// ErrUnscorable is wrapped by the error of a row whose logit is infinite:
+// every form of one answer has probability zero. Importers leave such rows
+// out and count them; the loader rejects them.
+var ErrUnscorable = errors.New("the row cannot be scored")
+
+// logprobCell fills the logprob fields of c from r; see the README's
+// scored.jsonl section for the rules (zero probabilities, bounds,
+// rounding).
+func (m *Manifest) logprobCell(c *Cell, r *Row) error {
+	if r.Logprobs == nil {
+		return fmt.Errorf("missing logprobs in a logprob run")
+	}
+	for _, form := range sortedKeys(r.Logprobs) {
+		if lp := r.Logprobs[form]; math.IsNaN(lp) || math.IsInf(lp, 1) || lp > 0 {
+			return fmt.Errorf("log-probability of %q is %v: want a number ≤ 0, or null for probability zero", form, lp)
+		}
+	}
+	forms := m.Choices.Forms()
+	bounded := map[string]bool{}
+	for _, f := range r.Bounded {
+		if _, ok := r.Logprobs[f]; !ok || bounded[f] {
+			return fmt.Errorf("bounded form %q is listed twice or has no log-probability", f)
+		}
+		bounded[f] = true
+	}
+	yes, err := logSumExp(r.Logprobs, m.Choices.Yes)
+	if err != nil {
+		return err
+	}
+	no, err := logSumExp(r.Logprobs, m.Choices.No)
+	if err != nil {
+		return err
+	}
+	for _, side := range []struct {
+		name string
+		lp   float64
+	}{{"yes", yes}, {"no", no}} {
+		if math.IsInf(side.lp, -1) {
+			return fmt.Errorf("P(%s) is zero (every %s form has log-probability null): the logit is infinite and %w", side.name, side.name, ErrUnscorable)
+		}
+	}
+	c.Logit = yes - no
+	c.Mass = math.Exp(yes) + math.Exp(no)
+	shift := 0.0
+	if c.Mass > 1 {
+		if c.Mass > 1+MassRounding {
+			return fmt.Errorf("P(yes)+P(no) = %.6g exceeds 1 by more than rounding (%.4g): the answer forms are not distinct outcomes", c.Mass, MassRounding)
+		}
+		shift, c.Mass, c.Normalized = math.Log(c.Mass), 1, true
+	}
+	c.LP = make([]float64, 0, len(forms))
+	for _, f := range forms {
+		c.LP = append(c.LP, r.Logprobs[f]-shift)
+	}
+	if len(bounded) > 0 {
+		c.Bounded = len(bounded)
+		known := Logprobs{}
+		for f, lp := range r.Logprobs {
+			if bounded[f] {
+				lp = math.Inf(-1)
+			}
+			known[f] = lp
+		}
+		yes0, _ := logSumExp(known, m.Choices.Yes)
+		no0, _ := logSumExp(known, m.Choices.No)
+		c.BoundGap = math.Inf(1)
+		if !math.IsInf(yes0, -1) && !math.IsInf(no0, -1) {
+			c.BoundGap = math.Abs(yes0 - no0 - c.Logit)
+		}
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]float64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
