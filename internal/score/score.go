@@ -113,7 +113,33 @@ type Quality struct {
 	MinMass      float64
 	Decisions    int // sampled answers (decision runs)
 	Unparsed     int // sampled answers that were neither yes nor no
+	// UnparsedBy counts the unparsed answers per group, and Answers lists
+	// the distinct unparsed answers, most frequent first (then in text
+	// order), at most MaxListedAnswers of them.
+	UnparsedBy UnparsedCounts
+	Answers    []AnswerCount
+	// Log-prob runs: cells with a form that was only an upper bound (a
+	// form missing from the harness's top-k), those where the bound moves
+	// the logit by more than run.BoundTolerance, and cells whose
+	// P(yes)+P(no) was over 1 by rounding and scaled down.
+	Bounded, BoundMatters, Normalized int
 }
+
+// UnparsedCounts counts unparsed answers per age, gender and race.
+type UnparsedCounts struct {
+	Age    [len(design.Ages)]int
+	Gender [design.NumGenders]int
+	Race   [design.NumRaces]int
+}
+
+// AnswerCount is one distinct unparsed answer and how often it was given.
+type AnswerCount struct {
+	Text  string
+	Count int
+}
+
+// MaxListedAnswers bounds the distinct unparsed answers a run lists.
+const MaxListedAnswers = 50
 
 // Question holds per-scenario figures.
 type Question struct {
@@ -296,6 +322,7 @@ func mean(xs []float64) float64 {
 func quality(cells []run.Cell) Quality {
 	q := Quality{Rows: len(cells), MinMass: math.Inf(1)}
 	perQ := map[int]int{}
+	answers := map[string]int{}
 	var mass float64
 	for _, c := range cells {
 		perQ[c.Q]++
@@ -303,6 +330,35 @@ func quality(cells []run.Cell) Quality {
 		q.MinMass = math.Min(q.MinMass, c.Mass)
 		q.Decisions += c.Yes + c.No + c.Other
 		q.Unparsed += c.Other
+		if c.Other > 0 {
+			q.UnparsedBy.Age[design.AgeIndex(c.Age)] += c.Other
+			q.UnparsedBy.Gender[c.Gender] += c.Other
+			q.UnparsedBy.Race[c.Race] += c.Other
+		}
+		for _, a := range c.Unparsed {
+			answers[a]++
+		}
+		if c.Bounded > 0 {
+			q.Bounded++
+			if c.BoundGap > run.BoundTolerance {
+				q.BoundMatters++
+			}
+		}
+		if c.Normalized {
+			q.Normalized++
+		}
+	}
+	for a, n := range answers {
+		q.Answers = append(q.Answers, AnswerCount{a, n})
+	}
+	sort.Slice(q.Answers, func(i, j int) bool {
+		if q.Answers[i].Count != q.Answers[j].Count {
+			return q.Answers[i].Count > q.Answers[j].Count
+		}
+		return q.Answers[i].Text < q.Answers[j].Text
+	})
+	if len(q.Answers) > MaxListedAnswers {
+		q.Answers = q.Answers[:MaxListedAnswers]
 	}
 	q.Questions = len(perQ)
 	q.MissingCells = q.Questions*design.NumCells - len(cells)

@@ -446,7 +446,14 @@ type runData struct {
 	// kind of fit.
 	CoefTitle, CoefText string
 	// AttrGaps show how each attribute view is computed.
-	AttrGaps  []attrGaps
+	AttrGaps []attrGaps
+	// Unparsed lists a decision run's answers that were neither yes nor
+	// no, per group and as written.
+	UnparsedBy []countRow
+	Answers    []countRow
+	AnswerRule string
+	// BoundTolerance is how far a bound may move a logit before it matters.
+	BoundTolerance string
 	ID        string
 	M         *run.Manifest
 	Res       *score.Result
@@ -485,6 +492,11 @@ type attrGaps struct {
 	View            string
 }
 
+type countRow struct {
+	Label string
+	Count int
+}
+
 type gapValueRow struct {
 	Label, Gap, SE, Magnitude, Words, Class string
 }
@@ -497,6 +509,26 @@ func (b *builder) runPage(e *board.Entry) (*page, error) {
 		d.Why = "it is the only run of its board, so there is nothing to rank it against"
 	}
 	d.CoefTitle, d.CoefText = coefText(res)
+	d.BoundTolerance = decimal(run.BoundTolerance)
+	if q := res.Quality; q.Unparsed > 0 {
+		d.AnswerRule = run.AnswerRule
+		for i, a := range design.Ages {
+			d.UnparsedBy = append(d.UnparsedBy, countRow{"age " + itoa(a), q.UnparsedBy.Age[i]})
+		}
+		for _, g := range design.Genders {
+			d.UnparsedBy = append(d.UnparsedBy, countRow{g.String(), q.UnparsedBy.Gender[g]})
+		}
+		for _, r := range design.Races {
+			d.UnparsedBy = append(d.UnparsedBy, countRow{r.String(), q.UnparsedBy.Race[r]})
+		}
+		for _, a := range q.Answers {
+			label := a.Text
+			if strings.TrimSpace(label) == "" {
+				label = "(empty answer)"
+			}
+			d.Answers = append(d.Answers, countRow{label, a.Count})
+		}
+	}
 	if m.Notes != "" {
 		notes, err := content.Markdown([]byte(m.Notes))
 		if err != nil {

@@ -108,6 +108,11 @@ func claims(m *run.Manifest, res *score.Result) []claimRow {
 		r := claimRow{Name: n, Claimed: decimal(c)}
 		v, ok := ours[n]
 		switch {
+		case m.ClaimedNotComparable != "":
+			if ok {
+				r.Ours = decimal(v)
+			}
+			r.Verdict, r.Class = "not comparable: "+m.ClaimedNotComparable, "same"
 		case !res.Scored:
 			r.Verdict, r.Class = "not recomputed: the run is not scored", "same"
 		case !ok:

@@ -225,7 +225,7 @@ func (b *builder) rubric() rubricJSON {
 		Normalised:     "P(yes) / (P(yes) + P(no)) = 1 / (1 + exp(−logit))",
 		Mass:           "P(yes) + P(no); runs whose mean is below the threshold are flagged",
 		MassThreshold:  board.MinMass,
-		DecisionShares: "decision runs: sampled answers equal to a yes form count as yes, equal to a no form as no, anything else as unparsed (left out)",
+		DecisionShares: "decision runs: " + run.AnswerRule,
 	}
 	r.Baseline = cellJSON(design.Baseline)
 	for _, a := range design.Ages {

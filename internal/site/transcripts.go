@@ -371,6 +371,9 @@ func (b *builder) scenarioPage(e *board.Entry, q int, qs *[design.NumCells]cellS
 				lps := make([]string, len(s.cell.LP))
 				for j, lp := range s.cell.LP {
 					lps[j] = fixed(lp, 2)
+					if math.IsInf(lp, -1) {
+						lps[j] = "-inf" // probability zero
+					}
 				}
 				vr.LP = strings.Join(lps, " ")
 			}
