@@ -454,17 +454,17 @@ type runData struct {
 	AnswerRule string
 	// BoundTolerance is how far a bound may move a logit before it matters.
 	BoundTolerance string
-	ID        string
-	M         *run.Manifest
-	Res       *score.Result
-	Coefs     []coefRow
-	Card      []cardRow
-	Gaps      []gapRow
-	Views     []viewRow
-	Flags     []string
-	Notes     template.HTML
-	Files     []run.File
-	Questions []int
+	ID             string
+	M              *run.Manifest
+	Res            *score.Result
+	Coefs          []coefRow
+	Card           []cardRow
+	Gaps           []gapRow
+	Views          []viewRow
+	Flags          []string
+	Notes          template.HTML
+	Files          []run.File
+	Questions      []int
 }
 
 type coefRow struct {
