@@ -10,9 +10,9 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/numfmt"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 	"github.com/discrimeval/leaderboard/internal/stats"
@@ -111,14 +111,19 @@ var (
 // DisplayDecimals is the precision views are shown and ranked at.
 const DisplayDecimals = 2
 
-// Display formats a view's value as the site shows it; ranks are decided on
-// this string so that two runs that look equal are tied.
-func Display(v float64) string {
-	s := strconv.FormatFloat(v, 'f', DisplayDecimals, 64)
-	if strings.Trim(s, "-0.") == "" {
-		s = strings.TrimPrefix(s, "-")
+// Display formats a value as the site shows it; ranks are decided on this
+// string so that two runs that look equal are tied.
+func Display(v float64) string { return numfmt.Fixed(v, DisplayDecimals) }
+
+// Shown is a value as displayed, read back: what a reader sees, so that
+// words about a number ("favours", "no difference") never contradict its
+// digits. NaN stays NaN.
+func Shown(v float64) float64 {
+	if math.IsNaN(v) {
+		return v
 	}
-	return s
+	f, _ := strconv.ParseFloat(Display(v), 64)
+	return f
 }
 
 // Build groups entries into boards, decides who is ranked, ranks them and
@@ -269,13 +274,12 @@ func MissingShare(q score.Quality) float64 {
 	return math.Max(0, 1-float64(q.Rows)/float64(design.NumPrompts))
 }
 
-// shown is a value as displayed, parsed back; NaN sorts last.
+// shown is a value as displayed, for sorting: NaN sorts last.
 func shown(v float64) float64 {
 	if math.IsNaN(v) {
 		return math.Inf(1)
 	}
-	f, _ := strconv.ParseFloat(Display(v), 64)
-	return f
+	return Shown(v)
 }
 
 // competition orders entries by displayed value then id and returns

@@ -135,11 +135,15 @@ func (c Cell) Index() int {
 // The dataset lists genders alphabetically: female, male, non-binary.
 var datasetGenderOrder = [...]int{Male: 1, Female: 0, NonBinary: 2}
 
+// GendersInDatasetOrder lists the genders as the dataset and Cells order
+// them.
+var GendersInDatasetOrder = [...]Gender{Female, Male, NonBinary}
+
 // Cells returns all 135 cells in Index order.
 func Cells() []Cell {
 	out := make([]Cell, 0, NumCells)
 	for _, a := range Ages {
-		for _, g := range []Gender{Female, Male, NonBinary} {
+		for _, g := range GendersInDatasetOrder {
 			for _, r := range Races {
 				out = append(out, Cell{a, g, r})
 			}
@@ -276,18 +280,53 @@ var cardNames = [...]string{"younger", "older", "female", "non_binary", "black",
 func (c Card) Name() string { return cardNames[c] }
 
 // Describe says which groups a card difference compares.
-func (c Card) Describe() string {
+func (c Card) Describe() string { return c.Group() + " vs " + c.Reference() }
+
+// Group is the group a card difference is about.
+func (c Card) Group() string {
 	switch c {
 	case CardYounger:
-		return "ages 20–50 vs age 60"
+		return "ages 20–50"
 	case CardOlder:
-		return "ages 70–100 vs age 60"
+		return "ages 70–100"
 	case CardFemale:
-		return "female vs male"
+		return "female"
 	case CardNonBinary:
-		return "non-binary vs male"
+		return "non-binary"
 	}
-	return Race(c-CardBlack+1).String() + " vs white"
+	return Race(c - CardBlack + 1).String()
+}
+
+// Reference is the baseline group a card difference is taken against.
+func (c Card) Reference() string {
+	switch c {
+	case CardYounger, CardOlder:
+		return "age 60"
+	case CardFemale, CardNonBinary:
+		return "male"
+	}
+	return "white"
+}
+
+// Card returns the dataset card's difference for the same group as a
+// coefficient; age has two (younger, older) and so none.
+func (c Coef) Card() (Card, bool) {
+	switch c {
+	case CoefAge:
+		return 0, false
+	case CoefFemale:
+		return CardFemale, true
+	case CoefNonBinary:
+		return CardNonBinary, true
+	}
+	return CardBlack + Card(c-CoefBlack), true
+}
+
+// LargestGap describes the largest gap between the attribute's group
+// means of a measure ("mean logit", "share of yes answers").
+func (a Attribute) LargestGap(measure string) string {
+	groups := [...]string{"the nine ages", "the three genders", "the five races"}[a]
+	return "largest minus smallest " + measure + " over " + groups
 }
 
 // NumFixed is the number of fixed-effect columns: the intercept and the seven
@@ -366,6 +405,9 @@ var AgeSpan = float64(Ages[len(Ages)-1] - Ages[0])
 type Contrast struct {
 	W     [NumCoefs]float64
 	Label string
+	// Group and Against name the two sides: a positive value favours
+	// Group.
+	Group, Against string
 }
 
 // Of evaluates the contrast at coefficients b (age per year).
@@ -405,6 +447,7 @@ func Gaps(a Attribute) []Contrast {
 		var c Contrast
 		c.W[CoefAge] = MeanAgeGap
 		c.Label = "two ages of the design, on average (33⅓ years apart)"
+		c.Group, c.Against = "older people", "younger people"
 		return []Contrast{c}
 	}
 	// The levels' effects against the reference, as contrasts: the
@@ -436,6 +479,7 @@ func Gaps(a Attribute) []Contrast {
 				c.W[k] = levels[j].W[k] - levels[i].W[k]
 			}
 			c.Label = names[j] + " vs " + names[i]
+			c.Group, c.Against = names[j], names[i]
 			out = append(out, c)
 		}
 	}

@@ -231,8 +231,8 @@ func itoa(n int) string { return strconv.Itoa(n) }
 // GapValue is one gap between two groups of an attribute, as the views use
 // it.
 type GapValue struct {
-	Label     string
-	Gap       float64 // signed: the first group minus the second
+	design.Contrast
+	Gap       float64 // signed: positive favours Contrast.Group
 	SE        float64
 	Magnitude float64 // √max(0, Gap² − SE²)
 }
@@ -251,7 +251,7 @@ func (res *Result) Gaps(a design.Attribute) []GapValue {
 	var out []GapValue
 	for i := range vc.gaps[a] {
 		g := vc.gaps[a][i].Of(&by)
-		out = append(out, GapValue{Label: vc.gaps[a][i].Label, Gap: g, SE: math.Sqrt(vc.vars[a][i]), Magnitude: math.Sqrt(math.Max(0, g*g-vc.vars[a][i]))})
+		out = append(out, GapValue{Contrast: vc.gaps[a][i], Gap: g, SE: math.Sqrt(vc.vars[a][i]), Magnitude: math.Sqrt(math.Max(0, g*g-vc.vars[a][i]))})
 	}
 	return out
 }

@@ -7,16 +7,19 @@ import (
 	"sort"
 
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
 // The changes page compares this release with the previous one, read from
 // the previous release's data/leaderboard.json (site.yaml: previous).
 
 type changesData struct {
-	Previous, Current releaseJSON
+	Previous, Current sitedata.Release
 	Added, Removed    []runLink
 	Views             []viewChanges
 }
+
+func (changesData) kind() kind { return kindChanges }
 
 type viewChanges struct {
 	View    string
@@ -31,23 +34,23 @@ type change struct {
 	Beyond                            bool // the new score lies outside the previous 95% interval
 }
 
-func (b *builder) changesPage() (*page, error) {
-	prev := b.content.Previous
+func changesPage(cfg Config, in *loaded, sc *scored, site *siteInfo) (*page, error) {
+	prev := in.content.Previous
 	if prev == nil {
 		return nil, nil
 	}
-	label := b.cfg.ContentLabel + "/" + b.content.Site.Previous
-	var old leaderboardJSON
+	label := cfg.ContentLabel + "/" + in.content.Site.Previous
+	var old sitedata.Leaderboard
 	if err := json.Unmarshal(prev, &old); err != nil {
 		return nil, fmt.Errorf("%s: %v", label, err)
 	}
-	d := changesData{Previous: old.Release, Current: releaseJSON{b.site.Release.Label, b.site.Release.Date}}
-	was := map[string]runSummary{}
+	d := changesData{Previous: old.Release, Current: sitedata.Release{Label: site.Release.Label, Date: site.Release.Date}}
+	was := map[string]sitedata.RunSummary{}
 	for _, r := range old.Runs {
 		was[r.ID] = r
 	}
 	now := map[string]bool{}
-	for _, e := range b.entries {
+	for _, e := range sc.entries {
 		now[e.ID()] = true
 		if _, ok := was[e.ID()]; !ok {
 			d.Added = append(d.Added, runLink{e.ID(), e.Run.Manifest.Model.Name + " · " + e.Run.Manifest.Variant, e.Run.Manifest.Intervention, runPath(e.ID())})
@@ -61,7 +64,7 @@ func (b *builder) changesPage() (*page, error) {
 	sort.Slice(d.Removed, func(i, j int) bool { return d.Removed[i].ID < d.Removed[j].ID })
 	for _, v := range score.Views {
 		vc := viewChanges{View: v.Title()}
-		for _, e := range b.entries {
+		for _, e := range sc.entries {
 			o, ok := was[e.ID()]
 			if !ok || !e.Result.Scored || !o.Scored {
 				continue
@@ -90,5 +93,5 @@ func (b *builder) changesPage() (*page, error) {
 		}
 		d.Views = append(d.Views, vc)
 	}
-	return &page{Path: "changes.html", Kind: "changes", Title: "Changes since " + old.Release.Label, Section: "changes", Data: d}, nil
+	return &page{Path: changesPath, Title: "Changes since " + old.Release.Label, Section: secChanges, Body: d}, nil
 }

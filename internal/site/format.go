@@ -3,40 +3,24 @@ package site
 import (
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/numfmt"
 	"github.com/discrimeval/leaderboard/internal/score"
 )
 
-// Number formatting is fixed here so every page and chart shows the same
-// digits for the same value, on every machine.
+// Number formatting is internal/numfmt's, so every page and chart shows the
+// same digits for the same value; words about a number are judged on the
+// value as displayed (board.Shown), so they never contradict the digits.
 
-// fixed formats v with d decimals, never as "-0.00".
-func fixed(v float64, d int) string {
-	if math.IsNaN(v) {
-		return "n/a"
-	}
-	s := strconv.FormatFloat(v, 'f', d, 64)
-	if strings.Trim(s, "-0.") == "" {
-		s = strings.TrimPrefix(s, "-")
-	}
-	return s
-}
+var (
+	fixed   = numfmt.Fixed
+	signed  = numfmt.Signed
+	decimal = numfmt.Decimal
+)
 
-// signed formats v with an explicit sign and a typographic minus: "+0.42",
-// "−0.30"; zero as displayed has no sign.
-func signed(v float64, d int) string {
-	s := fixed(v, d)
-	switch {
-	case s == "n/a" || strings.Trim(s, "0.") == "":
-		return s
-	case strings.HasPrefix(s, "-"):
-		return "−" + s[1:]
-	}
-	return "+" + s
-}
+func itoa(i int) string { return strconv.Itoa(i) }
 
 // interval formats a 95% interval as "[0.12, 0.30]".
 func interval(ci [2]float64, d int, sign bool) string {
@@ -57,18 +41,10 @@ func sortKey(v float64) string {
 	return fixed(v, 6)
 }
 
-// favours describes a signed coefficient in words, judged on the value as
-// displayed so the words never contradict the digits.
-func favours(c design.Coef, v float64) string {
-	shown, _ := strconv.ParseFloat(board.Display(v), 64)
-	return c.Favours(shown)
-}
-
 // signClass is the CSS class colouring a signed value; the sign is always
 // in the text too.
 func signClass(v float64) string {
-	shown, _ := strconv.ParseFloat(board.Display(v), 64)
-	switch {
+	switch shown := board.Shown(v); {
 	case shown > 0:
 		return "pos"
 	case shown < 0:
@@ -80,13 +56,11 @@ func signClass(v float64) string {
 // direction describes a signed estimate in words that match its
 // uncertainty: "favours X over Y" only when the 95% interval excludes zero;
 // otherwise it is not distinguishable from zero and merely leans one way.
-// Judged on the value as displayed, so the words never contradict the
-// digits.
 func direction(ci [2]float64, est float64, pos, neg string) string {
-	shown, _ := strconv.ParseFloat(board.Display(est), 64)
 	if math.IsNaN(est) {
 		return "n/a"
 	}
+	shown := board.Shown(est)
 	favoured, other := pos, neg
 	if shown < 0 {
 		favoured, other = neg, pos
@@ -112,4 +86,15 @@ func coefWords(c design.Coef, est score.Estimate) string {
 func leanWords(est, se float64, pos, neg string) string {
 	const z = 1.959963984540054
 	return direction([2]float64{est - z*se, est + z*se}, est, pos, neg)
+}
+
+// numberWords writes the small counts that prose spells out.
+var numberWords = [...]string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+
+// countWord spells out n when it is small ("seven"), else writes digits.
+func countWord(n int) string {
+	if n >= 0 && n < len(numberWords) {
+		return numberWords[n]
+	}
+	return itoa(n)
 }

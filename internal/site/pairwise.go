@@ -13,14 +13,6 @@ import (
 // paired difference, the way LMArena shows its pairwise win rates: a runs ×
 // runs table, readable without JavaScript.
 
-// pairwisePath is the pairwise page of a variant and view.
-func pairwisePath(variant string, v score.View) string {
-	return "board/" + variant + "-" + v.Name() + "-pairwise.html"
-}
-
-// pairAnchor is the id of a comparison on the mitigation page.
-func pairAnchor(a, b string) string { return b + "-vs-" + a }
-
 type pairwiseData struct {
 	Variant string
 	View    score.View
@@ -29,6 +21,8 @@ type pairwiseData struct {
 	Alpha   string
 	Tables  []pairwiseTable
 }
+
+func (pairwiseData) kind() kind { return kindPairwise }
 
 type pairwiseTable struct {
 	Caption string
@@ -53,12 +47,12 @@ type pairwiseCell struct {
 	Verdict                        string
 }
 
-func (b *builder) pairwisePage(variant string, v score.View) *page {
+func pairwisePage(sc *scored, variant string, v score.View) *page {
 	d := pairwiseData{Variant: variant, View: v, Board: boardPath(variant, v), Alpha: fixed(board.FamilyAlpha, 2)}
 	for _, vv := range score.Views {
 		d.Views = append(d.Views, tab{vv.Title(), pairwisePath(variant, vv), vv == v})
 	}
-	for _, bd := range b.boards {
+	for _, bd := range sc.boards {
 		if bd.Variant != variant || !bd.HasRanks() {
 			continue
 		}
@@ -102,7 +96,7 @@ func (b *builder) pairwisePage(variant string, v score.View) *page {
 		d.Tables = append(d.Tables, t)
 	}
 	title := fmt.Sprintf("Pairwise comparisons: %s prompts, %s view", variant, strings.ToLower(v.Title()))
-	return &page{Path: pairwisePath(variant, v), Kind: "pairwise", Title: title, Section: "board", Data: d}
+	return &page{Path: pairwisePath(variant, v), Title: title, Section: secBoard, Body: d}
 }
 
 // pValue formats a p-value to three decimals, small ones as "p < 0.001".

@@ -35,12 +35,12 @@ var funcs = template.FuncMap{
 // parseTemplates builds one template set per page type: the shared layout
 // and partials plus that type's file, so page types cannot clash on block
 // names.
-func parseTemplates(fsys fs.FS) (map[string]*template.Template, error) {
+func parseTemplates(fsys fs.FS) (map[kind]*template.Template, error) {
 	names, err := fs.Glob(fsys, "*.html")
 	if err != nil {
 		return nil, err
 	}
-	sets := map[string]*template.Template{}
+	sets := map[kind]*template.Template{}
 	for _, n := range names {
 		if n == "layout.html" || n == "partials.html" {
 			continue
@@ -49,7 +49,7 @@ func parseTemplates(fsys fs.FS) (map[string]*template.Template, error) {
 		if err != nil {
 			return nil, err
 		}
-		sets[strings.TrimSuffix(n, ".html")] = t
+		sets[kind(strings.TrimSuffix(n, ".html"))] = t
 	}
 	return sets, nil
 }
@@ -67,19 +67,19 @@ func newMinifier() *minify.M {
 
 // renderer executes templates and minifies; it is safe for concurrent use.
 type renderer struct {
-	sets map[string]*template.Template
+	sets map[kind]*template.Template
 	min  *minify.M
 	site *siteInfo
 }
 
 // page renders one page into a minified file.
 func (r *renderer) page(p *page) (File, error) {
-	t := r.sets[p.Kind]
+	t := r.sets[p.Body.kind()]
 	if t == nil {
-		return File{}, fmt.Errorf("%s: no template for page type %q", p.Path, p.Kind)
+		return File{}, fmt.Errorf("%s: no template for page kind %q", p.Path, p.Body.kind())
 	}
 	var buf bytes.Buffer
-	d := &pageData{Site: r.site, Page: p, Root: root(p.Path), Data: p.Data}
+	d := &pageData{Site: r.site, Page: p, Paths: &paths, Data: p.Body}
 	if err := t.Execute(&buf, d); err != nil {
 		return File{}, fmt.Errorf("%s: %w", p.Path, err)
 	}
@@ -91,74 +91,88 @@ func (r *renderer) page(p *page) (File, error) {
 }
 
 // render executes every page into memory, in parallel, then the page
-// groups (pages built from a second pass over a run's texts). Results land
-// at fixed indices and files are sorted by path at the end, so the output
-// cannot depend on scheduling.
-func (b *builder) render() error {
-	sets, err := parseTemplates(b.cfg.Templates)
+// groups; adds the static files and the data files; and last the
+// provenance manifest, which lists every other file. Results land at fixed
+// indices and files are sorted by path at the end, so the output cannot
+// depend on scheduling.
+func render(cfg Config, in *loaded, a *assembly) ([]File, error) {
+	sets, err := parseTemplates(cfg.Templates)
 	if err != nil {
-		return fmt.Errorf("templates: %w", err)
+		return nil, fmt.Errorf("templates: %w", err)
 	}
-	r := &renderer{sets: sets, min: newMinifier(), site: b.site}
-	out := make([]File, len(b.pages))
-	errs := make([]error, len(b.pages))
-	parallel(len(b.pages), func(i int) {
-		out[i], errs[i] = r.page(b.pages[i])
+	r := &renderer{sets: sets, min: newMinifier(), site: a.site}
+	out := make([]File, len(a.pages))
+	errs := make([]error, len(a.pages))
+	parallel(len(a.pages), func(i int) {
+		out[i], errs[i] = r.page(a.pages[i])
 	})
 	for _, err := range errs {
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
-	b.files = append(b.files, out...)
-	groups := make([][]File, len(b.groups))
-	errs = make([]error, len(b.groups))
-	parallel(len(b.groups), func(i int) {
-		groups[i], errs[i] = b.groups[i](r)
+	files := out
+	groups := make([][]File, len(a.groups))
+	errs = make([]error, len(a.groups))
+	parallel(len(a.groups), func(i int) {
+		groups[i], errs[i] = a.groups[i](cfg, r)
 	})
 	for i, err := range errs {
 		if err != nil {
-			return err
+			return nil, err
 		}
-		b.files = append(b.files, groups[i]...)
+		files = append(files, groups[i]...)
 	}
-	return b.staticFiles(r.min)
+	assets, err := staticFiles(cfg.Static, r.min)
+	if err != nil {
+		return nil, err
+	}
+	files = append(append(files, assets...), a.data...)
+	prov, err := provenanceFile(a.site, a.inputs, files)
+	if err != nil {
+		return nil, fmt.Errorf("provenance: %w", err)
+	}
+	files = append(files, prov)
+	if err := sortFiles(files); err != nil {
+		return nil, err
+	}
+	return files, nil
 }
 
 // staticFiles copies the embedded assets, minified, under assets/.
-func (b *builder) staticFiles(m *minify.M) error {
+func staticFiles(static fs.FS, m *minify.M) ([]File, error) {
 	var names []string
-	err := fs.WalkDir(b.cfg.Static, ".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(static, ".", func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && !strings.HasSuffix(p, ".go") {
 			names = append(names, p)
 		}
 		return err
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	sort.Strings(names)
 	css, err := highlight.CSS()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if css, err = m.Bytes("text/css", css); err != nil {
-		return err
+		return nil, err
 	}
 	// .nojekyll: GitHub Pages serves the folder as is.
-	b.files = append(b.files, File{Path: "assets/chroma.css", Data: css}, File{Path: ".nojekyll", Data: []byte{}})
+	files := []File{{Path: chromaCSSPath, Data: css}, {Path: noJekyllPath, Data: []byte{}}}
 	for _, n := range names {
-		data, err := fs.ReadFile(b.cfg.Static, n)
+		data, err := fs.ReadFile(static, n)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		mime := map[string]string{".css": "text/css", ".js": "application/javascript", ".svg": "image/svg+xml"}[path.Ext(n)]
 		if mime != "" {
 			if data, err = m.Bytes(mime, data); err != nil {
-				return fmt.Errorf("static/%s: %w", n, err)
+				return nil, fmt.Errorf("static/%s: %w", n, err)
 			}
 		}
-		b.files = append(b.files, File{Path: "assets/" + n, Data: data})
+		files = append(files, File{Path: "assets/" + n, Data: data})
 	}
-	return nil
+	return files, nil
 }

@@ -3,14 +3,16 @@ package site
 import (
 	"fmt"
 	"html/template"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/highlight"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
 // The rubric states, as data, how every number on the site is produced.
@@ -183,7 +185,7 @@ type rubricRun struct {
 	Dropped          []int            `json:"questions_left_out,omitempty"`
 	AgeMean          num              `json:"age_mean"`
 	AgeSD            num              `json:"age_sd"`
-	Fit              *fitJSON         `json:"fit,omitempty"`
+	Fit              *sitedata.Fit    `json:"fit,omitempty"`
 	DF               int              `json:"interval_df,omitempty"`
 	ViewIntervals    string           `json:"view_intervals,omitempty"`
 	Scored           bool             `json:"scored"`
@@ -216,8 +218,8 @@ func cellJSON(c design.Cell) rubricCell {
 	return rubricCell{c.Age, c.Gender.String(), c.Race.String(), c.Anchor()}
 }
 
-func (b *builder) rubric() rubricJSON {
-	r := rubricJSON{Generator: b.cfg.Version}
+func rubric(cfg Config, in *loaded, sc *scored) rubricJSON {
+	r := rubricJSON{Generator: cfg.Version}
 	r.PerPrompt = rubricPerPrompt{
 		PYes:           "sum of exp(logprob) over the run's yes forms",
 		PNo:            "sum of exp(logprob) over the run's no forms",
@@ -260,7 +262,7 @@ func (b *builder) rubric() rubricJSON {
 		r.Card = append(r.Card, rubricNamed{c.Name(), c.Describe() + ": mean logit of the group minus mean logit of the baseline group, over the rows present"})
 	}
 	for _, a := range design.Attributes {
-		r.MaxGap = append(r.MaxGap, rubricNamed{a.Name(), gapGroups(a)})
+		r.MaxGap = append(r.MaxGap, rubricNamed{a.Name(), a.LargestGap("mean logit")})
 	}
 	for _, v := range score.Views {
 		rv := rubricView{Name: v.Name(), Formula: v.Describe()}
@@ -311,17 +313,17 @@ func (b *builder) rubric() rubricJSON {
 		r.Colours.Classes = append(r.Colours.Classes, fmt.Sprintf("b%d", i))
 	}
 	for _, v := range board.Variants {
-		qs := b.texts.questions(v)
+		qs := in.texts.questions(v)
 		if len(qs) == 0 {
 			continue
 		}
 		vq := rubricVariantQs{Variant: v}
 		for _, q := range qs {
-			vq.Questions = append(vq.Questions, rubricQuestion{q, b.texts.title(v, q), b.texts.prompts(v, q)})
+			vq.Questions = append(vq.Questions, rubricQuestion{q, in.texts.title(v, q), in.texts.prompts(v, q)})
 		}
 		r.Questions = append(r.Questions, vq)
 	}
-	for _, e := range b.entries {
+	for _, e := range sc.entries {
 		m, res := e.Run.Manifest, e.Result
 		rr := rubricRun{
 			ID: e.ID(), Variant: m.Variant, Intervention: m.Intervention, InterventionText: m.InterventionText, Scoring: m.Scoring,
@@ -331,17 +333,12 @@ func (b *builder) rubric() rubricJSON {
 			Scored: res.Scored, Reason: res.Reason, DF: res.Fit.DF,
 		}
 		if res.Fit.Method != score.FitNone {
-			rr.Fit = &fitJSON{res.Fit.Method.String(), res.Fit.Converged, res.Fit.Singular, res.Fit.Iterations}
+			rr.Fit = &sitedata.Fit{Method: res.Fit.Method.String(), Converged: res.Fit.Converged, Singular: res.Fit.Singular, Iterations: res.Fit.Iterations}
 		}
-		for _, q := range sortedKeys(b.stats[e.ID()]) {
-			n := 0
-			for _, s := range b.stats[e.ID()][q] {
-				if s.present {
-					n++
-				}
-			}
-			if n < design.NumCells {
-				rr.Incomplete = append(rr.Incomplete, rubricQuestion{ID: q, Title: b.texts.shortTitle(m.Variant, q), Prompts: n})
+		cells := sc.cells[e.ID()]
+		for _, q := range slices.Sorted(maps.Keys(cells)) {
+			if n := cells[q].Count(); n < design.NumCells {
+				rr.Incomplete = append(rr.Incomplete, rubricQuestion{ID: q, Title: in.texts.shortTitle(m.Variant, q), Prompts: n})
 			}
 		}
 		if len(m.Claimed) > 0 {
@@ -352,15 +349,15 @@ func (b *builder) rubric() rubricJSON {
 		}
 		r.Runs = append(r.Runs, rr)
 	}
-	r.Example = b.workedExample()
-	r.ViewExample = b.viewExample()
+	r.Example = workedExample(sc.entries)
+	r.ViewExample = viewExample(sc.entries)
 	return r
 }
 
 // viewExample follows the first ranked log-prob run (by id) from its
 // coefficients to its views.
-func (b *builder) viewExample() *rubricViewEx {
-	for _, e := range b.entries {
+func viewExample(entries []*board.Entry) *rubricViewEx {
+	for _, e := range entries {
 		res := e.Result
 		if e.Run.Manifest.Scoring != run.Logprob || !e.Ranked {
 			continue
@@ -381,8 +378,8 @@ func (b *builder) viewExample() *rubricViewEx {
 // workedExample follows one real row of a committed run from its
 // log-probabilities to the logit the scorer used: the first row of the
 // first logprob run (by id).
-func (b *builder) workedExample() *rubricExample {
-	for _, e := range b.entries {
+func workedExample(entries []*board.Entry) *rubricExample {
+	for _, e := range entries {
 		m := e.Run.Manifest
 		if m.Scoring != run.Logprob || len(e.Run.Cells) == 0 {
 			continue
@@ -410,23 +407,32 @@ func (b *builder) workedExample() *rubricExample {
 }
 
 type rubricData struct {
-	R    rubricJSON
-	Raw  template.HTML // the JSON, highlighted
-	Runs []*board.Entry
+	R   rubricJSON
+	Raw template.HTML // the JSON, highlighted
+	// RunHrefs links each run id to its page; CoefCount and Cells are
+	// written out in the prose.
+	RunHrefs  map[string]string
+	CoefCount string
+	Cells     int
 }
 
-func (b *builder) rubricPage() (*page, error) {
-	r := b.rubric()
-	raw, err := marshal(r)
+func (rubricData) kind() kind { return kindRubric }
+
+// rubricPage is the rubric page and data/rubric.json.
+func rubricPage(cfg Config, in *loaded, sc *scored) (*page, File, error) {
+	r := rubric(cfg, in, sc)
+	raw, err := sitedata.Marshal(r)
 	if err != nil {
-		return nil, err
+		return nil, File{}, err
 	}
-	b.files = append(b.files, File{Path: "data/rubric.json", Data: raw})
 	hl, err := highlight.Highlight("json", raw)
 	if err != nil {
-		return nil, err
+		return nil, File{}, err
 	}
-	runs := append([]*board.Entry(nil), b.entries...)
-	sort.Slice(runs, func(i, j int) bool { return runs[i].ID() < runs[j].ID() })
-	return &page{Path: "rubric.html", Kind: "rubric", Title: "Rubric: how every number is scored", Section: "rubric", Data: rubricData{R: r, Raw: hl, Runs: runs}}, nil
+	d := rubricData{R: r, Raw: hl, RunHrefs: map[string]string{}, CoefCount: countWord(int(design.NumCoefs)), Cells: design.NumCells}
+	for _, e := range sc.entries {
+		d.RunHrefs[e.ID()] = runPath(e.ID())
+	}
+	p := &page{Path: rubricPath, Title: "Rubric: how every number is scored", Section: secRubric, Body: d}
+	return p, File{Path: rubricJSONPath, Data: raw}, nil
 }

@@ -1,10 +1,3 @@
-// Package site builds the leaderboard: it loads the content and the frozen
-// runs, scores every run, assembles boards and pages, renders them with
-// html/template and writes the folder atomically.
-//
-// The phases run in a fixed order (load → score → assemble → render →
-// write); all ordering is settled in assemble, so rendering in parallel
-// cannot change a byte of the output.
 package site
 
 import (
@@ -16,7 +9,6 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/content"
-	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 	"github.com/discrimeval/leaderboard/static"
@@ -39,34 +31,7 @@ type Config struct {
 	Version string
 }
 
-// File is one output file.
-type File struct {
-	Path string // slash-separated, relative to the site root
-	Data []byte
-}
-
-// builder carries state between phases.
-type builder struct {
-	cfg     Config
-	content *content.Content
-	runs    []*run.Run
-	entries []*board.Entry
-	boards  []*board.Board
-	pages   []*page
-	// groups render several pages from one pass over a run's texts.
-	groups    []func(*renderer) ([]File, error)
-	pairs     []pair
-	texts     *datasetTexts
-	runTexts  *runTexts
-	stats     map[string]map[int]*[design.NumCells]cellStat // per run, per question
-	site      *siteInfo
-	inputList []hashedFile
-	files     []File
-}
-
-// Generate runs every phase but write and returns the site's files sorted
-// by path.
-func Generate(cfg Config) ([]File, error) {
+func (cfg Config) withDefaults() Config {
 	if cfg.Templates == nil {
 		cfg.Templates = templates.FS
 	}
@@ -76,33 +41,37 @@ func Generate(cfg Config) ([]File, error) {
 	cfg.ContentLabel = or(cfg.ContentLabel, "content")
 	cfg.RunsLabel = or(cfg.RunsLabel, "runs")
 	cfg.MethodologyLabel = or(cfg.MethodologyLabel, "METHODOLOGY.md")
-	b := &builder{cfg: cfg}
-	for _, phase := range []struct {
-		name string
-		fn   func() error
-	}{
-		{"load", b.load},
-		{"score", b.score},
-		{"assemble", b.assemble},
-		{"render", b.render},
-	} {
-		if err := phase.fn(); err != nil {
-			return nil, fmt.Errorf("%s: %w", phase.name, err)
-		}
-	}
-	// The provenance manifest comes last: it lists every other file.
-	prov, err := b.provenanceFile(b.inputList)
+	return cfg
+}
+
+// File is one output file.
+type File struct {
+	Path string // slash-separated, relative to the site root
+	Data []byte
+}
+
+// Generate runs every phase but write and returns the site's files sorted
+// by path. Each phase takes what the previous ones produced and returns
+// its own result, so the order of the build is in these calls.
+func Generate(cfg Config) ([]File, error) {
+	cfg = cfg.withDefaults()
+	in, err := load(cfg)
 	if err != nil {
-		return nil, fmt.Errorf("provenance: %w", err)
+		return nil, fmt.Errorf("load: %w", err)
 	}
-	b.files = append(b.files, prov)
-	sort.Slice(b.files, func(i, j int) bool { return b.files[i].Path < b.files[j].Path })
-	for i := 1; i < len(b.files); i++ {
-		if b.files[i].Path == b.files[i-1].Path {
-			return nil, fmt.Errorf("assemble: two outputs at %s", b.files[i].Path)
-		}
+	sc, err := scoreRuns(cfg, in)
+	if err != nil {
+		return nil, fmt.Errorf("score: %w", err)
 	}
-	return b.files, nil
+	a, err := assemble(cfg, in, sc)
+	if err != nil {
+		return nil, fmt.Errorf("assemble: %w", err)
+	}
+	files, err := render(cfg, in, a)
+	if err != nil {
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	return files, nil
 }
 
 // Build generates the site and writes it to out, replacing the previous
@@ -118,52 +87,77 @@ func Build(cfg Config, out string) error {
 	return nil
 }
 
-func (b *builder) load() error {
-	var err error
-	if b.content, err = content.Load(b.cfg.Content, b.cfg.ContentLabel); err != nil {
-		return err
-	}
-	if len(b.cfg.Methodology) == 0 {
-		return fmt.Errorf("%s: empty or missing", b.cfg.MethodologyLabel)
-	}
-	b.texts = newDatasetTexts()
-	b.runTexts = &runTexts{byRun: map[string]map[qcell]textInfo{}}
-	hook := func(r *run.Run, c run.Cell, row *run.Row) {
-		b.texts.hook(r, c, row)
-		b.runTexts.hook(r, c, row)
-	}
-	if b.runs, err = run.LoadAllWith(b.cfg.Runs, b.cfg.RunsLabel, hook); err != nil {
-		return err
-	}
-	if len(b.runs) == 0 {
-		return fmt.Errorf("%s: no runs", b.cfg.RunsLabel)
-	}
-	return nil
+// loaded is the load phase's result: the inputs, read and checked.
+type loaded struct {
+	content     *content.Content
+	methodology []byte
+	runs        []*run.Run // by id
+	// texts keeps one copy of each prompt text per variant; runTexts what
+	// each run's texts look like (hashes and transcript sizes), so the
+	// transcript pages can be planned without holding the texts.
+	texts    *datasetTexts
+	runTexts *runTexts
 }
 
-// score scores runs in parallel; results land at fixed indices.
-func (b *builder) score() error {
-	b.entries = make([]*board.Entry, len(b.runs))
-	errs := make([]error, len(b.runs))
-	parallel(len(b.runs), func(i int) {
-		res, err := score.Score(b.runs[i])
+func load(cfg Config) (*loaded, error) {
+	in := &loaded{methodology: cfg.Methodology, texts: newDatasetTexts(), runTexts: newRunTexts()}
+	var err error
+	if in.content, err = content.Load(cfg.Content, cfg.ContentLabel); err != nil {
+		return nil, err
+	}
+	if len(cfg.Methodology) == 0 {
+		return nil, fmt.Errorf("%s: empty or missing", cfg.MethodologyLabel)
+	}
+	hook := func(r *run.Run, c run.Cell, row *run.Row) {
+		in.texts.hook(r, c, row)
+		in.runTexts.hook(r, c, row)
+	}
+	if in.runs, err = run.LoadAllWith(cfg.Runs, cfg.RunsLabel, hook); err != nil {
+		return nil, err
+	}
+	if len(in.runs) == 0 {
+		return nil, fmt.Errorf("%s: no runs", cfg.RunsLabel)
+	}
+	return in, nil
+}
+
+// scored is the score phase's result.
+type scored struct {
+	entries []*board.Entry // by run id
+	boards  []*board.Board
+	pairs   []pair // intervention runs against their model's default prompt
+	// cells holds each run's prompts per question, with their differences
+	// from the baseline person.
+	cells map[string]map[int]*score.QuestionCells
+}
+
+// scoreRuns scores runs in parallel (results land at fixed indices), then
+// builds the boards.
+func scoreRuns(cfg Config, in *loaded) (*scored, error) {
+	sc := &scored{entries: make([]*board.Entry, len(in.runs)), cells: map[string]map[int]*score.QuestionCells{}}
+	errs := make([]error, len(in.runs))
+	parallel(len(in.runs), func(i int) {
+		res, err := score.Score(in.runs[i])
 		if err != nil {
-			errs[i] = fmt.Errorf("%s/%s: %w", b.cfg.RunsLabel, b.runs[i].ID, err)
+			errs[i] = fmt.Errorf("%s/%s: %w", cfg.RunsLabel, in.runs[i].ID, err)
 			return
 		}
-		b.entries[i] = &board.Entry{Run: b.runs[i], Result: res}
+		sc.entries[i] = &board.Entry{Run: in.runs[i], Result: res}
 	})
 	for _, err := range errs {
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
-	var err error
-	if b.boards, err = board.Build(b.entries); err != nil {
-		return err
+	for _, e := range sc.entries {
+		sc.cells[e.ID()] = score.Cells(e.Run)
 	}
-	b.comparePairs()
-	return nil
+	var err error
+	if sc.boards, err = board.Build(sc.entries); err != nil {
+		return nil, err
+	}
+	sc.pairs = interventionPairs(sc.boards)
+	return sc, nil
 }
 
 // parallel calls fn(0…n-1) on GOMAXPROCS workers.
@@ -184,6 +178,17 @@ func parallel(n int, fn func(i int)) {
 	}
 	close(work)
 	wg.Wait()
+}
+
+// sortFiles orders files by path and rejects two at one path.
+func sortFiles(files []File) error {
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	for i := 1; i < len(files); i++ {
+		if files[i].Path == files[i-1].Path {
+			return fmt.Errorf("two outputs at %s", files[i].Path)
+		}
+	}
+	return nil
 }
 
 func or(s, def string) string {

@@ -21,6 +21,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -264,11 +265,11 @@ func TestHostileTextIsEscaped(t *testing.T) {
 
 func TestRanksAndTies(t *testing.T) {
 	files := fixtureSite(t)
-	var lb leaderboardJSON
+	var lb sitedata.Leaderboard
 	if err := json.Unmarshal(files["data/leaderboard.json"], &lb); err != nil {
 		t.Fatal(err)
 	}
-	var explicit *boardJSON
+	var explicit *sitedata.Board
 	for i := range lb.Boards {
 		if lb.Boards[i].Variant == run.Explicit && lb.Boards[i].Method == run.Logprob {
 			explicit = &lb.Boards[i]
@@ -280,7 +281,7 @@ func TestRanksAndTies(t *testing.T) {
 	// alpha and alpha-twin have identical data: tied at rank 1, listed by
 	// id, and neither better than the other; beta carries a planted race
 	// effect and comes third, worse beyond doubt than both.
-	want := []rankedJSON{
+	want := []sitedata.Ranked{
 		{Rank: 1, Tied: true, StatRank: 1, ID: "alpha", Value: "0.27"},
 		{Rank: 1, Tied: true, StatRank: 1, ID: "alpha-twin", Value: "0.27"},
 		{Rank: 3, StatRank: 3, ID: "beta", Value: "0.35"},
@@ -289,7 +290,7 @@ func TestRanksAndTies(t *testing.T) {
 		t.Errorf("composite ranking (-want +got):\n%s", diff)
 	}
 	// The decision run is on a board of its own, alone: listed, not ranked.
-	var decision *boardJSON
+	var decision *sitedata.Board
 	for i := range lb.Boards {
 		if lb.Boards[i].Method == run.Decision {
 			decision = &lb.Boards[i]
@@ -305,15 +306,16 @@ func TestRanksAndTies(t *testing.T) {
 
 func TestPlantedEffectRecovered(t *testing.T) {
 	cfg := fixture(t)
-	b := &builder{cfg: cfg}
-	if err := b.load(); err != nil {
+	in, err := load(cfg.withDefaults())
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := b.score(); err != nil {
+	sc, err := scoreRuns(cfg, in)
+	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]float64{}
-	for _, e := range b.entries {
+	for _, e := range sc.entries {
 		if e.Result.Scored {
 			got[e.ID()] = e.Result.Coefficients[design.CoefBlack].Estimate
 		}
@@ -423,7 +425,7 @@ func TestRubricIsTheScorers(t *testing.T) {
 	}
 	// Every run's age coding is the one its data file shows.
 	for _, rr := range r.Runs {
-		var rj runJSON
+		var rj sitedata.Run
 		if err := json.Unmarshal(files["data/runs/"+rr.ID+".json"], &rj); err != nil {
 			t.Fatal(err)
 		}
@@ -438,7 +440,7 @@ func TestRubricIsTheScorers(t *testing.T) {
 	if vx == nil || len(vx.Attributes) != int(design.NumAttributes) {
 		t.Fatalf("views worked example %+v", vx)
 	}
-	var rj runJSON
+	var rj sitedata.Run
 	if err := json.Unmarshal(files["data/runs/"+vx.Run+".json"], &rj); err != nil {
 		t.Fatal(err)
 	}

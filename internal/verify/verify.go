@@ -9,9 +9,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path"
+	"maps"
+	"math"
+	"slices"
 	"sort"
-	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
 // Report is the outcome of a comparison.
@@ -92,62 +95,44 @@ func (r *Report) Write(w io.Writer) {
 	}
 }
 
-// The parts of data/runs/<id>.json and data/leaderboard.json a comparison
-// explains.
-type runData struct {
-	ID    string `json:"id"`
-	Views map[string]struct {
-		Estimate *float64 `json:"estimate"`
-	} `json:"views"`
-	Rank         map[string]int `json:"rank"`
-	Coefficients map[string]struct {
-		Estimate *float64 `json:"estimate"`
-	} `json:"coefficients"`
-}
-
 // explain describes what changed in a data file of a run.
 func explain(p string, old, new []byte) []string {
-	if !strings.HasPrefix(p, "data/runs/") || path.Ext(p) != ".json" {
+	if !sitedata.IsRunFile(p) {
 		return nil
 	}
-	var a, b runData
+	var a, b sitedata.Run
 	if json.Unmarshal(old, &a) != nil || json.Unmarshal(new, &b) != nil {
 		return []string{p + ": not comparable as run data"}
 	}
 	id := b.ID
 	var out []string
-	for _, name := range sortedKeys(b.Views) {
-		x, y := a.Views[name].Estimate, b.Views[name].Estimate
-		if x == nil || y == nil {
-			if (x == nil) != (y == nil) {
-				out = append(out, fmt.Sprintf("%s: %s view scored in one build only", id, name))
-			}
+	for _, name := range slices.Sorted(maps.Keys(b.Views)) {
+		ea, ok := a.Views[name]
+		if !ok {
+			out = append(out, fmt.Sprintf("%s: %s view scored in one build only", id, name))
 			continue
 		}
-		if *x != *y {
-			out = append(out, fmt.Sprintf("%s: %s view %.6g → %.6g (%+.3g)", id, name, *x, *y, *y-*x))
+		if x, y := float64(ea.Estimate), float64(b.Views[name].Estimate); x != y {
+			out = append(out, fmt.Sprintf("%s: %s view %.6g → %.6g (%+.3g)", id, name, x, y, y-x))
 		}
 		if ra, rb := a.Rank[name], b.Rank[name]; ra != rb {
 			out = append(out, fmt.Sprintf("%s: %s rank %d → %d", id, name, ra, rb))
 		}
 	}
-	for _, name := range sortedKeys(b.Coefficients) {
-		x, y := a.Coefficients[name].Estimate, b.Coefficients[name].Estimate
-		if x != nil && y != nil && *x != *y {
-			out = append(out, fmt.Sprintf("%s: coefficient %s %.6g → %.6g (%+.3g)", id, name, *x, *y, *y-*x))
+	for _, name := range slices.Sorted(maps.Keys(a.Views)) {
+		if _, ok := b.Views[name]; !ok {
+			out = append(out, fmt.Sprintf("%s: %s view scored in one build only", id, name))
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(b.Coefficients)) {
+		ea, ok := a.Coefficients[name]
+		x, y := float64(ea.Estimate), float64(b.Coefficients[name].Estimate)
+		if ok && !math.IsNaN(x) && !math.IsNaN(y) && x != y {
+			out = append(out, fmt.Sprintf("%s: coefficient %s %.6g → %.6g (%+.3g)", id, name, x, y, y-x))
 		}
 	}
 	if len(out) == 0 {
 		out = append(out, fmt.Sprintf("%s: scores and ranks unchanged (other fields differ)", id))
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

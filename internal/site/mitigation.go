@@ -1,5 +1,9 @@
 package site
 
+// The mitigation page: every prompt-intervention run against its model's
+// default-prompt run, a paired comparison of each view. The same tables
+// appear on both runs' pages.
+
 import (
 	"sort"
 
@@ -14,11 +18,12 @@ type pair struct {
 	C    *score.Comparison
 }
 
-// comparePairs lists every intervention run with its model's
+// interventionPairs lists every intervention run with its model's
 // default-prompt run, as the boards attached them: board by board, parents
 // and interventions by id.
-func (b *builder) comparePairs() {
-	for _, bd := range b.boards {
+func interventionPairs(boards []*board.Board) []pair {
+	var out []pair
+	for _, bd := range boards {
 		var parents []*board.Entry
 		for _, e := range bd.Ranked[score.Composite] {
 			parents = append(parents, e)
@@ -27,10 +32,11 @@ func (b *builder) comparePairs() {
 		sort.Slice(parents, func(i, j int) bool { return parents[i].ID() < parents[j].ID() })
 		for _, p := range parents {
 			for _, iv := range p.Interventions {
-				b.pairs = append(b.pairs, pair{p, iv.Entry, iv.C})
+				out = append(out, pair{p, iv.Entry, iv.C})
 			}
 		}
 	}
+	return out
 }
 
 type pairRow struct {
@@ -70,18 +76,20 @@ type mitigationData struct {
 	Pairs []pairRow
 }
 
-func (b *builder) mitigationPage() *page {
+func (mitigationData) kind() kind { return kindMitigation }
+
+func mitigationPage(pairs []pair) *page {
 	var d mitigationData
-	for _, p := range b.pairs {
+	for _, p := range pairs {
 		d.Pairs = append(d.Pairs, pairRowFor(p, ""))
 	}
-	return &page{Path: "mitigation.html", Kind: "mitigation", Title: "Mitigation: the same model with and without an intervention", Section: "mitigation", Data: d}
+	return &page{Path: mitigationPath, Title: "Mitigation: the same model with and without an intervention", Section: secMitigation, Body: d}
 }
 
 // pairsOf returns the comparisons a run takes part in.
-func (b *builder) pairsOf(id string) []pairRow {
+func pairsOf(pairs []pair, id string) []pairRow {
 	var out []pairRow
-	for _, p := range b.pairs {
+	for _, p := range pairs {
 		if p.A.ID() == id || p.B.ID() == id {
 			out = append(out, pairRowFor(p, root(runPath(id))))
 		}

@@ -1,0 +1,16 @@
+package site
+
+import (
+	"html/template"
+
+	"github.com/discrimeval/leaderboard/internal/content"
+)
+
+// benchmarkData is the benchmark page: the registry's page metadata and
+// its body, Markdown we rendered.
+type benchmarkData struct {
+	Page *content.Benchmark
+	Body template.HTML
+}
+
+func (benchmarkData) kind() kind { return kindBenchmark }

@@ -1,0 +1,75 @@
+package site
+
+// Compare pages: every run of a variant on the same 135 prompts of one
+// decision question, side by side.
+
+import (
+	"fmt"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
+)
+
+type compareData struct {
+	Variant    string
+	Q          int
+	Title      string
+	PromptHref string
+	Cells      int // prompts per scenario
+	Runs       []compareRun
+	Rows       []compareRow
+}
+
+func (compareData) kind() kind { return kindCompare }
+
+type compareRun struct {
+	ID, Model, Intervention, Href, Unit string
+}
+
+type compareRow struct {
+	Anchor, Label, PromptHref string
+	Cells                     []compareCell
+}
+
+// compareCell is one run's number for one variant; no link, to keep the
+// page small as runs are added (the column heading links to the run).
+type compareCell struct {
+	Value, Class string
+}
+
+func comparePage(texts *datasetTexts, sc *scored, variant string, q int, runs []*board.Entry) *page {
+	d := compareData{Variant: variant, Q: q, Title: texts.title(variant, q), PromptHref: promptPath(variant, q), Cells: design.NumCells}
+	var stats []*score.QuestionCells
+	var decision []bool
+	for _, e := range runs {
+		qs := sc.cells[e.ID()][q]
+		if qs == nil {
+			continue
+		}
+		isDec := e.Run.Manifest.Scoring == run.Decision
+		unit := "Δ logit"
+		if isDec {
+			unit = "Δ share yes (pp)"
+		}
+		d.Runs = append(d.Runs, compareRun{e.ID(), e.Run.Manifest.Model.Name, e.Run.Manifest.Intervention, scenarioPath(e.ID(), q), unit})
+		stats = append(stats, qs)
+		decision = append(decision, isDec)
+	}
+	for i, c := range design.Cells() {
+		r := compareRow{Anchor: c.Anchor(), Label: c.Label(), PromptHref: anchored(promptPath(variant, q), c.Anchor())}
+		for j, qs := range stats {
+			s := qs[i]
+			cc := compareCell{Value: "—", Class: "missing"}
+			if s.Present && s.HasBase {
+				cc = compareCell{signed(s.Delta, deltaDecimals(decision[j])), colourClass(s.Delta, decision[j])}
+			} else if s.Present {
+				cc = compareCell{"n/a", "nobase"}
+			}
+			r.Cells = append(r.Cells, cc)
+		}
+		d.Rows = append(d.Rows, r)
+	}
+	return &page{Path: comparePath(variant, q), Title: fmt.Sprintf("Question %d · all %s runs", q, variant), Section: secTranscripts, Body: d}
+}

@@ -1,0 +1,251 @@
+package site
+
+// The leaderboard: one page per prompt variant and view, each with a table
+// per scoring method (log-probability and decision runs are never ranked
+// together), the runs not ranked and why, and on the composite pages the
+// robustness panel.
+
+import (
+	"fmt"
+	"html/template"
+	"math"
+	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
+)
+
+type tab struct {
+	Label, Path string
+	Current     bool
+}
+
+type boardData struct {
+	Variant  string
+	View     score.View
+	Formula  string
+	Views    []tab
+	Variants []tab
+	Tables   []boardTable
+	Unranked []unranked
+	Pairwise string // the view's pairwise page
+	// ScoreCols is the number of score columns (one per view).
+	ScoreCols int
+	// Rules states who is ranked.
+	MinMass, MinParsed, MaxMissing string
+}
+
+func (boardData) kind() kind { return kindLeaderboard }
+
+type boardTable struct {
+	Method   string
+	Caption  string
+	HasRanks bool
+	Rows     []boardRow
+	Chart    template.HTML
+	// Robust is the robustness panel (composite view only).
+	Robust *robustPanel
+}
+
+type boardRow struct {
+	Rank         int
+	Tied         bool
+	StatRank     int
+	LeaderGroup  bool
+	ID, Href     string
+	Scenarios    string // the run's scenario index in the transcript browser
+	Model        string
+	ModelID      string
+	Intervention string
+	Scores       []scoreCell // one per view, in score.Views order
+	Flags        []string
+	Children     []childRow // the model's intervention runs
+}
+
+// childRow is an intervention run under its model's row: its score in the
+// board's view and the paired difference from the model's default prompt.
+type childRow struct {
+	ID, Href, Intervention string
+	Value, CI              string
+	Diff, DiffCI, Verdict  string
+	Class                  string
+	Mitigation             string // its section of the mitigation page
+}
+
+type scoreCell struct {
+	View    score.View
+	Value   string
+	CI      string
+	Sort    string
+	Detail  string
+	Current bool
+}
+
+type unranked struct {
+	ID, Href, Model, Reason string
+}
+
+// robustPanel ranks a board's runs under every documented definition of
+// the composite.
+type robustPanel struct {
+	Definitions []robustDef
+	Rows        []robustRow
+}
+
+type robustDef struct {
+	Title, Describe string
+}
+
+type robustRow struct {
+	Model, Href string
+	Ranks       []int
+	Range       string
+	Stable      bool
+}
+
+func boardPage(sc *scored, variant string, v score.View) (*page, error) {
+	d := boardData{Variant: variant, View: v, Formula: v.Describe(), Pairwise: pairwisePath(variant, v), ScoreCols: len(score.Views),
+		MinMass: fixed(board.MinMass, 2), MinParsed: fixed(100*board.MinParsed, 0) + "%", MaxMissing: fixed(100*board.MaxMissing, 0) + "%"}
+	for _, vv := range score.Views {
+		d.Views = append(d.Views, tab{vv.Title(), boardPath(variant, vv), vv == v})
+	}
+	for _, vr := range board.Variants {
+		d.Variants = append(d.Variants, tab{vr, boardPath(vr, v), vr == variant})
+	}
+	for _, bd := range sc.boards {
+		if bd.Variant != variant {
+			continue
+		}
+		t := boardTable{Method: bd.Method, HasRanks: bd.HasRanks()}
+		if bd.Method == run.Decision {
+			t.Caption = "Decision runs (sampled answers, no log-probabilities): ranked only against each other"
+		} else {
+			t.Caption = "Log-probability runs"
+		}
+		for _, e := range bd.Ranked[v] {
+			t.Rows = append(t.Rows, boardRowFor(e, v, bd.HasRanks()))
+		}
+		if len(t.Rows) > 0 {
+			c, err := boardChart(bd.Ranked[v], v, bd.Method, variant)
+			if err != nil {
+				return nil, fmt.Errorf("%s: chart: %w", boardPath(variant, v), err)
+			}
+			t.Chart = c
+			if v == score.Composite && bd.HasRanks() {
+				t.Robust = robustness(bd)
+			}
+			d.Tables = append(d.Tables, t)
+		}
+		for _, e := range bd.Unranked {
+			d.Unranked = append(d.Unranked, unranked{e.ID(), runPath(e.ID()), e.Run.Manifest.Model.Name, e.Why})
+		}
+	}
+	title := fmt.Sprintf("Leaderboard: %s prompts, %s view", variant, strings.ToLower(v.Title()))
+	return &page{Path: boardPath(variant, v), Title: title, Section: secBoard, Body: d}, nil
+}
+
+func robustness(bd *board.Board) *robustPanel {
+	p := &robustPanel{}
+	for _, d := range score.Definitions {
+		p.Definitions = append(p.Definitions, robustDef{d.Title(), d.Describe()})
+	}
+	for _, e := range bd.Ranked[score.Composite] {
+		r := robustRow{Model: e.Run.Manifest.Model.Name, Href: runPath(e.ID())}
+		for _, d := range score.Definitions {
+			r.Ranks = append(r.Ranks, e.DefRank[d])
+		}
+		lo, hi := e.RankRange()
+		r.Range, r.Stable = itoa(lo), lo == hi
+		if !r.Stable {
+			r.Range = itoa(lo) + "–" + itoa(hi)
+		}
+		p.Rows = append(p.Rows, r)
+	}
+	return p
+}
+
+func boardRowFor(e *board.Entry, v score.View, ranks bool) boardRow {
+	m := e.Run.Manifest
+	r := boardRow{
+		Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v], LeaderGroup: ranks && e.StatRank[v] == 1,
+		ID: e.ID(), Href: runPath(e.ID()), Scenarios: scenariosPath(e.ID()),
+		Model: m.Model.Name, ModelID: m.Model.ID, Intervention: m.Intervention,
+		Flags: flags(e),
+	}
+	for _, vv := range score.Views {
+		est := e.Result.Views[vv].Estimate
+		r.Scores = append(r.Scores, scoreCell{
+			View: vv, Value: board.Display(est), CI: interval(e.Result.Views[vv].CI95, 2, false), Sort: sortKey(est),
+			Detail: viewDetail(e.Result, vv), Current: vv == v,
+		})
+	}
+	for _, iv := range e.Interventions {
+		ie, d := iv.Entry, iv.C.Views[v]
+		c := childRow{ID: ie.ID(), Href: runPath(ie.ID()), Intervention: ie.Run.Manifest.Intervention,
+			Value: board.Display(ie.Result.Views[v].Estimate), CI: interval(ie.Result.Views[v].CI95, 2, false),
+			Diff: signed(d.Estimate, 2), DiffCI: interval(d.CI95, 2, true), Mitigation: mitigationAnchor(e.ID(), ie.ID())}
+		c.Verdict, c.Class = verdict(d.CI95)
+		r.Children = append(r.Children, c)
+	}
+	return r
+}
+
+// viewDetail puts the sign back next to a magnitude: the largest gap
+// behind an attribute view, with its direction; for the composite, the
+// attribute that contributes most.
+func viewDetail(res *score.Result, v score.View) string {
+	a, ok := v.Attribute()
+	if !ok {
+		top := design.AttrAge
+		for _, x := range design.Attributes {
+			if res.Views[score.ViewOf(x)].Estimate > res.Views[score.ViewOf(top)].Estimate {
+				top = x
+			}
+		}
+		return "largest: " + top.Name() + " " + board.Display(res.Views[score.ViewOf(top)].Estimate)
+	}
+	gaps := res.Gaps(a)
+	if len(gaps) == 0 {
+		return ""
+	}
+	top := gaps[0]
+	for _, g := range gaps[1:] {
+		if math.Abs(g.Gap) > math.Abs(top.Gap) {
+			top = g
+		}
+	}
+	if a == design.AttrAge {
+		return signed(top.Gap, 2) + " across 33⅓ years, " + leanWords(top.Gap, top.SE, top.Group, top.Against)
+	}
+	return "largest gap: " + top.Group + " − " + top.Against + " " + signed(top.Gap, 2)
+}
+
+// flags lists data-quality warnings for a run.
+func flags(e *board.Entry) []string {
+	var f []string
+	res, m := e.Result, e.Run.Manifest
+	if m.Synthetic {
+		f = append(f, "synthetic")
+	}
+	if !res.Complete {
+		f = append(f, fmt.Sprintf("incomplete: %d cells missing", res.Quality.MissingCells))
+	}
+	if m.Incomplete != "" {
+		f = append(f, "partial run: "+m.Incomplete)
+	}
+	if res.Method == run.Logprob && res.Quality.MeanMass < board.MinMass {
+		f = append(f, "answer mass "+fixed(res.Quality.MeanMass, 4)+" < "+fixed(board.MinMass, 2))
+	}
+	if res.Fit.Method != score.FitNone && !res.Fit.Converged {
+		f = append(f, "fit did not converge")
+	}
+	if res.Fit.Singular {
+		f = append(f, "singular fit")
+	}
+	if n := len(res.Dropped); n > 0 {
+		f = append(f, fmt.Sprintf("%d questions answered one way only, left out", n))
+	}
+	return f
+}

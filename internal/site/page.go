@@ -1,0 +1,108 @@
+package site
+
+import "html/template"
+
+// page is one HTML page to render: where it goes, its title, the
+// navigation entry it belongs to, and its body, whose type decides the
+// template.
+type page struct {
+	Path    string // output path, slash-separated
+	Title   string
+	Section section
+	Body    body
+}
+
+// body is the data of one page kind. Each kind is a type of its own with
+// its own template file, named by kind(), so a page cannot be rendered
+// with another kind's template; TestEveryKindRenders executes every
+// template against a value of its type.
+type body interface{ kind() kind }
+
+// kind names a page kind: its template is templates/<kind>.html.
+type kind string
+
+const (
+	kindLeaderboard   kind = "leaderboard"
+	kindPairwise      kind = "pairwise"
+	kindMitigation    kind = "mitigation"
+	kindRun           kind = "run"
+	kindRunProvenance kind = "runprovenance"
+	kindScenarios     kind = "scenarios"
+	kindScenario      kind = "scenario"
+	kindTranscript    kind = "transcript"
+	kindPromptIndex   kind = "promptindex"
+	kindPrompt        kind = "prompt"
+	kindCompare       kind = "compare"
+	kindHub           kind = "hub"
+	kindRubric        kind = "rubric"
+	kindProvenance    kind = "provenance"
+	kindChanges       kind = "changes"
+	kindBenchmark     kind = "benchmark"
+	kindArticle       kind = "article"
+	kindNotFound      kind = "notfound"
+)
+
+// kinds lists every page kind, for the tests.
+var kinds = []kind{kindLeaderboard, kindPairwise, kindMitigation, kindRun, kindRunProvenance, kindScenarios, kindScenario,
+	kindTranscript, kindPromptIndex, kindPrompt, kindCompare, kindHub, kindRubric, kindProvenance, kindChanges,
+	kindBenchmark, kindArticle, kindNotFound}
+
+// section is the navigation entry a page marks as current.
+type section string
+
+const (
+	secBoard       section = "board"
+	secBenchmark   section = "benchmark"
+	secMitigation  section = "mitigation"
+	secTranscripts section = "transcripts"
+	secMethodology section = "methodology"
+	secRubric      section = "rubric"
+	secProvenance  section = "provenance"
+	secChanges     section = "changes"
+	secData        section = "data"
+	secNone        section = "none"
+)
+
+// contentSection is the section of a content page.
+func contentSection(slug string) section { return section("page-" + slug) }
+
+// siteInfo is what every page shows of the site.
+type siteInfo struct {
+	Title       string
+	Description string
+	BasePath    string
+	Release     releaseInfo
+	Version     string
+	Synthetic   bool
+	Nav         []navItem
+}
+
+type releaseInfo struct{ Label, Date string }
+
+type navItem struct {
+	Label, Path string
+	Section     section
+}
+
+// pageData is what templates receive.
+type pageData struct {
+	Site  *siteInfo
+	Page  *page
+	Paths *sitePaths
+	Data  body
+}
+
+// Rel returns a link from the page to a site path.
+func (d *pageData) Rel(p string) string { return relPath(d.Page.Path, p) }
+
+// article is a page of Markdown we rendered ourselves (methodology,
+// content pages).
+type article struct{ HTML template.HTML }
+
+func (article) kind() kind { return kindArticle }
+
+// notFound is 404.html, which GitHub Pages serves at any missing path: its
+// links resolve from base_path.
+type notFound struct{}
+
+func (notFound) kind() kind { return kindNotFound }

@@ -1,0 +1,131 @@
+package site
+
+import (
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/sitedata"
+)
+
+// Every URL of the site is made here; templates get paths from Go and
+// never spell one. Paths are slash-separated and relative to the site
+// root; pages link with relPath, so the site works from file://, a web
+// root or a sub-path.
+
+// Fixed paths.
+const (
+	homePath            = "index.html" // the explicit composite board
+	benchmarkPath       = "benchmark.html"
+	methodologyPath     = "methodology.html"
+	mitigationPath      = "mitigation.html"
+	transcriptsPath     = "transcripts.html" // the transcript browser's hub
+	rubricPath          = "rubric.html"
+	rubricJSONPath      = "data/rubric.json"
+	provenancePagePath  = "provenance.html"
+	changesPath         = "changes.html"
+	notFoundPath        = "404.html"
+	leaderboardJSONPath = sitedata.LeaderboardJSON
+	leaderboardCSVPath  = sitedata.LeaderboardCSV
+	siteCSSPath         = "assets/site.css"
+	chromaCSSPath       = "assets/chroma.css"
+	sortJSPath          = "assets/sort.js"
+	browseJSPath        = "assets/browse.js"
+	noJekyllPath        = ".nojekyll"
+)
+
+// ProvenancePath is the manifest of a built site: the root of trust.
+const ProvenancePath = "provenance.json"
+
+// sitePaths is what templates see of the fixed paths.
+type sitePaths struct {
+	Home, Benchmark, Methodology, Mitigation, Transcripts       string
+	Rubric, RubricJSON, Provenance, ProvenanceJSON              string
+	LeaderboardJSON, LeaderboardCSV, SiteCSS, ChromaCSS, SortJS string
+	BrowseJS                                                    string
+}
+
+var paths = sitePaths{
+	Home: homePath, Benchmark: benchmarkPath, Methodology: methodologyPath, Mitigation: mitigationPath, Transcripts: transcriptsPath,
+	Rubric: rubricPath, RubricJSON: rubricJSONPath, Provenance: provenancePagePath, ProvenanceJSON: ProvenancePath,
+	LeaderboardJSON: leaderboardJSONPath, LeaderboardCSV: leaderboardCSVPath, SiteCSS: siteCSSPath, ChromaCSS: chromaCSSPath, SortJS: sortJSPath,
+	BrowseJS: browseJSPath,
+}
+
+// boardPath is where the board of a variant and view is rendered; the
+// explicit composite board is the home page.
+func boardPath(variant string, v score.View) string {
+	if variant == run.Explicit && v == score.Composite {
+		return homePath
+	}
+	return "board/" + variant + "-" + v.Name() + ".html"
+}
+
+// pairwisePath is the pairwise page of a variant and view.
+func pairwisePath(variant string, v score.View) string {
+	return "board/" + variant + "-" + v.Name() + "-pairwise.html"
+}
+
+// pairAnchor is the id of a comparison on the mitigation page.
+func pairAnchor(a, b string) string { return b + "-vs-" + a }
+
+func mitigationAnchor(a, b string) string { return mitigationPath + "#" + pairAnchor(a, b) }
+
+func contentPagePath(slug string) string { return "pages/" + slug + ".html" }
+
+// Per run.
+func runPath(id string) string              { return "runs/" + id + "/index.html" }
+func runProvenancePath(id string) string    { return "runs/" + id + "/provenance.html" }
+func runDataPath(id string) string          { return sitedata.RunFile(id) }
+func scenariosPath(id string) string        { return "runs/" + id + "/scenarios.html" }
+func scenarioPath(id string, q int) string  { return "runs/" + id + "/q" + strconv.Itoa(q) + ".html" }
+func promptIndexPath(variant string) string { return "prompts/" + variant + "/index.html" }
+func promptPath(variant string, q int) string {
+	return "prompts/" + variant + "/q" + strconv.Itoa(q) + ".html"
+}
+func comparePath(variant string, q int) string {
+	return "compare/" + variant + "/q" + strconv.Itoa(q) + ".html"
+}
+
+// transcriptPath is part n (from 1) of a question's transcripts.
+func transcriptPath(id string, q, n int) string {
+	s := "runs/" + id + "/q" + strconv.Itoa(q) + "-transcripts"
+	if n > 1 {
+		s += "-" + strconv.Itoa(n)
+	}
+	return s + ".html"
+}
+
+// anchored adds a fragment to a path.
+func anchored(p, anchor string) string { return p + "#" + anchor }
+
+// relPath returns the relative link from the page at from to the site path
+// to. Links within the same folder stay short ("q12.html", not
+// "../../runs/x/q12.html"); a fragment is kept.
+func relPath(from, to string) string {
+	dir := path.Dir(from)
+	if dir == "." {
+		return to
+	}
+	target, frag, _ := strings.Cut(to, "#")
+	if frag != "" {
+		frag = "#" + frag
+	}
+	if target == "" {
+		return frag
+	}
+	if rest, ok := strings.CutPrefix(target, dir+"/"); ok {
+		if rest == path.Base(from) && frag != "" {
+			return frag
+		}
+		return rest + frag
+	}
+	return root(from) + target + frag
+}
+
+// root returns the relative path from a page to the site root.
+func root(p string) string {
+	return strings.Repeat("../", strings.Count(p, "/"))
+}

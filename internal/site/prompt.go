@@ -1,0 +1,109 @@
+package site
+
+// Prompt pages: per variant, an index of the decision questions and a page
+// per question with its 135 prompts, each with the words that differ from
+// the baseline person's prompt marked.
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/worddiff"
+)
+
+type promptIndexData struct {
+	Variant string
+	Rows    []promptIndexRow
+}
+
+func (promptIndexData) kind() kind { return kindPromptIndex }
+
+type promptIndexRow struct {
+	Q                    int
+	Title, Href, Compare string
+	Prompts              int
+}
+
+func promptIndexPage(texts *datasetTexts, variant string, qs []int) *page {
+	d := promptIndexData{Variant: variant}
+	for _, q := range qs {
+		d.Rows = append(d.Rows, promptIndexRow{q, texts.shortTitle(variant, q), promptPath(variant, q), comparePath(variant, q), texts.prompts(variant, q)})
+	}
+	return &page{Path: promptIndexPath(variant), Title: "Prompts · " + variant, Section: secTranscripts, Body: d}
+}
+
+type promptData struct {
+	Variant     string
+	Q           int
+	Title       string
+	CompareHref string
+	IndexHref   string
+	Source      string
+	Cells       int // prompts per scenario
+	Prompts     []promptRow
+	Runs        []runLink
+	Prev, Next  string
+}
+
+func (promptData) kind() kind { return kindPrompt }
+
+type promptRow struct {
+	Anchor, Label     string
+	Age               int
+	Gender, Race      string
+	Present, Baseline bool
+	Segments          []segment
+	Changed           int
+}
+
+type segment struct {
+	Op   string // "", "del" or "ins"
+	Text string
+}
+
+func promptPage(texts *datasetTexts, sc *scored, variant string, q int, qs []int, pos int, runs []*board.Entry) *page {
+	d := promptData{Variant: variant, Q: q, Title: texts.title(variant, q), CompareHref: comparePath(variant, q), IndexHref: promptIndexPath(variant), Cells: design.NumCells}
+	if pos > 0 {
+		d.Prev = promptPath(variant, qs[pos-1])
+	}
+	if pos+1 < len(qs) {
+		d.Next = promptPath(variant, qs[pos+1])
+	}
+	base, hasBase := texts.text(variant, q, design.Baseline)
+	owners := map[string]bool{}
+	for _, c := range design.Cells() {
+		r := promptRow{Anchor: c.Anchor(), Label: c.Label(), Baseline: c == design.Baseline}
+		t, ok := texts.byVariant[variant][qcell{q, c}]
+		r.Present = ok
+		if ok {
+			owners[t.owner] = true
+			if hasBase && !r.Baseline {
+				for _, s := range worddiff.Diff(base, t.text) {
+					op := [...]string{"", "del", "ins"}[s.Op]
+					if s.Op != worddiff.Equal && strings.TrimSpace(s.Text) != "" {
+						r.Changed++
+					}
+					r.Segments = append(r.Segments, segment{op, s.Text})
+				}
+			} else {
+				r.Segments = []segment{{"", t.text}}
+			}
+		}
+		d.Prompts = append(d.Prompts, r)
+	}
+	var src []string
+	for o := range owners {
+		src = append(src, o)
+	}
+	sort.Strings(src)
+	d.Source = strings.Join(src, ", ")
+	for _, e := range runs {
+		if sc.cells[e.ID()][q] != nil {
+			d.Runs = append(d.Runs, runLink{e.ID(), e.Run.Manifest.Model.Name, e.Run.Manifest.Intervention, scenarioPath(e.ID(), q)})
+		}
+	}
+	return &page{Path: promptPath(variant, q), Title: fmt.Sprintf("Question %d · %s prompts", q, variant), Section: secTranscripts, Body: d}
+}

@@ -1,0 +1,260 @@
+package site
+
+// A run's page: its views, ranks and why it is or is not ranked, how the
+// views are computed, the coefficients, the dataset card's differences,
+// paired comparisons, data quality and how the run was made.
+
+import (
+	"fmt"
+	"html/template"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/content"
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
+)
+
+type runData struct {
+	Chart  template.HTML
+	Shares []shareRow
+	Pairs  []pairRow
+	// Ranked says the run is ranked on its board and the board has ranks;
+	// otherwise Why says why it has no rank.
+	Ranked bool
+	Why    string
+	// CoefTitle and CoefText say what the coefficients are for this run's
+	// kind of fit.
+	CoefTitle, CoefText string
+	// AttrGaps show how each attribute view is computed.
+	AttrGaps []attrGaps
+	// Unparsed lists a decision run's answers that were neither yes nor
+	// no, per group and as written.
+	UnparsedBy []countRow
+	Answers    []countRow
+	AnswerRule string
+	// BoundTolerance is how far a bound may move a logit before it matters.
+	BoundTolerance string
+	// Display values prepared here: the data-quality figures, the rule
+	// they are held to, counts written out in the prose, links.
+	Decision                    bool
+	MeanMass, MinMass, MassRule string
+	AgeCoding                   string
+	CoefCount                   string
+	Cells                       int
+	DataHref, ProvenanceHref    string
+	ScenariosHref               string
+	ID             string
+	M              *run.Manifest
+	Res            *score.Result
+	Coefs          []coefRow
+	Card           []cardRow
+	Gaps           []gapRow
+	Views          []viewRow
+	Flags          []string
+	Notes          template.HTML
+	Files          []run.File
+	Questions      []int
+}
+
+func (runData) kind() kind { return kindRun }
+
+type coefRow struct {
+	Name, Label, Estimate, Favours, SE, CI, Class string
+}
+
+type cardRow struct {
+	Name, Describe, Value, Favours, Class string
+}
+
+type gapRow struct {
+	Attribute, Value, Groups string
+}
+
+type viewRow struct {
+	Title, Value, CI, Href, Formula string
+	Rank, StatRank                  int
+	Tied                            bool
+}
+
+// attrGaps is the worked computation of one attribute view.
+type attrGaps struct {
+	Title, Describe string
+	Rows            []gapValueRow
+	View            string
+}
+
+type countRow struct {
+	Label string
+	Count int
+}
+
+type gapValueRow struct {
+	Label, Gap, SE, Magnitude, Words, Class string
+}
+
+func runPage(cfg Config, sc *scored, e *board.Entry) (*page, error) {
+	m, res := e.Run.Manifest, e.Result
+	d := runData{ID: e.ID(), M: m, Res: res, Flags: flags(e), Files: e.Run.Files, Pairs: pairsOf(sc.pairs, e.ID()), Why: e.Why}
+	d.Ranked = e.Ranked && e.Rank[score.Composite] > 0
+	if e.Ranked && !d.Ranked {
+		d.Why = "it is the only run of its board, so there is nothing to rank it against"
+	}
+	d.CoefTitle, d.CoefText = coefText(res)
+	d.BoundTolerance = decimal(run.BoundTolerance)
+	d.Decision = m.Scoring == run.Decision
+	d.MeanMass, d.MinMass, d.MassRule = fixed(res.Quality.MeanMass, 4), fixed(res.Quality.MinMass, 4), fixed(board.MinMass, 2)
+	if res.AgeSD != 0 {
+		d.AgeCoding = "age_z = (age − " + fixed(res.AgeMean, 4) + ") / " + fixed(res.AgeSD, 4)
+	}
+	coefs := countWord(int(design.NumCoefs))
+	d.CoefCount, d.Cells = strings.ToUpper(coefs[:1])+coefs[1:], design.NumCells
+	d.DataHref, d.ProvenanceHref, d.ScenariosHref = runDataPath(e.ID()), runProvenancePath(e.ID()), scenariosPath(e.ID())
+	if q := res.Quality; q.Unparsed > 0 {
+		d.AnswerRule = run.AnswerRule
+		for i, a := range design.Ages {
+			d.UnparsedBy = append(d.UnparsedBy, countRow{"age " + itoa(a), q.UnparsedBy.Age[i]})
+		}
+		for _, g := range design.Genders {
+			d.UnparsedBy = append(d.UnparsedBy, countRow{g.String(), q.UnparsedBy.Gender[g]})
+		}
+		for _, r := range design.Races {
+			d.UnparsedBy = append(d.UnparsedBy, countRow{r.String(), q.UnparsedBy.Race[r]})
+		}
+		for _, a := range q.Answers {
+			label := a.Text
+			if strings.TrimSpace(label) == "" {
+				label = "(empty answer)"
+			}
+			d.Answers = append(d.Answers, countRow{label, a.Count})
+		}
+	}
+	if m.Notes != "" {
+		notes, err := content.Markdown([]byte(m.Notes))
+		if err != nil {
+			return nil, fmt.Errorf("%s/%s: notes: %v", cfg.RunsLabel, e.ID(), err)
+		}
+		d.Notes = notes
+	}
+	if res.CoefsValid {
+		c, err := coefChart(m, res)
+		if err != nil {
+			return nil, fmt.Errorf("%s: chart: %w", runPath(e.ID()), err)
+		}
+		d.Chart = c
+		for _, c := range design.Coefs {
+			est := res.Coefficients[c]
+			r := coefRow{
+				Name: c.Name(), Label: coefLabel(c), Estimate: signed(est.Estimate, 3), Favours: coefWords(c, est),
+				SE: fixed(est.SE, 3), CI: interval(est.CI95, 3, true), Class: signClass(est.Estimate),
+			}
+			if math.IsNaN(est.Estimate) {
+				r.Favours, r.CI = "not estimable: no prompts about this group", "n/a"
+			}
+			d.Coefs = append(d.Coefs, r)
+		}
+	}
+	if res.Scored {
+		for _, a := range design.Attributes {
+			v := score.ViewOf(a)
+			ag := attrGaps{Title: v.Title(), Describe: v.Describe(), View: board.Display(res.Views[v].Estimate)}
+			for _, g := range res.Gaps(a) {
+				ag.Rows = append(ag.Rows, gapValueRow{Label: g.Label, Gap: signed(g.Gap, 3), SE: fixed(g.SE, 3), Magnitude: fixed(g.Magnitude, 3),
+					Words: leanWords(g.Gap, g.SE, g.Group, g.Against), Class: signClass(g.Gap)})
+			}
+			d.AttrGaps = append(d.AttrGaps, ag)
+		}
+	}
+	if res.Method != "" { // scored or not, a run has card differences
+		digits, unit := 3, ""
+		if res.Shares != nil {
+			digits, unit = 1, " pp"
+			d.Shares = shareRows(res.Shares)
+		}
+		for _, c := range design.Cards {
+			v := res.Card[c]
+			r := cardRow{Name: c.Name(), Describe: c.Describe(), Value: signed(v, digits) + unit, Favours: cardFavours(c, v), Class: signClass(v)}
+			if math.IsNaN(v) {
+				r.Value, r.Favours = "n/a", "no prompts about this group"
+			}
+			d.Card = append(d.Card, r)
+		}
+		measure := "mean logit"
+		if res.Shares != nil {
+			measure = "share of yes answers"
+		}
+		for _, a := range design.Attributes {
+			d.Gaps = append(d.Gaps, gapRow{Attribute: a.Name(), Value: fixed(res.MaxGap[a], digits) + unit, Groups: a.LargestGap(measure)})
+		}
+	}
+	if res.Scored {
+		for _, v := range score.Views {
+			d.Views = append(d.Views, viewRow{Title: v.Title(), Value: board.Display(res.Views[v].Estimate), CI: interval(res.Views[v].CI95, 2, false),
+				Href: boardPath(m.Variant, v), Formula: v.Describe(), Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v]})
+		}
+	}
+	return &page{Path: runPath(e.ID()), Title: m.Model.Name + " · " + m.Variant + " · " + m.Intervention, Section: secBoard, Body: d}, nil
+}
+
+// coefText names and explains a run's coefficients for its kind of fit.
+func coefText(res *score.Result) (title, text string) {
+	switch res.Fit.Method {
+	case score.FitFirth:
+		return "Coefficients: each question's logistic regression, averaged", fmt.Sprintf(
+			"A decision run: each decision question's sampled yes/no answers get their own logistic regression on age, gender and race (Firth's bias-reduced likelihood, at most %d Newton steps), and the coefficients below are the mean over the %d questions of those per-question coefficients, in logit points like a log-probability run's. Standard errors are the spread of the per-question coefficients over √%d; 95%% intervals from the t distribution with %d degrees of freedom. This is the paper's model with a logistic link: it allows every effect to vary from question to question.",
+			res.Fit.Iterations, res.Fit.DF+1, res.Fit.DF+1, res.Fit.DF)
+	case score.FitClosedForm:
+		return "Mixed-model coefficients", fmt.Sprintf("The paper’s model: logit ~ 1 + age + gender + race, with a random intercept and random slopes on every term per decision question; fitted by the exact closed form (a complete run); 95%% intervals from the t distribution with %d degrees of freedom.", res.Fit.DF)
+	}
+	return "Mixed-model coefficients", fmt.Sprintf("The paper’s model: logit ~ 1 + age + gender + race, with a random intercept and random slopes on every term per decision question; fitted by REML (%d iterations; an incomplete run); 95%% intervals from the t distribution with %d degrees of freedom.", res.Fit.Iterations, res.Fit.DF)
+}
+
+func coefLabel(c design.Coef) string {
+	switch c {
+	case design.CoefAge:
+		return "Age (per SD of age)"
+	case design.CoefFemale:
+		return "Female vs male"
+	case design.CoefNonBinary:
+		return "Non-binary vs male"
+	}
+	return c.Group() + " vs white"
+}
+
+func cardFavours(c design.Card, v float64) string {
+	switch shown := board.Shown(v); {
+	case shown > 0:
+		return "favours " + c.Group() + " over " + c.Reference()
+	case shown < 0:
+		return "favours " + c.Reference() + " over " + c.Group()
+	}
+	return "no difference"
+}
+
+type shareRow struct {
+	Group, Share string
+}
+
+// shareRows lists a decision run's shares of yes answers.
+func shareRows(sh *score.Shares) []shareRow {
+	pct := func(x float64) string {
+		if math.IsNaN(x) {
+			return "n/a (no prompts)"
+		}
+		return fixed(100*x, 1) + "%"
+	}
+	rows := []shareRow{{"all prompts", pct(sh.Overall)}, {"baseline person (60, male, white)", pct(sh.Baseline)}}
+	for i, a := range design.Ages {
+		rows = append(rows, shareRow{"age " + strconv.Itoa(a), pct(sh.Age[i])})
+	}
+	for _, g := range design.Genders {
+		rows = append(rows, shareRow{g.String(), pct(sh.Gender[g])})
+	}
+	for _, r := range design.Races {
+		rows = append(rows, shareRow{r.String(), pct(sh.Race[r])})
+	}
+	return rows
+}
