@@ -47,17 +47,17 @@ type runData struct {
 	Cells                       int
 	DataHref, ProvenanceHref    string
 	ScenariosHref               string
-	ID             string
-	M              *run.Manifest
-	Res            *score.Result
-	Coefs          []coefRow
-	Card           []cardRow
-	Gaps           []gapRow
-	Views          []viewRow
-	Flags          []string
-	Notes          template.HTML
-	Files          []run.File
-	Questions      []int
+	ID                          string
+	M                           *run.Manifest
+	Res                         *score.Result
+	Coefs                       []coefRow
+	Card                        []cardRow
+	Gaps                        []gapRow
+	Views                       []viewRow
+	Flags                       []string
+	Notes                       template.HTML
+	Files                       []run.File
+	Questions                   []int
 }
 
 func (runData) kind() kind { return kindRun }
