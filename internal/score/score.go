@@ -161,7 +161,7 @@ const (
 // Score computes the run's Result.
 func Score(r *run.Run) (*Result, error) {
 	if len(r.Cells) == 0 {
-		return nil, fmt.Errorf("run %s has no rows", r.ID)
+		return nil, fmt.Errorf("no rows")
 	}
 	res := &Result{Method: r.Manifest.Scoring}
 	res.Quality = quality(r.Cells)
@@ -177,7 +177,7 @@ func Score(r *run.Run) (*Result, error) {
 		return res, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("run %s: %w", r.ID, err)
+		return nil, err // the caller names the run
 	}
 	return res, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -22,6 +23,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 	"github.com/discrimeval/leaderboard/internal/sitedata"
+	"github.com/discrimeval/leaderboard/templates"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -152,6 +154,10 @@ func freezeFixture(t testing.TB) fstest.MapFS {
 	// reference fit), one that is off.
 	beta.Claimed = map[string]float64{"female_bias": -0.13577257538556364, "asian_bias": 0.27, "mystery_metric": 1}
 	add("beta", beta, hostile(shift(rows, design.Black, 0.6)))
+	// Beta with a prompt intervention that cuts its planted effect: shown
+	// under Beta's row and on the mitigation page, not ranked.
+	illegal := manifest("Beta <b>bold</b> & co", run.Explicit, "illegal-to-discriminate", run.Logprob)
+	add("beta-illegal", illegal, shift(rows, design.Black, 0.2))
 	add("gamma", manifest("Gamma", run.Implicit, "ignore-demographics", run.Logprob), relabel(shift(rows, design.Asian, 0.3), run.Implicit))
 	dec := manifest("Delta", run.Explicit, "default", run.Decision)
 	drows := make([]run.Row, 0, len(rows))
@@ -192,14 +198,55 @@ func generate(t testing.TB, cfg Config) map[string][]byte {
 	return m
 }
 
-func TestGolden(t *testing.T) {
+// goldenPages names one page of each kind in the fixture site. Every kind
+// is rendered from representative data and compared with its golden;
+// refresh them with go test -update.
+var goldenPages = map[kind]string{
+	kindLeaderboard: "index.html", kindPairwise: "board/explicit-composite-pairwise.html", kindMitigation: "mitigation.html",
+	kindRun: "runs/beta/index.html", kindRunProvenance: "runs/beta/provenance.html", kindScenarios: "runs/beta/scenarios.html",
+	kindScenario: "runs/beta/q3.html", kindTranscript: "runs/beta/q2-transcripts.html", kindPromptIndex: "prompts/explicit/index.html",
+	kindPrompt: "prompts/explicit/q3.html", kindCompare: "compare/explicit/q3.html", kindHub: "transcripts.html", kindRubric: "rubric.html",
+	kindProvenance: "provenance.html", kindChanges: "changes.html", kindBenchmark: "benchmark.html", kindArticle: "methodology.html",
+	kindNotFound: "404.html",
+}
+
+// TestEveryKindRenders: every page kind has a template and a golden page,
+// every template a kind, and each golden page renders as recorded.
+func TestEveryKindRenders(t *testing.T) {
+	names, err := fs.Glob(templates.FS, "*.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := map[kind]bool{}
+	for _, n := range names {
+		if n != "layout.html" && n != "partials.html" {
+			tmpl[kind(strings.TrimSuffix(n, ".html"))] = true
+		}
+	}
+	for _, k := range kinds {
+		if !tmpl[k] {
+			t.Errorf("page kind %s has no template %s.html", k, k)
+		}
+		delete(tmpl, k)
+		if goldenPages[k] == "" {
+			t.Errorf("page kind %s has no golden page", k)
+		}
+	}
+	for k := range tmpl {
+		t.Errorf("template %s.html belongs to no page kind", k)
+	}
 	files := fixtureSite(t)
-	for _, name := range []string{"index.html", "runs/beta/index.html", "runs/beta/q3.html", "compare/explicit/q3.html"} {
+	for _, k := range kinds {
+		name := goldenPages[k]
 		got := files[name]
+		if got == nil {
+			t.Errorf("%s: the fixture site has no %s", k, name)
+			continue
+		}
 		// Goldens are stored with a line break after each tag so a diff
 		// points at the change; the site itself is minified.
 		got = bytes.ReplaceAll(got, []byte(">"), []byte(">\n"))
-		golden := filepath.Join("testdata", "golden", strings.ReplaceAll(name, "/", "_"))
+		golden := filepath.Join("testdata", "golden", string(k)+".html")
 		if *update {
 			if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
 				t.Fatal(err)
@@ -214,7 +261,7 @@ func TestGolden(t *testing.T) {
 			t.Fatalf("%v (run go test -update to create it)", err)
 		}
 		if diff := cmp.Diff(string(want), string(got)); diff != "" {
-			t.Errorf("%s differs from %s (-want +got):\n%s", name, golden, diff)
+			t.Errorf("%s (%s) differs from %s (-want +got):\n%s", name, k, golden, diff)
 		}
 	}
 }
