@@ -17,6 +17,11 @@ type changesData struct {
 	Previous, Current sitedata.Release
 	Added, Removed    []runLink
 	Views             []viewChanges
+	// Redefined says the views were defined differently in the previous
+	// release (its views_version), so its scores and ranks are not
+	// comparable with these and no score changes are listed.
+	Redefined          bool
+	OldViews, NewViews int
 }
 
 func (changesData) kind() kind { return kindChanges }
@@ -62,6 +67,11 @@ func changesPage(cfg Config, in *loaded, sc *scored, site *siteInfo) (*page, err
 		}
 	}
 	sort.Slice(d.Removed, func(i, j int) bool { return d.Removed[i].ID < d.Removed[j].ID })
+	d.OldViews, d.NewViews = max(old.ViewsVersion, 1), sitedata.ViewsVersion
+	if d.OldViews != d.NewViews {
+		d.Redefined = true
+		return &page{Path: changesPath, Title: "Changes since " + old.Release.Label, Section: secChanges, Body: d}, nil
+	}
 	for _, v := range score.Views {
 		vc := viewChanges{View: v.Title()}
 		for _, e := range sc.entries {
