@@ -85,8 +85,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if *verifyDir != "" {
 		return verifySite(cfg, *verifyDir, stdout)
 	}
-	if err := site.Build(cfg, *out); err != nil {
+	files, err := site.Generate(cfg)
+	if err != nil {
 		return err
+	}
+	if err := site.WriteWith(*out, files, site.WriteOptions{Log: stderr}); err != nil {
+		return fmt.Errorf("write: %w", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", *out)
 	return nil
