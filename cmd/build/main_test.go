@@ -72,6 +72,9 @@ func TestBuildsCommittedSite(t *testing.T) {
 	for _, p := range crawl.Site(a) {
 		t.Error(p)
 	}
+	for _, p := range crawl.External(a) {
+		t.Error(p)
+	}
 	// Size budgets of the transcript browser: no page over 500 KB, and each
 	// additional 9,450-row logprob run at most 2 MB (measured by building
 	// without one of the committed runs).
