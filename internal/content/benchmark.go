@@ -141,6 +141,9 @@ func ParseBenchmark(name string, data []byte) (*BenchmarkFile, error) {
 }
 
 func jsonErrText(err error) string {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return "the JSON ends early (a truncated file)"
+	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		return fmt.Sprintf("field %s: %s value where %s is expected", te.Field, te.Value, te.Type)

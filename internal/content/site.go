@@ -186,6 +186,9 @@ func checkBasePath(p string) error {
 // have some text.
 func LoadMethodology(fsys fs.FS, name, label string) ([]byte, error) {
 	data, err := input.ReadFile(fsys, name, label, input.MaxTextBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fileerr.New(label, 0, "no such file: restore it from git, or pass -methodology FILE")
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -121,6 +121,12 @@ func EachRow(fsys fs.FS, file, name string, fn func(line int, r *Row) error) (su
 		if errors.Is(rerr, errLongLine) {
 			return "", 0, 0, fileerr.New(name, line+1, "line longer than the limit of %s: shorten the transcript of this row", input.Size(input.MaxLineBytes))
 		}
+		if rerr != nil && rerr != io.EOF {
+			if errors.Is(rerr, io.ErrUnexpectedEOF) {
+				return "", 0, 0, fileerr.New(name, line+1, "the compressed stream ends early (a truncated .gz file): copy the whole file again")
+			}
+			return "", 0, 0, fileerr.New(name, line+1, "%v", rerr)
+		}
 		if len(b) > 0 {
 			line++
 			b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
@@ -144,12 +150,6 @@ func EachRow(fsys fs.FS, file, name string, fn func(line int, r *Row) error) (su
 		}
 		if rerr == io.EOF {
 			break
-		}
-		if rerr != nil {
-			if errors.Is(rerr, io.ErrUnexpectedEOF) {
-				return "", 0, 0, fileerr.New(name, line+1, "the compressed stream ends early (a truncated .gz file): copy the whole file again")
-			}
-			return "", 0, 0, fileerr.New(name, line+1, "%v", rerr)
 		}
 	}
 	// Drain so the hash covers the whole stored file (gzip trailers).
