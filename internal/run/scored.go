@@ -109,14 +109,15 @@ func EachRow(fsys fs.FS, file, name string, fn func(line int, r *Row) error) (su
 		defer zr.Close()
 		r = zr
 	}
-	plain := &countingReader{r: r}
-	br := bufio.NewReaderSize(plain, 1<<16)
+	br := bufio.NewReaderSize(r, 1<<16)
 	line := 0
 	var buf []byte
+	var total int64 // decompressed bytes read
 	for {
 		b, rerr := readLine(br, &buf)
-		if plain.n > input.MaxScoredBytes {
-			return "", 0, 0, fileerr.New(name, line+1, "the file is larger than the limit of %s (decompressed): split the run, or leave out the transcripts", input.Size(input.MaxScoredBytes))
+		total += int64(len(b))
+		if total > maxScoredBytes {
+			return "", 0, 0, fileerr.New(name, line+1, "the file is larger than the limit of %s (decompressed): split the run, or leave out the transcripts", input.Size(maxScoredBytes))
 		}
 		if errors.Is(rerr, errLongLine) {
 			return "", 0, 0, fileerr.New(name, line+1, "line longer than the limit of %s: shorten the transcript of this row", input.Size(input.MaxLineBytes))
@@ -133,8 +134,8 @@ func EachRow(fsys fs.FS, file, name string, fn func(line int, r *Row) error) (su
 			if len(bytes.TrimSpace(b)) == 0 {
 				return "", 0, 0, fileerr.New(name, line, "empty line: one JSON object per line, no blank lines")
 			}
-			if rows >= input.MaxRows {
-				return "", 0, 0, fileerr.New(name, line, "more than %d rows, the limit for one run", input.MaxRows)
+			if rows >= maxRows {
+				return "", 0, 0, fileerr.New(name, line, "more than %d rows, the limit for one run", maxRows)
 			}
 			if err := input.UTF8(name, line, b); err != nil {
 				return "", 0, 0, err
@@ -163,6 +164,13 @@ func EachRow(fsys fs.FS, file, name string, fn func(line int, r *Row) error) (su
 }
 
 var errLongLine = errors.New("line too long")
+
+// The limits EachRow checks, variables so that tests can reach them
+// without a gigabyte of input.
+var (
+	maxScoredBytes int64 = input.MaxScoredBytes
+	maxRows              = input.MaxRows
+)
 
 // readLine reads one line (with its newline, if any) into *buf, reusing
 // it, and fails with errLongLine past input.MaxLineBytes instead of
