@@ -33,12 +33,14 @@ determinism:
 check: vet fmt test race determinism
 
 # Each fuzz target for FUZZTIME. A target is PACKAGE:FUNC; add yours to
-# FUZZ_TARGETS (e.g. FUZZ_TARGETS += ./internal/importer/lmeval:FuzzSamples).
+# FUZZ_TARGETS.
 # Crashers land in the package's testdata/fuzz/ and, committed, run as
 # regression tests with every go test.
 FUZZTIME ?= 60s
 FUZZ_TARGETS = ./internal/run:FuzzScoredRow ./internal/run:FuzzManifest \
-	./internal/content:FuzzBenchmark ./internal/content:FuzzSiteYAML ./internal/content:FuzzMarkdown
+	./internal/content:FuzzBenchmark ./internal/content:FuzzSiteYAML ./internal/content:FuzzMarkdown \
+	./internal/importer/lmeval:FuzzLMEvalLine ./internal/importer/lmeval:FuzzLMEvalSamplesFile \
+	./internal/importer/inspect:FuzzInspectSample ./internal/importer/inspect:FuzzInspectJSONLog
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  pkg=$${t%%:*}; fn=$${t##*:}; \

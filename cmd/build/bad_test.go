@@ -35,6 +35,18 @@ func TestBadInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The control: the base builds, so each case fails for its own reason.
+	t.Run("_base builds", func(t *testing.T) {
+		root := filepath.Join(t.TempDir(), "repo")
+		if err := os.CopyFS(root, os.DirFS(base)); err != nil {
+			t.Fatal(err)
+		}
+		t.Chdir(root)
+		var stdout, stderr bytes.Buffer
+		if err := run([]string{"-o", "site"}, &stdout, &stderr); err != nil {
+			t.Fatalf("the base of the corpus does not build: %v", err)
+		}
+	})
 	entries, err := os.ReadDir(badDir)
 	if err != nil {
 		t.Fatal(err)
