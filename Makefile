@@ -2,13 +2,22 @@
 # and `make check`.
 GO ?= go
 
-.PHONY: build test check vet fmt determinism bench synth screenshots
+.PHONY: build test check vet fmt determinism race fuzz bench synth screenshots
 
 build:
 	$(GO) run ./cmd/build
 
+# -v for the browser tests: they take minutes and print a line per page.
 test:
-	$(GO) test ./...
+	$(GO) test $$($(GO) list ./... | grep -v /internal/browsertest)
+	$(GO) test -v -timeout 30m ./internal/browsertest
+
+# The race detector on the packages that run goroutines (loading runs,
+# scoring and rendering in parallel, the write lock); -short skips the
+# whole-site builds, which the plain test run covers.
+RACE_PKGS = ./internal/run ./internal/site ./internal/flock ./cmd/build
+race:
+	$(GO) test -race -short $(RACE_PKGS)
 
 vet:
 	$(GO) vet ./...
@@ -21,7 +30,23 @@ fmt:
 determinism:
 	bash .ci/determinism
 
-check: vet fmt test determinism
+check: vet fmt test race determinism
+
+# Each fuzz target for FUZZTIME. A target is PACKAGE:FUNC; add yours to
+# FUZZ_TARGETS.
+# Crashers land in the package's testdata/fuzz/ and, committed, run as
+# regression tests with every go test.
+FUZZTIME ?= 60s
+FUZZ_TARGETS = ./internal/run:FuzzScoredRow ./internal/run:FuzzManifest \
+	./internal/content:FuzzBenchmark ./internal/content:FuzzSiteYAML ./internal/content:FuzzMarkdown \
+	./internal/importer/lmeval:FuzzLMEvalLine ./internal/importer/lmeval:FuzzLMEvalSamplesFile \
+	./internal/importer/inspect:FuzzInspectSample ./internal/importer/inspect:FuzzInspectJSONLog
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  pkg=$${t%%:*}; fn=$${t##*:}; \
+	  echo "fuzz: $$pkg $$fn for $(FUZZTIME)"; \
+	  $(GO) test $$pkg -run '^$$' -fuzz "^$$fn$$" -fuzztime $(FUZZTIME); \
+	done
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

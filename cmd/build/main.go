@@ -16,8 +16,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 
+	"github.com/discrimeval/leaderboard/internal/content"
+	"github.com/discrimeval/leaderboard/internal/input"
 	"github.com/discrimeval/leaderboard/internal/site"
 	"github.com/discrimeval/leaderboard/internal/verify"
 )
@@ -52,26 +55,42 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
-	for _, d := range []string{*contentDir, *runsDir} {
-		if st, err := os.Stat(d); err != nil || !st.IsDir() {
-			return fmt.Errorf("%s: not a folder (run from the repository root, or pass -content and -runs)", d)
-		}
+	// The input folders are opened so that symbolic links are followed
+	// only inside them (internal/input).
+	contentFS, closeContent, err := input.Dir(*contentDir)
+	if err != nil {
+		return err
 	}
-	md, err := os.ReadFile(*methodology)
+	defer closeContent()
+	runsFS, closeRuns, err := input.Dir(*runsDir)
+	if err != nil {
+		return err
+	}
+	defer closeRuns()
+	mdDir, closeMD, err := input.Dir(filepath.Dir(*methodology))
+	if err != nil {
+		return fmt.Errorf("-methodology %s: %v", *methodology, err)
+	}
+	defer closeMD()
+	md, err := content.LoadMethodology(mdDir, filepath.Base(*methodology), *methodology)
 	if err != nil {
 		return err
 	}
 	cfg := site.Config{
-		Content: os.DirFS(*contentDir), ContentLabel: *contentDir,
-		Runs: os.DirFS(*runsDir), RunsLabel: *runsDir,
+		Content: contentFS, ContentLabel: *contentDir,
+		Runs: runsFS, RunsLabel: *runsDir,
 		Methodology: md, MethodologyLabel: *methodology,
 		Version: version(),
 	}
 	if *verifyDir != "" {
 		return verifySite(cfg, *verifyDir, stdout)
 	}
-	if err := site.Build(cfg, *out); err != nil {
+	files, err := site.Generate(cfg)
+	if err != nil {
 		return err
+	}
+	if err := site.WriteWith(*out, files, site.WriteOptions{Log: stderr}); err != nil {
+		return fmt.Errorf("write: %w", err)
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", *out)
 	return nil

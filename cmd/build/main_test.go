@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discrimeval/leaderboard/internal/content"
 	"github.com/discrimeval/leaderboard/internal/crawl"
 )
 
@@ -71,6 +72,14 @@ func TestBuildsCommittedSite(t *testing.T) {
 	}
 	for _, p := range crawl.Site(a) {
 		t.Error(p)
+	}
+	for _, p := range crawl.External(a) {
+		t.Error(p)
+	}
+	// The next release reads this release's leaderboard.json as its
+	// previous one: it must pass the check that file gets.
+	if err := content.CheckRelease("data/leaderboard.json", a["data/leaderboard.json"]); err != nil {
+		t.Errorf("this build's leaderboard.json would not load as the previous release: %v", err)
 	}
 	// Size budgets of the transcript browser: no page over 500 KB, and each
 	// additional 9,450-row logprob run at most 2 MB (measured by building

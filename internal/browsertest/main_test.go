@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -83,8 +84,13 @@ func browser(t *testing.T) context.Context {
 // go to a file:// URL, and dialogs (alert, confirm, prompt), which are
 // dismissed.
 type tab struct {
-	t   *testing.T
-	ctx context.Context
+	t *testing.T
+	// base is the tab, without a deadline; ctx bounds the actions on the
+	// current page (see setPage).
+	base       context.Context
+	ctx        context.Context
+	cancelPage context.CancelFunc
+	page       string
 
 	mu       sync.Mutex
 	errors   []string
@@ -92,9 +98,15 @@ type tab struct {
 	dialogs  []string
 }
 
+// pageTimeout bounds the actions on one page. It is generous, since a
+// busy 2-core machine can take many times longer than an idle one; when it
+// is exceeded the failure names the page. There is no deadline over a
+// whole test.
+const pageTimeout = 4 * time.Minute
+
 // newTab opens a tab with a viewport of the given size (CSS pixels) and
-// colour scheme ("light" or "dark"); it closes when the test ends. Every
-// action on it has a minute at most.
+// colour scheme ("light" or "dark"); it closes when the test ends. The
+// actions on each page have pageTimeout.
 func newTab(t *testing.T, width, height int64, scheme string) *tab {
 	t.Helper()
 	tb := &tab{t: t}
@@ -145,20 +157,44 @@ func newTab(t *testing.T, width, height int64, scheme string) *tab {
 	if err := chromedp.Do(tctx); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancelT := context.WithTimeout(tctx, time.Minute)
-	t.Cleanup(cancelT)
-	tb.ctx = ctx
-	if err := Emulate(ctx, width, height, scheme); err != nil {
-		t.Fatal(err)
+	tb.base = tctx
+	t.Cleanup(func() {
+		if tb.cancelPage != nil {
+			tb.cancelPage()
+		}
+	})
+	tb.setPage(fmt.Sprintf("new tab %dx%d %s", width, height, scheme))
+	if err := Emulate(tb.ctx, width, height, scheme); err != nil {
+		tb.fail("emulating the viewport", err)
 	}
 	return tb
+}
+
+// setPage starts the deadline of the actions on a page, named in errors
+// and in the progress lines of go test -v.
+func (tb *tab) setPage(name string) {
+	if tb.cancelPage != nil {
+		tb.cancelPage()
+	}
+	tb.page = name
+	tb.ctx, tb.cancelPage = context.WithTimeout(tb.base, pageTimeout)
+}
+
+// fail ends the test with an error that names the page, and says so
+// plainly when the page's deadline passed.
+func (tb *tab) fail(what string, err error) {
+	tb.t.Helper()
+	if errors.Is(err, context.DeadlineExceeded) || errors.Is(tb.ctx.Err(), context.DeadlineExceeded) {
+		tb.t.Fatalf("%s: %s: chromium did not finish within %v on this page (a very busy machine, or the page hangs): %v", tb.page, what, pageTimeout, err)
+	}
+	tb.t.Fatalf("%s: %s: %v", tb.page, what, err)
 }
 
 // do runs actions, failing the test on an error.
 func (tb *tab) do(actions ...chromedp.Action[chromedp.Void]) {
 	tb.t.Helper()
 	if err := chromedp.Do(tb.ctx, actions...); err != nil {
-		tb.t.Fatal(err)
+		tb.fail("browser action", err)
 	}
 }
 
@@ -166,7 +202,10 @@ func (tb *tab) do(actions ...chromedp.Action[chromedp.Void]) {
 // optionally with a #fragment) and waits for its load event.
 func (tb *tab) open(dir, page string) {
 	tb.t.Helper()
+	tb.setPage(page)
+	start := time.Now()
 	tb.do(chromedp.Navigate(FileURL(dir, page)))
+	tb.t.Logf("opened %s (%v)", page, time.Since(start).Round(time.Millisecond))
 }
 
 // eval evaluates a JavaScript expression and decodes its value into T.
@@ -174,7 +213,7 @@ func eval[T any](tb *tab, expr string) T {
 	tb.t.Helper()
 	v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
 	if err != nil {
-		tb.t.Fatalf("evaluating %.80s…: %v", expr, err)
+		tb.fail(fmt.Sprintf("evaluating %.80s…", expr), err)
 	}
 	return v
 }
@@ -185,7 +224,7 @@ func (tb *tab) clickAndLoad(sel string) {
 	tb.t.Helper()
 	if _, err := chromedp.Run(tb.ctx, chromedp.WaitEvent(page.LoadEventFired, nil,
 		chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))); err != nil {
-		tb.t.Fatalf("clicking %s: %v", sel, err)
+		tb.fail("clicking "+sel, err)
 	}
 }
 

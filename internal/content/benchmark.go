@@ -10,6 +10,9 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/fileerr"
+	"github.com/discrimeval/leaderboard/internal/input"
 )
 
 // BenchmarkFile is the registry's benchmark-page document. Unknown fields
@@ -96,12 +99,15 @@ type Source struct {
 // carry the line of the offending value.
 func ParseBenchmark(name string, data []byte) (*BenchmarkFile, error) {
 	var f BenchmarkFile
+	if err := input.UTF8(name, 1, data); err != nil {
+		return nil, err
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&f); err != nil {
-		return nil, fmt.Errorf("%s:%d: %v", name, jsonErrLine(data, err), jsonErrText(err))
+		return nil, fileerr.New(name, jsonErrLine(data, err), "%s", jsonErrText(err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, fmt.Errorf("%s:%d: unexpected data after the JSON object", name, lineAt(data, dec.InputOffset()))
+		return nil, fileerr.New(name, lineAt(data, dec.InputOffset()), "unexpected data after the JSON object")
 	}
 	p := &f.Page
 	for _, req := range []struct{ path, val string }{
@@ -120,21 +126,24 @@ func ParseBenchmark(name string, data []byte) (*BenchmarkFile, error) {
 		{"page.publisher.org", p.Publisher.Org},
 	} {
 		if strings.TrimSpace(req.val) == "" {
-			return nil, fmt.Errorf("%s:%d: missing required field %s", name, keyLine(data, req.path), req.path)
+			return nil, fileerr.New(name, keyLine(data, req.path), "missing required field %s", req.path)
 		}
 	}
 	if len(p.Sources) == 0 {
-		return nil, fmt.Errorf("%s:%d: missing required field page.sources", name, keyLine(data, "page.sources"))
+		return nil, fileerr.New(name, keyLine(data, "page.sources"), "missing required field page.sources")
 	}
 	for i, s := range p.Sources {
 		if s.Title == "" || s.URL == "" {
-			return nil, fmt.Errorf("%s:%d: page.sources[%d] needs a title and a url", name, keyLine(data, "page.sources"), i)
+			return nil, fileerr.New(name, keyLine(data, "page.sources"), "page.sources[%d] needs a title and a url", i)
 		}
 	}
 	return &f, nil
 }
 
 func jsonErrText(err error) string {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return "the JSON ends early (a truncated file)"
+	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		return fmt.Sprintf("field %s: %s value where %s is expected", te.Field, te.Value, te.Type)

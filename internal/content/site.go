@@ -2,8 +2,11 @@ package content
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"path"
 	"regexp"
@@ -11,9 +14,15 @@ import (
 	"strings"
 
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/util"
 
+	"github.com/discrimeval/leaderboard/internal/fileerr"
+	"github.com/discrimeval/leaderboard/internal/input"
 	"github.com/discrimeval/leaderboard/internal/strictyaml"
 )
 
@@ -27,7 +36,6 @@ type Site struct {
 	BasePath  string  `yaml:"base_path"`
 	Benchmark string  `yaml:"benchmark"`
 	Release   Release `yaml:"release"`
-	RepoURL   string  `yaml:"repo_url,omitempty"`
 	// Previous names the previous release's data/leaderboard.json (a path
 	// inside content/) for the changes page; optional.
 	Previous string `yaml:"previous,omitempty"`
@@ -66,78 +74,171 @@ var (
 	dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 )
 
-// Load reads the content folder. label names it in error messages.
+// Load reads the content folder. label names it in error messages, which
+// are *fileerr.Error values.
 func Load(fsys fs.FS, label string) (*Content, error) {
 	c := &Content{}
 	name := path.Join(label, "site.yaml")
-	data, err := fs.ReadFile(fsys, "site.yaml")
+	data, err := input.ReadFile(fsys, "site.yaml", name, input.MaxTextBytes)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, err
 	}
 	c.Files = append(c.Files, "site.yaml")
 	if err := strictyaml.Decode(name, data, &c.Site); err != nil {
 		return nil, err
 	}
+	root := strictyaml.Root(data)
+	at := func(key ...string) int { return strictyaml.KeyLine(root, key...) }
 	s := &c.Site
 	if s.Title == "" || s.Benchmark == "" {
-		return nil, fmt.Errorf("%s: title and benchmark are required", name)
+		return nil, fileerr.New(name, at("title"), "title and benchmark are required")
 	}
 	if s.BasePath == "" {
 		s.BasePath = "/"
 	}
-	if !strings.HasPrefix(s.BasePath, "/") || !strings.HasSuffix(s.BasePath, "/") {
-		return nil, fmt.Errorf("%s: base_path %q must start and end with /", name, s.BasePath)
+	if err := checkBasePath(s.BasePath); err != nil {
+		return nil, fileerr.New(name, at("base_path"), "%v", err)
 	}
 	if s.Release.Label == "" || !dateRE.MatchString(s.Release.Date) {
-		return nil, fmt.Errorf("%s: release needs a label and a date (YYYY-MM-DD)", name)
+		return nil, fileerr.New(name, at("release"), "release needs a label and a date (YYYY-MM-DD)")
 	}
 	if !slugRE.MatchString(strings.ReplaceAll(s.Benchmark, "_", "-")) {
-		return nil, fmt.Errorf("%s: benchmark %q is not a plain file name", name, s.Benchmark)
+		return nil, fileerr.New(name, at("benchmark"), "benchmark %q is not a plain file name", s.Benchmark)
 	}
 	bpath := "benchmarks/" + s.Benchmark + ".json"
-	bdata, err := fs.ReadFile(fsys, bpath)
+	bname := path.Join(label, bpath)
+	bdata, err := input.ReadFile(fsys, bpath, bname, input.MaxTextBytes)
 	if err != nil {
-		return nil, fmt.Errorf("%s: benchmark %q: %v", name, s.Benchmark, err)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fileerr.New(name, at("benchmark"), "benchmark %q: there is no %s; add the registry's benchmark page there", s.Benchmark, bname)
+		}
+		return nil, err
 	}
 	c.Files = append(c.Files, bpath)
-	if c.Benchmark, err = ParseBenchmark(path.Join(label, bpath), bdata); err != nil {
+	if c.Benchmark, err = ParseBenchmark(bname, bdata); err != nil {
 		return nil, err
 	}
 	if c.Benchmark.Page.ID != s.Benchmark {
-		return nil, fmt.Errorf("%s: page.id is %q, but site.yaml names %q", path.Join(label, bpath), c.Benchmark.Page.ID, s.Benchmark)
+		return nil, fileerr.New(bname, keyLine(bdata, "page.id"), "page.id is %q, but site.yaml names %q", c.Benchmark.Page.ID, s.Benchmark)
 	}
 	mds, err := fs.Glob(fsys, "pages/*.md")
 	if err != nil {
-		return nil, err
+		return nil, input.Explain(path.Join(label, "pages"), err)
 	}
 	sort.Strings(mds)
 	for _, p := range mds {
+		pname := path.Join(label, p)
 		slug := strings.TrimSuffix(path.Base(p), ".md")
 		if !slugRE.MatchString(slug) {
-			return nil, fmt.Errorf("%s: page name %q: use lower-case letters, digits and '-'", path.Join(label, p), slug)
+			return nil, fileerr.New(pname, 0, "page name %q: use lower-case letters, digits and '-'", slug)
 		}
-		src, err := fs.ReadFile(fsys, p)
+		src, err := input.ReadFile(fsys, p, pname, input.MaxTextBytes)
 		if err != nil {
 			return nil, err
 		}
 		html, err := Markdown(src)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %v", path.Join(label, p), err)
+			return nil, fileerr.New(pname, 0, "%v", err)
 		}
 		title := Title(src)
 		if title == "" {
-			return nil, fmt.Errorf("%s:1: a page starts with a '# Title' line", path.Join(label, p))
+			return nil, fileerr.New(pname, 1, "a page starts with a '# Title' line")
 		}
 		c.Pages = append(c.Pages, Page{Slug: slug, Title: title, HTML: html, Source: p})
 		c.Files = append(c.Files, p)
 	}
 	if s.Previous != "" {
-		if c.Previous, err = fs.ReadFile(fsys, s.Previous); err != nil {
-			return nil, fmt.Errorf("%s: previous: %v", name, err)
+		if !fs.ValidPath(s.Previous) {
+			return nil, fileerr.New(name, at("previous"), "previous %q is not a path inside %s (no leading /, no ..)", s.Previous, label)
+		}
+		pname := path.Join(label, s.Previous)
+		if c.Previous, err = input.ReadFile(fsys, s.Previous, pname, input.MaxTextBytes); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fileerr.New(name, at("previous"), "previous: there is no %s; copy the previous release's data/leaderboard.json there, or remove previous:", pname)
+			}
+			return nil, err
+		}
+		if err := CheckRelease(pname, c.Previous); err != nil {
+			return nil, err
 		}
 		c.Files = append(c.Files, s.Previous)
 	}
 	return c, nil
+}
+
+// basePathRE is a path on the web server: "/" or "/segment/…/", each
+// segment plain characters. It cannot be a URL, a protocol-relative
+// "//host/" or hold a query, so 404.html loads nothing from another host.
+var basePathRE = regexp.MustCompile(`^/([A-Za-z0-9._~-]+/)*$`)
+
+func checkBasePath(p string) error {
+	ok := basePathRE.MatchString(p)
+	for _, seg := range strings.Split(strings.Trim(p, "/"), "/") {
+		ok = ok && seg != "." && seg != ".."
+	}
+	if !ok {
+		return fmt.Errorf("base_path %q is not a path on this site: write \"/\" for a user site or \"/REPO/\" for a project site (letters, digits, '.', '_', '-' and '~' between slashes; no host, no scheme)", p)
+	}
+	return nil
+}
+
+// LoadMethodology reads the methodology page (METHODOLOGY.md), which must
+// have some text.
+func LoadMethodology(fsys fs.FS, name, label string) ([]byte, error) {
+	data, err := input.ReadFile(fsys, name, label, input.MaxTextBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fileerr.New(label, 0, "no such file: restore it from git, or pass -methodology FILE")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, fileerr.New(label, 0, "empty: the methodology page needs its text (restore it from git)")
+	}
+	return data, nil
+}
+
+// release is what the changes page reads of a previous release's
+// data/leaderboard.json, checked here so that a malformed file is an
+// error at its line.
+type release struct {
+	Release struct {
+		Label string `json:"label"`
+		Date  string `json:"date"`
+	} `json:"release"`
+	Runs []struct {
+		ID           string `json:"id"`
+		Model        string `json:"model"`
+		Variant      string `json:"variant"`
+		Intervention string `json:"intervention"`
+		Scored       bool   `json:"scored"`
+		Views        map[string]struct {
+			Estimate float64     `json:"estimate"`
+			CI95     *[2]float64 `json:"ci95"`
+		} `json:"views"`
+		Rank map[string]int `json:"rank"`
+	} `json:"runs"`
+}
+
+// CheckRelease checks a previous release's data/leaderboard.json.
+func CheckRelease(name string, data []byte) error {
+	var r release
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&r); err != nil {
+		return fileerr.New(name, jsonErrLine(data, err), "%s: copy the previous release's data/leaderboard.json unchanged", jsonErrText(err))
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fileerr.New(name, lineAt(data, dec.InputOffset()), "unexpected data after the JSON object: copy the previous release's data/leaderboard.json unchanged")
+	}
+	if r.Release.Label == "" || r.Runs == nil {
+		return fileerr.New(name, keyLine(data, "release"), "not a leaderboard.json: it needs release.label and runs; copy the previous release's data/leaderboard.json unchanged")
+	}
+	for i, run := range r.Runs {
+		if run.ID == "" {
+			return fileerr.New(name, keyLine(data, "runs"), "runs[%d] has no id: copy the previous release's data/leaderboard.json unchanged", i)
+		}
+	}
+	return nil
 }
 
 // Title returns the text of the first level-one heading.
@@ -155,7 +256,45 @@ var md = goldmark.New(
 	goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 	// No html.WithUnsafe: raw HTML is dropped and javascript: links are not
 	// rendered, which keeps Markdown taken from run manifests harmless.
+	// Images become links, so no page loads anything from another host.
+	goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(imageLinks{}, 100))),
 )
+
+// imageLinks renders a Markdown image as a link to it, "image: ALT": a
+// reader may follow it, but the page fetches nothing.
+type imageLinks struct{}
+
+func (imageLinks) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindImage, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		n := node.(*ast.Image)
+		var alt bytes.Buffer
+		ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+			if entering {
+				switch t := c.(type) {
+				case *ast.Text:
+					alt.Write(t.Segment.Value(source))
+				case *ast.String:
+					alt.Write(t.Value)
+				}
+			}
+			return ast.WalkContinue, nil
+		})
+		w.WriteString(`<a class="md-image" href="`)
+		if dest := util.URLEscape(n.Destination, true); !html.IsDangerousURL(dest) {
+			w.Write(util.EscapeHTML(dest))
+		}
+		w.WriteString(`">image: `)
+		if alt.Len() == 0 {
+			alt.WriteString("(no description)")
+		}
+		w.Write(util.EscapeHTML(alt.Bytes()))
+		w.WriteString("</a>")
+		return ast.WalkSkipChildren, nil
+	})
+}
 
 // Markdown renders Markdown to HTML.
 func Markdown(src []byte) (template.HTML, error) {

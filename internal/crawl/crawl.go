@@ -10,6 +10,7 @@ import (
 	stdhtml "html"
 	"net/url"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -29,7 +30,9 @@ type Link struct {
 }
 
 // Parse extracts ids and references from an HTML document and reports
-// duplicate ids.
+// duplicate ids. References are the attributes that link or load (href,
+// src, srcset candidates, poster, data, action, xlink:href …) and the
+// url() and @import of style attributes and <style> elements.
 func Parse(doc []byte) (*Page, []string) {
 	p := &Page{IDs: map[string]bool{}}
 	var problems []string
@@ -42,6 +45,29 @@ func Parse(doc []byte) (*Page, []string) {
 			return p, problems
 		case html.StartTagToken:
 			tag = strings.ToLower(string(data[1:]))
+		case html.SVGToken, html.MathToken:
+			// The lexer returns a whole <svg> or <math> element as one
+			// token: lex its inside again, as a <g> so it is not one
+			// token again, and keep its ids and references.
+			if i := bytes.IndexAny(data, " \t\n\r\f/>"); i > 0 {
+				inner, dups := Parse(append([]byte("<g"), data[i:]...))
+				for id := range inner.IDs {
+					if p.IDs[id] {
+						problems = append(problems, fmt.Sprintf("duplicate id %q", id))
+					}
+					p.IDs[id] = true
+				}
+				problems = append(problems, dups...)
+				p.Links = append(p.Links, inner.Links...)
+			}
+		case html.TextToken:
+			if tag == "style" {
+				for _, u := range CSSURLs(data) {
+					p.Links = append(p.Links, Link{"style", "url()", u})
+				}
+			}
+		case html.EndTagToken:
+			tag = ""
 		case html.AttributeToken:
 			key := strings.ToLower(string(l.AttrKey()))
 			val := stdhtml.UnescapeString(strings.Trim(string(l.AttrVal()), `"'`))
@@ -51,7 +77,17 @@ func Parse(doc []byte) (*Page, []string) {
 					problems = append(problems, fmt.Sprintf("duplicate id %q", val))
 				}
 				p.IDs[val] = true
-			case "href", "src", "action", "srcset", "poster", "data":
+			case "srcset", "imagesrcset":
+				for _, c := range strings.Split(val, ",") {
+					if f := strings.Fields(c); len(f) > 0 {
+						p.Links = append(p.Links, Link{tag, key, f[0]})
+					}
+				}
+			case "style":
+				for _, u := range CSSURLs([]byte(val)) {
+					p.Links = append(p.Links, Link{tag, "style", u})
+				}
+			case "href", "src", "action", "formaction", "poster", "data", "xlink:href", "background", "manifest", "ping":
 				// <base> is deliberate: 404.html is served at any path and
 				// resolves its relative links from the site's base path.
 				if tag != "base" {
@@ -60,6 +96,72 @@ func Parse(doc []byte) (*Page, []string) {
 			}
 		}
 	}
+}
+
+var cssURLRE = regexp.MustCompile(`(?i)url\(\s*(?:"([^"]*)"|'([^']*)'|([^)'"\s]*))\s*\)|@import\s+(?:"([^"]*)"|'([^']*)')`)
+
+// CSSURLs lists the url(…) and @import "…" references of CSS text.
+func CSSURLs(css []byte) []string {
+	var urls []string
+	for _, m := range cssURLRE.FindAllSubmatch(css, -1) {
+		for _, g := range m[1:] {
+			if len(g) > 0 {
+				urls = append(urls, stdhtml.UnescapeString(string(g)))
+				break
+			}
+		}
+	}
+	return urls
+}
+
+// loads reports whether a reference is fetched by the page itself (an
+// image, a script, a stylesheet, a frame …) rather than followed by the
+// reader (a link, a form).
+func loads(l Link) bool {
+	switch l.Tag {
+	case "a", "area", "form":
+		return l.Attr == "ping"
+	case "button", "input":
+		return l.Attr == "src" // <input type=image>; formaction is followed
+	}
+	return true
+}
+
+// External lists the references of the HTML and CSS files among files
+// that load something from outside the site: a loading element (img,
+// script, link, iframe, source, video, audio, object, embed, …) or a CSS
+// url() whose address has a scheme or a host ("https://…", "//host/…",
+// "data:…"), or a root-relative path, which leaves the site served from a
+// sub-path. Sorted.
+func External(files map[string][]byte) []string {
+	var found []string
+	check := func(name string, l Link) {
+		u, err := url.Parse(strings.TrimSpace(l.URL))
+		if err != nil {
+			found = append(found, fmt.Sprintf("%s: <%s %s=%q>: %v", name, l.Tag, l.Attr, l.URL, err))
+			return
+		}
+		if u.Scheme != "" || u.Host != "" || strings.HasPrefix(u.Path, "/") || strings.HasPrefix(l.URL, "//") || strings.HasPrefix(l.URL, "\\") {
+			found = append(found, fmt.Sprintf("%s: <%s %s=%q> loads from outside the site", name, l.Tag, l.Attr, l.URL))
+		}
+	}
+	for name, data := range files {
+		switch {
+		case strings.HasSuffix(name, ".html"):
+			p, _ := Parse(data)
+			for _, l := range p.Links {
+				if loads(l) {
+					check(name, l)
+				}
+			}
+		case strings.HasSuffix(name, ".css"):
+			for _, u := range CSSURLs(data) {
+				check(name, Link{"css", "url()", u})
+			}
+		}
+	}
+	sort.Strings(found)
+	return found
 }
 
 // Site checks every HTML file among files (path → contents) and returns

@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/fileerr"
+	"github.com/discrimeval/leaderboard/internal/input"
 )
 
 // Run is a loaded and verified run.
@@ -52,15 +54,28 @@ func LoadAll(fsys fs.FS, label string) ([]*Run, error) { return LoadAllWith(fsys
 func LoadAllWith(fsys fs.FS, label string, hook RowHook) ([]*Run, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", label, err)
+		return nil, input.Explain(label, err)
 	}
 	var ids []string
 	for _, e := range entries {
-		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
-			continue // READMEs, and temporary folders of an import under way
+		if strings.HasPrefix(e.Name(), ".") {
+			continue // temporary folders of an import under way
+		}
+		dir := e.IsDir()
+		if e.Type()&fs.ModeSymlink != 0 {
+			// A linked run folder is loaded when the link stays inside
+			// the runs folder, and is an error otherwise: never skipped.
+			st, err := input.Stat(fsys, e.Name(), path.Join(label, e.Name()))
+			if err != nil {
+				return nil, err
+			}
+			dir = st.IsDir()
+		}
+		if !dir {
+			continue // READMEs
 		}
 		if !ValidID(e.Name()) {
-			return nil, fmt.Errorf("%s/%s: run id %q is not a plain folder name (lower-case letters, digits, '.', '_' and '-')", label, e.Name(), e.Name())
+			return nil, fileerr.New(path.Join(label, e.Name()), 0, "run id %q is not a plain folder name (lower-case letters, digits, '.', '_' and '-'): rename the folder", e.Name())
 		}
 		ids = append(ids, e.Name())
 	}
@@ -94,16 +109,16 @@ func Load(fsys fs.FS, label, id string) (*Run, error) { return load(fsys, label,
 
 func load(fsys fs.FS, label, id string, hook RowHook) (*Run, error) {
 	if !ValidID(id) {
-		return nil, fmt.Errorf("%s/%s: run id %q is not a plain folder name", label, id, id)
+		return nil, fileerr.New(path.Join(label, id), 0, "run id %q is not a plain folder name (lower-case letters, digits, '.', '_' and '-'): rename the folder", id)
 	}
 	mpath := path.Join(id, "manifest.yaml")
 	mname := path.Join(label, mpath)
-	raw, err := fs.ReadFile(fsys, mpath)
+	raw, err := input.ReadFile(fsys, mpath, mname, input.MaxManifestBytes)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s/%s: no manifest.yaml in the run folder", label, id)
+			return nil, fileerr.New(path.Join(label, id), 0, "no manifest.yaml in the run folder: add one (see the README), or move the folder out of %s", label)
 		}
-		return nil, fmt.Errorf("%s: %v", mname, err)
+		return nil, err
 	}
 	m, err := ParseManifest(mname, raw)
 	if err != nil {
@@ -115,11 +130,12 @@ func load(fsys fs.FS, label, id string, hook RowHook) (*Run, error) {
 
 	spath := path.Join(id, m.Scored.Path)
 	sname := path.Join(label, spath)
-	if _, err := fs.Stat(fsys, spath); err != nil {
-		return nil, fmt.Errorf("%s: scored.path %q: %v", mname, m.Scored.Path, errors.Unwrap(err))
+	if _, err := input.Regular(fsys, spath, sname); err != nil {
+		return nil, fileerr.New(mname, m.Line("scored", "path"), "scored.path %q: %v", m.Scored.Path, err)
 	}
-	seen := make(map[cellKey]int, m.Scored.Rows)
-	r.Cells = make([]Cell, 0, m.Scored.Rows)
+	// Nothing is sized from scored.rows: it is only compared with the
+	// count of the rows read.
+	seen := make(map[cellKey]int)
 	sum, size, rows, err := EachRow(fsys, spath, sname, func(line int, row *Row) error {
 		c, err := m.ToCell(line, row)
 		if err != nil {
@@ -140,10 +156,10 @@ func load(fsys fs.FS, label, id string, hook RowHook) (*Run, error) {
 		return nil, err
 	}
 	if sum != m.Scored.SHA256 {
-		return nil, fmt.Errorf("%s: sha256 is %s but %s says %s (the file changed after the run was frozen)", sname, sum, mname, m.Scored.SHA256)
+		return nil, fileerr.New(mname, m.Line("scored", "sha256"), "scored.sha256 is %s, but %s has sha256 %s: the file changed after the run was frozen; restore it, or re-freeze the run (run.WriteDir, or the importers) if the change is meant", m.Scored.SHA256, sname, sum)
 	}
 	if rows != m.Scored.Rows {
-		return nil, fmt.Errorf("%s: %d rows but %s says scored.rows: %d", sname, rows, mname, m.Scored.Rows)
+		return nil, fileerr.New(mname, m.Line("scored", "rows"), "scored.rows is %d, but %s has %d rows: restore the file, or re-freeze the run if the change is meant", m.Scored.Rows, sname, rows)
 	}
 	r.Files = append(r.Files, File{Path: spath, SHA256: sum, Size: size})
 	return r, nil

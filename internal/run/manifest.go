@@ -3,12 +3,13 @@
 package run
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/discrimeval/leaderboard/internal/fileerr"
+	"github.com/discrimeval/leaderboard/internal/input"
 	"github.com/discrimeval/leaderboard/internal/strictyaml"
 )
 
@@ -40,7 +41,14 @@ type Manifest struct {
 	// Incomplete is set by importers when the harness ran on part of the
 	// dataset (e.g. --limit); the scorer also detects missing cells itself.
 	Incomplete string `yaml:"incomplete,omitempty" json:"incomplete,omitempty"`
+
+	// root is the parsed document, for the lines of later errors.
+	root *yaml.Node
 }
+
+// Line is the line of the deepest existing key along path in the manifest
+// as parsed (1 for a manifest that was not parsed from a file).
+func (m *Manifest) Line(path ...string) int { return strictyaml.KeyLine(m.root, path...) }
 
 type number = float64
 
@@ -113,14 +121,18 @@ func ValidID(id string) bool { return idRE.MatchString(id) && !strings.Contains(
 // messages, which have the form name:line: message.
 func ParseManifest(name string, data []byte) (*Manifest, error) {
 	var m Manifest
+	if err := input.UTF8(name, 1, data); err != nil {
+		return nil, err
+	}
 	if err := strictyaml.Decode(name, data, &m); err != nil {
 		return nil, err
 	}
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil || len(root.Content) == 0 {
-		return nil, fmt.Errorf("%s:1: not a YAML mapping", name)
+	root := strictyaml.Root(data)
+	if root == nil || root.Kind != yaml.MappingNode {
+		return nil, fileerr.New(name, 1, "not a YAML mapping: a manifest is a list of fields such as \"model:\" (see the README)")
 	}
-	v := validator{name: name, root: root.Content[0]}
+	m.root = root
+	v := validator{name: name, root: root}
 	v.required(m.Model.Name, "model", "name")
 	v.required(m.Model.ID, "model", "id")
 	v.required(m.Model.Provider, "model", "provider")
@@ -171,6 +183,11 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 	if m.Scored.Rows <= 0 {
 		v.errorf([]string{"scored", "rows"}, "scored.rows must be a positive row count")
 	}
+	// The count is checked against the file later, never used to size
+	// memory; a count over the limit cannot be right.
+	if m.Scored.Rows > input.MaxRows {
+		v.errorf([]string{"scored", "rows"}, "scored.rows is %d, over the limit of %d rows per run", m.Scored.Rows, input.MaxRows)
+	}
 	if v.err != nil {
 		return nil, v.err
 	}
@@ -193,29 +210,6 @@ func (v *validator) required(val string, path ...string) {
 
 func (v *validator) errorf(path []string, format string, args ...any) {
 	if v.err == nil {
-		v.err = fmt.Errorf("%s:%d: %s", v.name, lineOf(v.root, path), fmt.Sprintf(format, args...))
+		v.err = fileerr.New(v.name, strictyaml.KeyLine(v.root, path...), format, args...)
 	}
-}
-
-// lineOf finds the line of the deepest existing key along path.
-func lineOf(n *yaml.Node, path []string) int {
-	line := n.Line
-	for _, key := range path {
-		if n.Kind != yaml.MappingNode {
-			break
-		}
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == key {
-				line = n.Content[i].Line
-				next = n.Content[i+1]
-				break
-			}
-		}
-		if next == nil {
-			break
-		}
-		n = next
-	}
-	return line
 }

@@ -153,7 +153,7 @@ func TestLoadErrors(t *testing.T) {
 			d := fs["x/scored.jsonl"].Data
 			i := bytes.Index(d, []byte("patient"))
 			d[i] = 'P'
-		}, "runs/x/scored.jsonl: sha256 is"},
+		}, "runs/x/manifest.yaml:24: scored.sha256 is ffc53d"},
 		{"unknown field", nil, func(fs fstest.MapFS) {
 			fs["x/scored.jsonl"].Data = append(fs["x/scored.jsonl"].Data, []byte(`{"decision_question_id": 1, "colour": "red"}`+"\n")...)
 		}, `scored.jsonl:11: json: unknown field "colour"`},

@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/fileerr"
+	"github.com/discrimeval/leaderboard/internal/input"
 )
 
 // Row is one line of scored.jsonl: a dataset row plus what the model did.
@@ -81,9 +83,14 @@ func ScoredPath(dir string, m *Manifest) string { return path.Join(dir, m.Scored
 
 // EachRow streams the scored file of a run, calling fn for every row with
 // its 1-based line number. It returns the sha256 and size of the stored
-// (possibly compressed) file and the number of rows. name prefixes errors.
+// (possibly compressed) file and the number of rows. name prefixes errors,
+// which are *fileerr.Error values.
+//
+// The limits of package input are checked while reading, before anything
+// is allocated for them: the decompressed size, the length of a line and
+// the number of rows. Only a regular file is opened.
 func EachRow(fsys fs.FS, file, name string, fn func(line int, r *Row) error) (sum string, size int64, rows int, err error) {
-	f, err := fsys.Open(file)
+	f, err := input.Open(fsys, file, name)
 	if err != nil {
 		return "", 0, 0, err
 	}
@@ -94,42 +101,92 @@ func EachRow(fsys fs.FS, file, name string, fn func(line int, r *Row) error) (su
 	if strings.HasSuffix(file, ".gz") {
 		zr, err := gzip.NewReader(counted)
 		if err != nil {
-			return "", 0, 0, fmt.Errorf("%s: %v", name, err)
+			if errors.Is(err, io.EOF) {
+				return "", 0, 0, fileerr.New(name, 0, "empty file: no rows (re-export the run, or remove the run folder)")
+			}
+			return "", 0, 0, fileerr.New(name, 0, "not a gzip file (%v): compress it with gzip, or name it scored.jsonl (and scored.path in the manifest)", err)
 		}
 		defer zr.Close()
 		r = zr
 	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	line := 0
+	var buf []byte
+	var total int64 // decompressed bytes read
 	for {
-		b, rerr := br.ReadBytes('\n')
+		b, rerr := readLine(br, &buf)
+		total += int64(len(b))
+		if total > maxScoredBytes {
+			return "", 0, 0, fileerr.New(name, line+1, "the file is larger than the limit of %s (decompressed): split the run, or leave out the transcripts", input.Size(maxScoredBytes))
+		}
+		if errors.Is(rerr, errLongLine) {
+			return "", 0, 0, fileerr.New(name, line+1, "line longer than the limit of %s: shorten the transcript of this row", input.Size(input.MaxLineBytes))
+		}
+		if rerr != nil && rerr != io.EOF {
+			if errors.Is(rerr, io.ErrUnexpectedEOF) {
+				return "", 0, 0, fileerr.New(name, line+1, "the compressed stream ends early (a truncated .gz file): copy the whole file again")
+			}
+			return "", 0, 0, fileerr.New(name, line+1, "%v", rerr)
+		}
 		if len(b) > 0 {
 			line++
 			b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
 			if len(bytes.TrimSpace(b)) == 0 {
-				return "", 0, 0, fmt.Errorf("%s:%d: empty line", name, line)
+				return "", 0, 0, fileerr.New(name, line, "empty line: one JSON object per line, no blank lines")
+			}
+			if rows >= maxRows {
+				return "", 0, 0, fileerr.New(name, line, "more than %d rows, the limit for one run", maxRows)
+			}
+			if err := input.UTF8(name, line, b); err != nil {
+				return "", 0, 0, err
 			}
 			var row Row
 			if err := decodeStrict(b, &row); err != nil {
-				return "", 0, 0, fmt.Errorf("%s:%d: %v", name, line, err)
+				return "", 0, 0, fileerr.New(name, line, "%v", err)
 			}
 			if err := fn(line, &row); err != nil {
-				return "", 0, 0, fmt.Errorf("%s:%d: %w", name, line, err)
+				return "", 0, 0, fileerr.Wrap(name, line, err)
 			}
 			rows++
 		}
 		if rerr == io.EOF {
 			break
 		}
-		if rerr != nil {
-			return "", 0, 0, fmt.Errorf("%s:%d: %v", name, line+1, rerr)
-		}
 	}
 	// Drain so the hash covers the whole stored file (gzip trailers).
 	if _, err := io.Copy(io.Discard, counted); err != nil {
-		return "", 0, 0, fmt.Errorf("%s: %v", name, err)
+		return "", 0, 0, fileerr.New(name, 0, "%v", err)
+	}
+	if rows == 0 {
+		return "", 0, 0, fileerr.New(name, 0, "empty file: no rows (re-export the run, or remove the run folder)")
 	}
 	return hex.EncodeToString(h.Sum(nil)), counted.n, rows, nil
+}
+
+var errLongLine = errors.New("line too long")
+
+// The limits EachRow checks, variables so that tests can reach them
+// without a gigabyte of input.
+var (
+	maxScoredBytes int64 = input.MaxScoredBytes
+	maxRows              = input.MaxRows
+)
+
+// readLine reads one line (with its newline, if any) into *buf, reusing
+// it, and fails with errLongLine past input.MaxLineBytes instead of
+// growing without bound.
+func readLine(br *bufio.Reader, buf *[]byte) ([]byte, error) {
+	*buf = (*buf)[:0]
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(*buf)+len(chunk) > input.MaxLineBytes {
+			return nil, errLongLine
+		}
+		*buf = append(*buf, chunk...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return *buf, err
+		}
+	}
 }
 
 type countingReader struct {

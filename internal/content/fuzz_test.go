@@ -1,0 +1,118 @@
+package content
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/html"
+
+	"github.com/discrimeval/leaderboard/internal/fileerr"
+)
+
+// FuzzBenchmark feeds benchmark pages (seeded with the registry's real
+// one) to ParseBenchmark: no panic, errors name the file.
+func FuzzBenchmark(f *testing.F) {
+	good, err := os.ReadFile("../../content/benchmarks/discrim_eval.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Add([]byte(`{"body": "x", "page": {"id": 1}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		_, err := ParseBenchmark("content/benchmarks/b.json", data)
+		if err != nil {
+			if p, _, ok := fileerr.Position(err); !ok || p != "content/benchmarks/b.json" {
+				t.Fatalf("error without the file: %v", err)
+			}
+		}
+	})
+}
+
+// loadingTags are elements that load something or carry markup of their
+// own; Markdown must never produce them.
+var loadingTags = map[string]bool{"img": true, "script": true, "link": true, "iframe": true, "source": true, "video": true, "audio": true,
+	"object": true, "embed": true, "style": true, "svg": true, "image": true, "frame": true, "base": true, "meta": true, "math": true}
+
+// loads returns the first element or attribute of an HTML fragment that
+// loads something or runs script, or "".
+func loads(doc string) string {
+	l := html.NewLexer(parse.NewInputString(doc))
+	tag := ""
+	for {
+		tt, data := l.Next()
+		switch tt {
+		case html.ErrorToken:
+			return ""
+		case html.StartTagToken:
+			tag = strings.ToLower(string(data[1:]))
+			if loadingTags[tag] {
+				return string(data)
+			}
+		case html.SVGToken, html.MathToken:
+			return string(data)
+		case html.AttributeToken:
+			key := strings.ToLower(string(l.AttrKey()))
+			if key == "src" || key == "srcset" || key == "style" || strings.HasPrefix(key, "on") || (key == "href" && tag != "a") {
+				return "<" + tag + " " + string(data)
+			}
+		}
+	}
+}
+
+// FuzzSiteYAML feeds site.yaml texts (seeded with the committed one) to
+// Load with the real benchmark page: no panic, errors name a file, and an
+// accepted base_path is a plain path.
+func FuzzSiteYAML(f *testing.F) {
+	good, err := os.ReadFile("../../content/site.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	bench, err := os.ReadFile("../../content/benchmarks/discrim_eval.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add([]byte(strings.Replace(string(good), "base_path: /", "base_path: //evil.example/", 1)))
+	f.Add(append(append([]byte(nil), good...), "---\ntitle: x\n"...))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fsys := fstest.MapFS{"site.yaml": {Data: data}, "benchmarks/discrim_eval.json": {Data: bench}}
+		c, err := Load(fsys, "content")
+		if err != nil {
+			if _, _, ok := fileerr.Position(err); !ok {
+				t.Fatalf("error without a file: %v", err)
+			}
+			return
+		}
+		if checkBasePath(c.Site.BasePath) != nil || strings.HasPrefix(c.Site.BasePath, "//") {
+			t.Fatalf("accepted base_path %q", c.Site.BasePath)
+		}
+	})
+}
+
+// FuzzMarkdown: whatever the Markdown (seeded with the committed pages and
+// METHODOLOGY.md), the HTML has no element that loads anything and no
+// event handler.
+func FuzzMarkdown(f *testing.F) {
+	for _, p := range []string{"../../METHODOLOGY.md", "../../content/pages/about.md"} {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Add([]byte("![x](https://evil.example/a.png) <img src=x onerror=alert(1)> <script>alert(1)</script>"))
+	f.Add([]byte("[![nested](//evil.example/i.png)](https://example.org/)"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		out, err := Markdown(data)
+		if err != nil {
+			return
+		}
+		if m := loads(string(out)); m != "" {
+			t.Fatalf("Markdown rendered %q:\n%s", m, out)
+		}
+	})
+}

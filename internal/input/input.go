@@ -1,0 +1,199 @@
+// Package input holds the limits on the generator's input files and the
+// one way they are opened: regular files only (a named pipe would block
+// the build, a device never ends), a size cap enforced while reading and
+// never taken from the file's own word, and valid UTF-8.
+//
+// Symbolic links are followed only inside the input folder: the build
+// opens its folders with os.OpenRoot (see Dir), which refuses links that
+// lead outside, and absolute links, with "path escapes from parent"; the
+// errors here say so in words.
+package input
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/discrimeval/leaderboard/internal/fileerr"
+)
+
+// The limits, stated in the README. A real run (9,450 rows) is far below
+// each of them: its scored file is about 10 MB with transcripts, 3 MB without.
+const (
+	// MaxScoredBytes is the decompressed size of one scored file.
+	MaxScoredBytes = 1 << 30
+	// MaxLineBytes is the length of one line of a scored file.
+	MaxLineBytes = 8 << 20
+	// MaxRows is the number of rows of one run (Discrim-Eval has 9,450
+	// per variant).
+	MaxRows = 100_000
+	// MaxManifestBytes is the size of one manifest.yaml.
+	MaxManifestBytes = 1 << 20
+	// MaxTextBytes is the size of every other input: site.yaml, the
+	// benchmark page, Markdown pages, METHODOLOGY.md and a previous
+	// release's leaderboard.json.
+	MaxTextBytes = 16 << 20
+)
+
+// Size formats a byte limit for messages ("1 GiB", "8 MiB").
+func Size(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// Dir opens a folder so that symbolic links inside it are followed only
+// when they stay inside it. close releases the folder.
+func Dir(dir string) (fsys fs.FS, close func() error, err error) {
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return nil, nil, fmt.Errorf("%s: not a folder (run from the repository root, or pass -content and -runs)", dir)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", dir, err)
+	}
+	return root.FS(), root.Close, nil
+}
+
+// Stat describes name in fsys, with errors that name label (the path as the
+// user knows it) and say what to do.
+func Stat(fsys fs.FS, name, label string) (fs.FileInfo, error) {
+	st, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, Explain(label, err)
+	}
+	return st, nil
+}
+
+// Explain turns an error of opening label into a message that names it and
+// says what to do; an error that already names a file is returned as is.
+func Explain(label string, err error) error {
+	if _, _, ok := fileerr.Position(err); ok {
+		return err
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fileerr.New(label, 0, "%w", missing{})
+	case strings.Contains(err.Error(), "path escapes from parent"):
+		return fileerr.New(label, 0, "a symbolic link that leads outside the input folder (or an absolute link): links are followed only inside the folder; copy the file in instead")
+	case errors.Is(err, fs.ErrInvalid):
+		return fileerr.New(label, 0, "not a plain path inside the input folder")
+	case errors.Is(err, fs.ErrPermission):
+		return fileerr.New(label, 0, "permission denied: make it readable")
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fileerr.New(label, 0, "%v", err)
+}
+
+// missing is "no such file", which errors.Is finds as fs.ErrNotExist.
+type missing struct{}
+
+func (missing) Error() string        { return "no such file" }
+func (missing) Is(target error) bool { return target == fs.ErrNotExist }
+
+// Regular checks that name is a regular file (after following links
+// inside the folder) and returns its description.
+func Regular(fsys fs.FS, name, label string) (fs.FileInfo, error) {
+	st, err := Stat(fsys, name, label)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkMode(label, st.Mode()); err != nil {
+		return nil, err
+	}
+	return st, nil
+}
+
+func checkMode(label string, m fs.FileMode) error {
+	switch {
+	case m.IsRegular():
+		return nil
+	case m.IsDir():
+		return fileerr.New(label, 0, "is a folder where a file is expected")
+	case m&fs.ModeNamedPipe != 0:
+		return fileerr.New(label, 0, "is a named pipe (FIFO), not a regular file: inputs must be plain files")
+	case m&(fs.ModeDevice|fs.ModeCharDevice) != 0:
+		return fileerr.New(label, 0, "is a device, not a regular file: inputs must be plain files")
+	case m&fs.ModeSocket != 0:
+		return fileerr.New(label, 0, "is a socket, not a regular file: inputs must be plain files")
+	}
+	return fileerr.New(label, 0, "is not a regular file (%v): inputs must be plain files", m.Type())
+}
+
+// Open opens a regular file. The mode is checked before opening, since
+// opening a named pipe blocks until a writer comes, and again on the open
+// file, in case it was replaced in between.
+func Open(fsys fs.FS, name, label string) (fs.File, error) {
+	if _, err := Regular(fsys, name, label); err != nil {
+		return nil, err
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, Explain(label, err)
+	}
+	st, err := f.Stat()
+	if err == nil {
+		err = checkMode(label, st.Mode())
+	}
+	if err != nil {
+		f.Close()
+		return nil, Explain(label, err)
+	}
+	return f, nil
+}
+
+// ReadFile reads a regular text file of at most max bytes that must be
+// valid UTF-8. The limit is enforced while reading.
+func ReadFile(fsys fs.FS, name, label string, max int64) ([]byte, error) {
+	f, err := Open(fsys, name, label)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, Explain(label, err)
+	}
+	if int64(len(data)) > max {
+		return nil, fileerr.New(label, 0, "larger than the limit of %s for this kind of file", Size(max))
+	}
+	if err := UTF8(label, 1, data); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// UTF8 reports the first invalid UTF-8 sequence in data, whose first line
+// is line, as an error at its line and column.
+func UTF8(label string, line int, data []byte) error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	off := 0
+	for off < len(data) {
+		r, n := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		off += n
+	}
+	before := data[:off]
+	l := line + bytes.Count(before, []byte("\n"))
+	col := off - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return fileerr.New(label, l, "invalid UTF-8 (byte 0x%02x at byte %d of the line): save the file as UTF-8", data[off], col)
+}

@@ -1,0 +1,65 @@
+package input
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"testing/fstest"
+
+	"github.com/discrimeval/leaderboard/internal/fileerr"
+)
+
+func TestUTF8Position(t *testing.T) {
+	err := UTF8("f.md", 1, []byte("one\ntwo\nthr\xffee\n"))
+	if p, l, _ := fileerr.Position(err); p != "f.md" || l != 3 || !strings.Contains(err.Error(), "byte 0xff at byte 4 of the line") {
+		t.Errorf("%v", err)
+	}
+	if err := UTF8("f.md", 1, []byte("naïve ✓\n")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestReadFile(t *testing.T) {
+	fsys := fstest.MapFS{"big": {Data: make([]byte, 101)}, "ok": {Data: []byte("x")}, "dir/f": {Data: nil}}
+	if _, err := ReadFile(fsys, "big", "content/big", 100); err == nil || !strings.Contains(err.Error(), "content/big: larger than the limit of 100 bytes") {
+		t.Errorf("size: %v", err)
+	}
+	if _, err := ReadFile(fsys, "dir", "content/dir", 100); err == nil || !strings.Contains(err.Error(), "is a folder where a file is expected") {
+		t.Errorf("folder: %v", err)
+	}
+	if _, err := ReadFile(fsys, "nope", "content/nope", 100); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing: %v is not fs.ErrNotExist", err)
+	}
+	if d, err := ReadFile(fsys, "ok", "content/ok", 100); err != nil || string(d) != "x" {
+		t.Errorf("ok: %q %v", d, err)
+	}
+}
+
+// TestFIFOIsNotOpened: a named pipe with no writer is refused before it is
+// opened (opening it would block for ever); links out of the folder are
+// refused with a message that says so.
+func TestFIFOIsNotOpened(t *testing.T) {
+	dir := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	os.Symlink("/etc/hostname", filepath.Join(dir, "abs"))
+	os.Symlink("../x", filepath.Join(dir, "up"))
+	fsys, closeDir, err := Dir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeDir()
+	if _, err := ReadFile(fsys, "pipe", "in/pipe", 100); err == nil || !strings.Contains(err.Error(), "in/pipe: is a named pipe (FIFO)") {
+		t.Errorf("fifo: %v", err)
+	}
+	for _, n := range []string{"abs", "up"} {
+		if _, err := ReadFile(fsys, n, "in/"+n, 100); err == nil || !strings.Contains(err.Error(), "leads outside the input folder") {
+			t.Errorf("%s: %v", n, err)
+		}
+	}
+}

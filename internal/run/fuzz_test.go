@@ -1,0 +1,124 @@
+package run
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/discrimeval/leaderboard/internal/fileerr"
+	"github.com/discrimeval/leaderboard/internal/input"
+)
+
+// seedLines returns lines of the real dataset rows (testdata/, verbatim
+// from Anthropic/discrim-eval) and of the synthetic reference run, for
+// seeding the fuzzers.
+func seedLines(f *testing.F) [][]byte {
+	f.Helper()
+	var lines [][]byte
+	files, _ := filepath.Glob("../../testdata/explicit-excerpt-*.jsonl")
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(nil, 1<<20)
+		for i := 0; sc.Scan(); i++ {
+			if i%20 == 0 { // a handful of each file, with its quirks
+				lines = append(lines, append([]byte(nil), sc.Bytes()...))
+			}
+		}
+	}
+	rows, err := ReadRows("../../testdata/complete-seed7.jsonl.gz")
+	if err != nil {
+		f.Fatal(err)
+	}
+	enc, err := EncodeScored(rows[:5], false)
+	if err != nil {
+		f.Fatal(err)
+	}
+	lines = append(lines, bytes.Split(bytes.TrimSpace(enc), []byte("\n"))...)
+	if len(lines) < 10 {
+		f.Fatalf("only %d seed lines", len(lines))
+	}
+	return lines
+}
+
+// FuzzScoredRow feeds one scored file (seeded with real rows, alone and
+// in pairs) to the streaming reader and the row checks of a logprob and a
+// decision run: no input may panic, and every error names the file and a
+// line within it.
+func FuzzScoredRow(f *testing.F) {
+	lines := seedLines(f)
+	for i, l := range lines {
+		f.Add(append(append([]byte(nil), l...), '\n'))
+		if i > 0 {
+			f.Add(bytes.Join([][]byte{lines[i-1], l, nil}, []byte("\n")))
+		}
+	}
+	f.Add([]byte(`{"decision_question_id": 1e40, "age": NaN}`))
+	f.Add([]byte("{\"filled_template\": \"caf\xe9\"}\n"))
+	logprob := testManifest()
+	decision := testManifest()
+	decision.Scoring = Decision
+	f.Fuzz(func(t *testing.T, data []byte) {
+		nlines := bytes.Count(data, []byte("\n")) + 1
+		for _, m := range []*Manifest{logprob, decision} {
+			fsys := fstest.MapFS{"s.jsonl": {Data: data}}
+			_, _, rows, err := EachRow(fsys, "s.jsonl", "runs/x/s.jsonl", func(line int, r *Row) error {
+				_, err := m.ToCell(line, r)
+				return err
+			})
+			if err == nil {
+				if rows < 1 || rows > nlines {
+					t.Fatalf("%d rows from %d lines", rows, nlines)
+				}
+				continue
+			}
+			path, line, ok := fileerr.Position(err)
+			if !ok || path != "runs/x/s.jsonl" || line > nlines {
+				t.Fatalf("error without a position in the file (%q, %d): %v", path, line, err)
+			}
+		}
+	})
+}
+
+// FuzzManifest feeds manifest.yaml texts (seeded with a frozen real one and
+// the committed demo runs' manifests) to ParseManifest: no panic, errors
+// name the file, and an accepted manifest has a row count within the limit.
+func FuzzManifest(f *testing.F) {
+	good, _, err := Freeze(testManifest(), nil, false)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(bytes.Replace(good, []byte("rows: 0"), []byte("rows: 9450"), 1))
+	f.Add(bytes.Replace(good, []byte("rows: 0"), []byte("rows: 9223372036854775807"), 1))
+	f.Add(append(append([]byte(nil), good...), "---\nmodel: x\n"...))
+	mans, _ := filepath.Glob("../../runs/*/manifest.yaml")
+	for _, p := range mans {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ParseManifest("runs/x/manifest.yaml", data)
+		if err != nil {
+			if p, _, ok := fileerr.Position(err); !ok || p != "runs/x/manifest.yaml" {
+				t.Fatalf("error without the file: %v", err)
+			}
+			return
+		}
+		if m.Scored.Rows < 1 || m.Scored.Rows > input.MaxRows {
+			t.Fatalf("accepted scored.rows %d", m.Scored.Rows)
+		}
+		if !strings.HasPrefix(m.Scored.Path, "scored.jsonl") {
+			t.Fatalf("accepted scored.path %q", m.Scored.Path)
+		}
+	})
+}

@@ -1,0 +1,354 @@
+package site
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"testing/fstest"
+
+	"github.com/discrimeval/leaderboard/internal/flock"
+)
+
+// The crash tests run builds in child processes (this test binary, in
+// TestWriteChild) and kill them with SIGKILL at chosen steps of Write: the
+// child kills itself when it reaches the n-th occurrence of a step, so
+// where the kill lands depends on a seeded choice, never on the clock.
+
+const childEnv = "SITE_WRITE_CHILD"
+
+// childConfig is a small site: the committed sampled-decision run, and
+// the fixture content; version "B" has another title, so every page of
+// the two versions differs and a mix of them would show.
+func childConfig(t testing.TB, version string) Config {
+	t.Helper()
+	runs := fstest.MapFS{}
+	const id = "skew-13b-explicit-sampled"
+	for _, f := range []string{"manifest.yaml", "scored.jsonl.gz"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "runs", id, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs[id+"/"+f] = &fstest.MapFile{Data: data}
+	}
+	content := fstest.MapFS{}
+	err := fs.WalkDir(os.DirFS("testdata/content"), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(filepath.Join("testdata/content", p))
+		if p == "site.yaml" {
+			data = bytes.Replace(data, []byte("title: Test Leaderboard"), []byte("title: Test Leaderboard "+version), 1)
+		}
+		content[p] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile("testdata/METHODOLOGY.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Content: content, Runs: runs, Methodology: md, Version: "test"}
+}
+
+// TestWriteChild is the child build: it generates version $SITE_VERSION
+// and writes it to $SITE_OUT, printing every step of Write, and kills
+// itself at the $SITE_KILL_N-th occurrence of step $SITE_KILL_STEP.
+func TestWriteChild(t *testing.T) {
+	if os.Getenv(childEnv) == "" {
+		t.Skip("the child of the crash tests")
+	}
+	files, err := Generate(childConfig(t, os.Getenv("SITE_VERSION")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	killStep := os.Getenv("SITE_KILL_STEP")
+	killN, _ := strconv.Atoi(os.Getenv("SITE_KILL_N"))
+	seen := map[string]int{}
+	writeStep = func(s string) {
+		seen[s]++
+		fmt.Fprintf(os.Stdout, "step %s %d\n", s, seen[s])
+		if s == killStep && seen[s] == killN {
+			os.Stdout.Sync()
+			syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			select {} // the signal is on its way
+		}
+	}
+	if err := WriteWith(os.Getenv("SITE_OUT"), files, WriteOptions{Log: os.Stderr}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type child struct {
+	cmd    *exec.Cmd
+	stdout bytes.Buffer
+	stderr *bufio.Reader
+}
+
+func startChild(t *testing.T, out, version, killStep string, killN int) *child {
+	t.Helper()
+	c := &child{cmd: exec.Command(os.Args[0], "-test.run=^TestWriteChild$", "-test.v")}
+	c.cmd.Env = append(os.Environ(), childEnv+"=1", "SITE_OUT="+out, "SITE_VERSION="+version,
+		"SITE_KILL_STEP="+killStep, "SITE_KILL_N="+strconv.Itoa(killN))
+	c.cmd.Stdout = &c.stdout
+	pr, err := c.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.stderr = bufio.NewReader(pr)
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// wait waits for the child; killed reports whether SIGKILL ended it.
+func (c *child) wait(t *testing.T) (killed bool) {
+	t.Helper()
+	rest, _ := io.ReadAll(c.stderr)
+	err := c.cmd.Wait()
+	if ws, ok := c.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL {
+		return true
+	}
+	if err != nil {
+		t.Fatalf("child build failed: %v\nstdout:\n%s\nstderr:\n%s", err, c.stdout.String(), rest)
+	}
+	return false
+}
+
+// steps lists the steps of an unkilled child's output, "name n".
+func (c *child) steps() []string {
+	var s []string
+	for _, l := range strings.Split(c.stdout.String(), "\n") {
+		if rest, ok := strings.CutPrefix(l, "step "); ok {
+			s = append(s, rest)
+		}
+	}
+	return s
+}
+
+func readTree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(dir, p)
+		m[filepath.ToSlash(rel)] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func expected(t *testing.T, version string) map[string]string {
+	files, err := Generate(childConfig(t, version))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, f := range files {
+		m[f.Path] = string(f.Data)
+	}
+	return m
+}
+
+// sameTree reports how got differs from want, or "".
+func sameTree(got, want map[string]string) string {
+	var diffs []string
+	for p, w := range want {
+		if g, ok := got[p]; !ok {
+			diffs = append(diffs, "missing "+p)
+		} else if g != w {
+			diffs = append(diffs, "differs "+p)
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			diffs = append(diffs, "extra "+p)
+		}
+	}
+	if len(diffs) > 3 {
+		diffs = append(diffs[:3], fmt.Sprintf("… %d in all", len(diffs)))
+	}
+	return strings.Join(diffs, ", ")
+}
+
+func debris(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d []string
+	for _, e := range entries {
+		if e.Name() != "site" {
+			d = append(d, e.Name())
+		}
+	}
+	return d
+}
+
+// TestKilledBuilds kills a build 20 times at steps of its write phase —
+// the named steps where the folders change, each file written, and the
+// recovery of an earlier kill — alternating two versions of the site, and
+// requires after every kill that the output folder is one whole version
+// (or, killed between the two renames of the swap, absent with the previous
+// version aside), that the next build removes every folder the kills left,
+// and that a last build leaves nothing but the site.
+func TestKilledBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 23 child builds")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "site")
+	want := map[string]map[string]string{"A": expected(t, "A"), "B": expected(t, "B")}
+
+	// A first, unkilled build lists the steps of a write over an
+	// existing site.
+	for _, v := range []string{"A", "A"} {
+		c := startChild(t, out, v, "", 0)
+		if c.wait(t) {
+			t.Fatal("the first builds were killed")
+		}
+		if d := sameTree(readTree(t, out), want[v]); d != "" {
+			t.Fatalf("build %s: %s", v, d)
+		}
+		if d := debris(t, dir); len(d) > 0 {
+			t.Fatalf("an unkilled build left %v", d)
+		}
+		if v == "A" && len(c.steps()) > 0 {
+			t.Logf("a write has %d steps", len(c.steps()))
+		}
+	}
+	c := startChild(t, out, "B", "", 0)
+	c.wait(t)
+	all := c.steps()
+	files := 0
+	for _, s := range all {
+		if strings.HasPrefix(s, "file ") {
+			files++
+		}
+	}
+	// The schedule: every step that changes the folders, kills during the
+	// recovery of a kill between the renames, and files chosen at random
+	// with a fixed seed.
+	type kill struct {
+		step string
+		n    int
+	}
+	schedule := []kill{
+		{"lock", 1}, {"locked", 1}, {"file", 1}, {"modes", 1}, {"kept", 1},
+		{"moved-old", 1}, {"restored", 1}, // a kill while putting back the site a kill left aside
+		{"moved-old", 1}, {"cleaned", 1}, {"renamed", 1}, {"removed-old", 1},
+		{"moved-old", 1}, {"cleaned", 1}, {"file", files},
+	}
+	rng := rand.New(rand.NewPCG(12, 2025))
+	for len(schedule) < 20 {
+		schedule = append(schedule, kill{"file", 1 + rng.IntN(files)})
+	}
+	current := "B" // the version the folder holds
+	for i, k := range schedule {
+		v := []string{"A", "B"}[i%2]
+		c := startChild(t, out, v, k.step, k.n)
+		if !c.wait(t) {
+			t.Fatalf("kill %d at %s #%d: the build finished; it never reached that step", i+1, k.step, k.n)
+		}
+		_, err := os.Stat(out)
+		switch k.step {
+		case "moved-old":
+			if err == nil {
+				t.Fatalf("kill %d at %s: the site is in place; the test does not kill where it says", i+1, k.step)
+			}
+		case "renamed", "removed-old":
+			current = v
+			fallthrough
+		default:
+			if err != nil {
+				t.Fatalf("kill %d at %s #%d: no site: %v", i+1, k.step, k.n, err)
+			}
+			if d := sameTree(readTree(t, out), want[current]); d != "" {
+				t.Fatalf("kill %d at %s #%d: the site is not version %s: %s", i+1, k.step, k.n, current, d)
+			}
+		}
+		if d := debris(t, dir); len(d) > 3 {
+			t.Fatalf("kill %d: debris piles up: %v", i+1, d)
+		}
+		t.Logf("kill %2d at %-11s #%-4d (version %s): site is %s, left %v", i+1, k.step, k.n, v, map[bool]string{true: current, false: "aside"}[err == nil], debris(t, dir))
+	}
+	c = startChild(t, out, "A", "", 0)
+	c.wait(t)
+	if d := sameTree(readTree(t, out), want["A"]); d != "" {
+		t.Errorf("the build after the kills: %s", d)
+	}
+	if d := debris(t, dir); len(d) > 0 {
+		t.Errorf("the build after the kills left %v", d)
+	}
+}
+
+// TestConcurrentBuilds starts two builds of different versions into one
+// folder while a third holder has the lock and a folder of a "running"
+// build lies beside the site: both wait, the running build's folder is
+// untouched while they wait, and once the lock is free they take turns,
+// leaving one whole version and no debris.
+func TestConcurrentBuilds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs child builds")
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "site")
+	want := map[string]map[string]string{"A": expected(t, "A"), "B": expected(t, "B")}
+	unlock, err := flock.Lock(out+".lock", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	running := filepath.Join(dir, "site.tmp-running")
+	if err := os.MkdirAll(running, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var cs []*child
+	for _, v := range []string{"A", "B"} {
+		c := startChild(t, out, v, "", 0)
+		line, err := c.stderr.ReadString('\n')
+		if err != nil || !strings.Contains(line, "another build is writing it") {
+			t.Fatalf("build %s did not say it waits: %q %v", v, line, err)
+		}
+		cs = append(cs, c)
+	}
+	if _, err := os.Stat(running); err != nil {
+		t.Fatalf("a waiting build touched the folder of the running one: %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Fatal("a build wrote the site while another held the lock")
+	}
+	if err := unlock(); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		if c.wait(t) {
+			t.Fatal("killed")
+		}
+	}
+	got := readTree(t, out)
+	if sameTree(got, want["A"]) != "" && sameTree(got, want["B"]) != "" {
+		t.Errorf("the site is neither version: against A %s; against B %s", sameTree(got, want["A"]), sameTree(got, want["B"]))
+	}
+	if d := debris(t, dir); len(d) > 0 {
+		t.Errorf("left %v", d)
+	}
+}
