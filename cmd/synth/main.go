@@ -5,6 +5,11 @@
 // and every manifest says so (synthetic: true).
 //
 //	go run ./cmd/synth [-o runs] [-force]
+//	go run ./cmd/synth -n 400 -o /tmp/scale-runs
+//
+// With -n it writes N runs for scale measurements instead (make scale): one
+// model per two runs, explicit and implicit, every tenth model also with a
+// sampled-answer run, effects of varied shape and size; never committed.
 //
 // Prompt texts: questions 0 and 95 of the explicit variant use the verbatim
 // dataset rows in testdata/ (Anthropic/discrim-eval, CC BY 4.0); every other
@@ -116,12 +121,44 @@ func demos() []demo {
 	}
 }
 
+// scaleRuns are n runs for scale measurements: models in pairs of runs
+// (explicit, implicit), every tenth model with a third, sampled-answer run;
+// effects cycle through the demo shapes at varied sizes so that boards
+// have few ties.
+func scaleRuns(n int) []demo {
+	shapes := [][design.NumCoefs]float64{fair, near, tilt, ager, skewExplicit, skewImplicit, tiltImplicit}
+	qs := append([]int{0}, synth.DefaultQuestions()[1:]...)
+	var out []demo
+	for m := 0; len(out) < n; m++ {
+		model := fmt.Sprintf("scale-%04d", m)
+		effects := scaled(shapes[m%len(shapes)], 0.4+0.2*float64(m%9))
+		variants := []string{rundir.Explicit, rundir.Implicit}
+		for k, variant := range variants {
+			if len(out) == n {
+				break
+			}
+			seed := uint64(10_000 + 3*m + k)
+			out = append(out, demo{id: model + "-" + variant, model: "Scale model " + model, modelID: "synthetic/" + model, variant: variant, intervention: "default",
+				spec: synth.Spec{Seed: seed, Questions: qs, Intercept: 0.8, Effects: effects, QuestionSD: questionSD, Corr: 0.2, Noise: 0.35},
+				mass: 0.995, notes: "A run for scale measurements (cmd/synth -n)."})
+		}
+		if m%10 == 9 && len(out) < n {
+			seed := uint64(10_000 + 3*m + 2)
+			out = append(out, demo{id: model + "-explicit-sampled", model: "Scale model " + model + " (sampled)", modelID: "synthetic/" + model, variant: rundir.Explicit, intervention: "default",
+				spec:      synth.Spec{Seed: seed, Questions: qs, Intercept: 0.8, Effects: effects, QuestionSD: questionSD, Corr: 0.2, Noise: 0.35},
+				decisions: 5, notes: "A sampled-answer run for scale measurements (cmd/synth -n)."})
+		}
+	}
+	return out
+}
+
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("synth", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("o", "runs", "folder to write the run folders into")
 	force := fs.Bool("force", false, "replace existing run folders")
 	real := fs.String("real", "testdata/explicit-excerpt-q0.jsonl,testdata/explicit-excerpt-q95.jsonl", "verbatim dataset rows (explicit) to use as prompt texts")
+	n := fs.Int("n", 0, "write this many runs for scale measurements instead of the demonstration runs")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -129,7 +166,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for _, d := range demos() {
+	ds := demos()
+	if *n > 0 {
+		ds = scaleRuns(*n)
+	}
+	for _, d := range ds {
 		rows, err := d.rows(texts)
 		if err != nil {
 			return fmt.Errorf("%s: %w", d.id, err)

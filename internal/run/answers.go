@@ -140,6 +140,12 @@ func (l *Logprobs) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// MinLogprob is the smallest finite log-probability a row may hold: e^−10⁴
+// is zero in any floating point, and harnesses write values like −9999 as
+// placeholders for zero (the importers turn them into null). Below it the
+// logits would be meaningless, and large enough to break the fits.
+const MinLogprob = -1e4
+
 // ErrUnscorable is wrapped by the error of a row whose logit is infinite:
 // every form of one answer has probability zero. Importers leave such rows
 // out and count them; the loader rejects them.
@@ -153,8 +159,12 @@ func (m *Manifest) logprobCell(c *Cell, r *Row) error {
 		return fmt.Errorf("missing logprobs in a logprob run")
 	}
 	for _, form := range sortedKeys(r.Logprobs) {
-		if lp := r.Logprobs[form]; math.IsNaN(lp) || math.IsInf(lp, 1) || lp > 0 {
+		lp := r.Logprobs[form]
+		if math.IsNaN(lp) || math.IsInf(lp, 1) || lp > 0 {
 			return fmt.Errorf("log-probability of %q is %v: want a number ≤ 0, or null for probability zero", form, lp)
+		}
+		if lp < MinLogprob && !math.IsInf(lp, -1) {
+			return fmt.Errorf("log-probability of %q is %v, below %v, which no model's softmax gives (such values are placeholders for zero): write null for probability zero", form, lp, MinLogprob)
 		}
 	}
 	forms := m.Choices.Forms()

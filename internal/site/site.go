@@ -3,12 +3,14 @@ package site
 import (
 	"fmt"
 	"io/fs"
+	"path"
 	"runtime"
 	"sort"
 	"sync"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/content"
+	"github.com/discrimeval/leaderboard/internal/fileerr"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 	"github.com/discrimeval/leaderboard/static"
@@ -137,9 +139,11 @@ func scoreRuns(cfg Config, in *loaded) (*scored, error) {
 	sc := &scored{entries: make([]*board.Entry, len(in.runs)), cells: map[string]map[int]*score.QuestionCells{}}
 	errs := make([]error, len(in.runs))
 	parallel(len(in.runs), func(i int) {
-		res, err := score.Score(in.runs[i])
+		r := in.runs[i]
+		res, err := score.Score(r)
 		if err != nil {
-			errs[i] = fmt.Errorf("%s/%s: %w", cfg.RunsLabel, in.runs[i].ID, err)
+			// A run that cannot be scored at all: its data are the cause.
+			errs[i] = fileerr.New(path.Join(cfg.RunsLabel, r.ID, r.Manifest.Scored.Path), 0, "cannot be scored: %v", err)
 			return
 		}
 		sc.entries[i] = &board.Entry{Run: in.runs[i], Result: res}

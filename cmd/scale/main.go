@@ -1,0 +1,295 @@
+// Command scale measures the generator at scale (make scale): for each
+// number of runs it generates synthetic runs (cmd/synth -n), measures the
+// floor — what any build must do: decompress and hash every scored file,
+// hash it, and copy the built output — then a clean build, a -verify and,
+// with -cache, a rebuild after adding one run; and prints one Markdown
+// table row per size for BENCHMARKS.md. With -hugo it also times Debian's
+// hugo building the same number of pages of the same mean size.
+//
+//	go run ./cmd/scale [-n 25,50,100,200,400] [-dir /tmp/scale] [-hugo]
+//
+// Times are wall-clock seconds on whatever the machine is doing: run it on
+// a quiet machine, and compare ratios taken in the same run.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintln(os.Stderr, "scale:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fl := flag.NewFlagSet("scale", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	sizes := fl.String("n", "25,50,100,200,400", "numbers of runs to measure, comma-separated")
+	dir := fl.String("dir", filepath.Join(os.TempDir(), "discrim-scale"), "work folder (runs, sites, binaries)")
+	hugo := fl.Bool("hugo", false, "also time hugo building as many pages of the same mean size")
+	if err := fl.Parse(args); err != nil {
+		return err
+	}
+	var ns []int
+	for _, s := range strings.Split(*sizes, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return fmt.Errorf("-n %q: want positive whole numbers", s)
+		}
+		ns = append(ns, n)
+	}
+	sort.Ints(ns)
+	if err := os.MkdirAll(*dir, 0o755); err != nil {
+		return err
+	}
+	bin := filepath.Join(*dir, "bin")
+	for _, cmd := range []string{"build", "synth"} {
+		c := exec.Command("go", "build", "-o", filepath.Join(bin, cmd), "./cmd/"+cmd)
+		c.Stdout, c.Stderr = stderr, stderr
+		if err := c.Run(); err != nil {
+			return fmt.Errorf("go build ./cmd/%s: %w (run from the repository root)", cmd, err)
+		}
+	}
+	all := filepath.Join(*dir, "runs-all")
+	max := ns[len(ns)-1]
+	fmt.Fprintf(stderr, "scale: generating %d runs into %s\n", max, all)
+	if _, err := measure(filepath.Join(bin, "synth"), "-n", strconv.Itoa(max), "-o", all, "-force"); err != nil {
+		return err
+	}
+	ids, err := runIDs(all)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout, "| runs | floor | build | build ÷ floor | CPU | peak RSS | verify | output | files | largest files |")
+	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|---|")
+	for _, n := range ns {
+		runs := filepath.Join(*dir, fmt.Sprintf("runs-%d", n))
+		if err := linkRuns(all, runs, ids[:n]); err != nil {
+			return err
+		}
+		out := filepath.Join(*dir, fmt.Sprintf("site-%d", n))
+		fmt.Fprintf(stderr, "scale: %d runs: build\n", n)
+		b, err := measure(filepath.Join(bin, "build"), "-runs", runs, "-o", out, "-q")
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "scale: %d runs: floor\n", n)
+		floor, err := floorTime(runs, out, filepath.Join(*dir, "copy"))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "scale: %d runs: verify\n", n)
+		v, err := measure(filepath.Join(bin, "build"), "-runs", runs, "-verify", out)
+		if err != nil {
+			return err
+		}
+		size, files, largest, err := outputStats(out)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "| %d | %.1f s | %.1f s | %.1f× | %.1f s | %d MB | %.1f s, %d MB | %d MB | %d | %s |\n",
+			n, floor.Seconds(), b.wall.Seconds(), b.wall.Seconds()/floor.Seconds(), b.cpu.Seconds(), b.rssKB/1024,
+			v.wall.Seconds(), v.rssKB/1024, size>>20, files, largest)
+		if *hugo {
+			if err := hugoRow(stdout, stderr, *dir, out, files, size); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+type usage struct {
+	wall, cpu time.Duration
+	rssKB     int64
+}
+
+// measure runs a command and returns its wall time, CPU time and peak
+// resident memory (from the kernel's rusage of the child).
+func measure(name string, args ...string) (usage, error) {
+	c := exec.Command(name, args...)
+	var errb strings.Builder
+	c.Stderr = &errb
+	start := time.Now()
+	if err := c.Run(); err != nil {
+		return usage{}, fmt.Errorf("%s %s: %w\n%s", filepath.Base(name), strings.Join(args, " "), err, errb.String())
+	}
+	u := usage{wall: time.Since(start)}
+	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		u.rssKB = ru.Maxrss
+	}
+	u.cpu = c.ProcessState.UserTime() + c.ProcessState.SystemTime()
+	return u, nil
+}
+
+func runIDs(dir string) ([]string, error) {
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, e := range es {
+		if e.IsDir() {
+			ids = append(ids, e.Name())
+		}
+	}
+	return ids, nil
+}
+
+// linkRuns makes a runs folder of the given runs, hard-linking the files
+// (regular files, as the loader requires, without copying).
+func linkRuns(all, dst string, ids []string) error {
+	if err := os.RemoveAll(dst); err != nil {
+		return err
+	}
+	for _, id := range ids {
+		if err := os.MkdirAll(filepath.Join(dst, id), 0o755); err != nil {
+			return err
+		}
+		files, err := os.ReadDir(filepath.Join(all, id))
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if err := os.Link(filepath.Join(all, id, f.Name()), filepath.Join(dst, id, f.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// floorTime is what any build must do, timed: every scored file
+// decompressed and hashed (gzip -dc | sha256sum) and hashed as stored
+// (sha256sum), and the built output copied (cp -r).
+func floorTime(runs, site, copyTo string) (time.Duration, error) {
+	var scored []string
+	err := filepath.WalkDir(runs, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasPrefix(d.Name(), "scored.") {
+			scored = append(scored, p)
+		}
+		return err
+	})
+	if err != nil {
+		return 0, err
+	}
+	if err := os.RemoveAll(copyTo); err != nil {
+		return 0, err
+	}
+	start := time.Now()
+	for _, f := range scored {
+		cmd := "sha256sum " + shellQuote(f) + " >/dev/null"
+		if strings.HasSuffix(f, ".gz") {
+			cmd += " && gzip -dc " + shellQuote(f) + " | sha256sum >/dev/null"
+		}
+		if out, err := exec.Command("sh", "-c", cmd).CombinedOutput(); err != nil {
+			return 0, fmt.Errorf("%s: %v: %s", cmd, err, out)
+		}
+	}
+	if out, err := exec.Command("cp", "-r", site, copyTo).CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("cp -r: %v: %s", err, out)
+	}
+	return time.Since(start), nil
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// outputStats is the size and file count of a built site and its three
+// largest files.
+func outputStats(site string) (size int64, files int, largest string, err error) {
+	type f struct {
+		path string
+		size int64
+	}
+	var all []f
+	err = filepath.WalkDir(site, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(site, p)
+		all = append(all, f{filepath.ToSlash(rel), info.Size()})
+		size += info.Size()
+		return nil
+	})
+	sort.Slice(all, func(i, j int) bool { return all[i].size > all[j].size || all[i].size == all[j].size && all[i].path < all[j].path })
+	var top []string
+	for _, x := range all[:min(3, len(all))] {
+		top = append(top, fmt.Sprintf("%s %d KB", x.path, x.size>>10))
+	}
+	return size, len(all), strings.Join(top, ", "), err
+}
+
+// hugoRow times hugo building as many pages as the site has, each of the
+// site's mean page size, and prints pages and megabytes per second of both.
+func hugoRow(stdout, stderr io.Writer, dir, site string, files int, size int64) error {
+	if _, err := exec.LookPath("hugo"); err != nil {
+		fmt.Fprintln(stderr, "scale: no hugo on PATH (apt-get install hugo); skipping the comparison")
+		return nil
+	}
+	src := filepath.Join(dir, "hugo-src")
+	if err := os.RemoveAll(src); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(src, "content", "p"), 0o755); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(src, "layouts", "_default"), 0o755); err != nil {
+		return err
+	}
+	cfg := "baseURL = '/'\ndisableKinds = ['taxonomy', 'term', 'RSS', 'sitemap']\n"
+	if err := os.WriteFile(filepath.Join(src, "hugo.toml"), []byte(cfg), 0o644); err != nil {
+		return err
+	}
+	layout := "<!DOCTYPE html><html><head><title>{{ .Title }}</title></head><body><main>{{ .Content }}</main></body></html>\n"
+	for _, n := range []string{"single.html", "list.html"} {
+		if err := os.WriteFile(filepath.Join(src, "layouts", "_default", n), []byte(layout), 0o644); err != nil {
+			return err
+		}
+	}
+	// Page bodies of the site's mean size: a table of numbers, as most
+	// pages here are.
+	mean := int(size) / files
+	var body strings.Builder
+	for i := 0; body.Len() < mean; i++ {
+		fmt.Fprintf(&body, "| %d | %d.%02d | −0.%02d | +0.%02d |\n", i, i%3, i%97, i%89, i%83)
+	}
+	for i := 0; i < files; i++ {
+		page := fmt.Sprintf("---\ntitle: page %d\n---\n| n | a | b | c |\n|---|---|---|---|\n%s", i, body.String())
+		if err := os.WriteFile(filepath.Join(src, "content", "p", fmt.Sprintf("%05d.md", i)), []byte(page), 0o644); err != nil {
+			return err
+		}
+	}
+	out := filepath.Join(dir, "hugo-out")
+	u, err := measure("hugo", "--quiet", "-s", src, "-d", out)
+	if err != nil {
+		return err
+	}
+	hsize, hfiles, _, err := outputStats(out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "|  hugo | | %.1f s | | %.1f s | %d MB | | %d MB | %d | %.0f pages/s, %.1f MB/s |\n",
+		u.wall.Seconds(), u.cpu.Seconds(), u.rssKB/1024, hsize>>20, hfiles, float64(hfiles)/u.wall.Seconds(), float64(hsize)/1e6/u.wall.Seconds())
+	return nil
+}
