@@ -232,7 +232,9 @@ func outputStats(site string) (size int64, files int, largest string, err error)
 		size += info.Size()
 		return nil
 	})
-	sort.Slice(all, func(i, j int) bool { return all[i].size > all[j].size || all[i].size == all[j].size && all[i].path < all[j].path })
+	sort.Slice(all, func(i, j int) bool {
+		return all[i].size > all[j].size || all[i].size == all[j].size && all[i].path < all[j].path
+	})
 	var top []string
 	for _, x := range all[:min(3, len(all))] {
 		top = append(top, fmt.Sprintf("%s %d KB", x.path, x.size>>10))
