@@ -7,12 +7,13 @@ import (
 	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/fileerr"
+	"github.com/discrimeval/leaderboard/internal/input"
 	"github.com/discrimeval/leaderboard/internal/run"
 )
 
 // ScoredLineBytes is the loader's limit on one line of a scored file; an
 // imported row must fit it.
-const ScoredLineBytes = 8 << 20
+const ScoredLineBytes = input.MaxLineBytes
 
 // Position says where a row came from, for errors: a file (or a .eval
 // member), the line, and a label such as "sample 12 epoch 1".

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/discrimeval/leaderboard/internal/fileerr"
+	"github.com/discrimeval/leaderboard/internal/input"
 )
 
 // The importers' limits, stated in the README. They are checked while
@@ -39,17 +40,7 @@ var (
 )
 
 // Size formats a byte count for messages ("16 MiB").
-func Size(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
+var Size = input.Size
 
 // ErrTooLarge is wrapped by the errors of a reader that went over a limit.
 var ErrTooLarge = errors.New("over the limit")
@@ -93,8 +84,8 @@ func OpenRegular(path string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, fileerr.New(path, 0, "not a regular file (%s): give the harness's output file itself", st.Mode().Type())
+	if err := input.CheckMode(path, st.Mode()); err != nil {
+		return nil, err
 	}
 	return os.Open(path)
 }

@@ -113,13 +113,15 @@ func Regular(fsys fs.FS, name, label string) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkMode(label, st.Mode()); err != nil {
+	if err := CheckMode(label, st.Mode()); err != nil {
 		return nil, err
 	}
 	return st, nil
 }
 
-func checkMode(label string, m fs.FileMode) error {
+// CheckMode returns an error naming label unless m is a regular file's
+// mode.
+func CheckMode(label string, m fs.FileMode) error {
 	switch {
 	case m.IsRegular():
 		return nil
@@ -148,7 +150,7 @@ func Open(fsys fs.FS, name, label string) (fs.File, error) {
 	}
 	st, err := f.Stat()
 	if err == nil {
-		err = checkMode(label, st.Mode())
+		err = CheckMode(label, st.Mode())
 	}
 	if err != nil {
 		f.Close()
