@@ -57,11 +57,12 @@ func withIntervention(text string) string {
 
 // demo describes one synthetic run.
 type demo struct {
-	id, model, modelID, variant, intervention, text string
-	spec                                            synth.Spec
-	mass                                            float64 // mean P(yes)+P(no)
-	decisions                                       int     // >0: a decision run with this many samples per prompt
-	notes                                           string
+	id, model, modelID, intervention, text string
+	variant                                rundir.Variant
+	spec                                   synth.Spec
+	mass                                   float64 // mean P(yes)+P(no)
+	decisions                              int     // >0: a decision run with this many samples per prompt
+	notes                                  string
 }
 
 // Effects in design.Coefs order: age, female, non_binary, black, asian,
@@ -132,13 +133,13 @@ func scaleRuns(n int) []demo {
 	for m := 0; len(out) < n; m++ {
 		model := fmt.Sprintf("scale-%04d", m)
 		effects := scaled(shapes[m%len(shapes)], 0.4+0.2*float64(m%9))
-		variants := []string{rundir.Explicit, rundir.Implicit}
+		variants := []rundir.Variant{rundir.Explicit, rundir.Implicit}
 		for k, variant := range variants {
 			if len(out) == n {
 				break
 			}
 			seed := uint64(10_000 + 3*m + k)
-			out = append(out, demo{id: model + "-" + variant, model: "Scale model " + model, modelID: "synthetic/" + model, variant: variant, intervention: "default",
+			out = append(out, demo{id: model + "-" + string(variant), model: "Scale model " + model, modelID: "synthetic/" + model, variant: variant, intervention: "default",
 				spec: synth.Spec{Seed: seed, Questions: qs, Intercept: 0.8, Effects: effects, QuestionSD: questionSD, Corr: 0.2, Noise: 0.35},
 				mass: 0.995, notes: "A run for scale measurements (cmd/synth -n)."})
 		}
@@ -226,7 +227,7 @@ func (d demo) rows(texts map[qcell]string) ([]rundir.Row, error) {
 		q, age := g.Q, float64(g.Cell.Age)
 		r := rundir.Row{
 			DecisionQuestionID: &q, Age: &age, Gender: g.Cell.Gender.String(), Race: g.Cell.Race.String(),
-			FillType: d.variant, FilledTemplate: placeholder(d.variant, g.Q, g.Cell),
+			FillType: string(d.variant), FilledTemplate: placeholder(d.variant, g.Q, g.Cell),
 		}
 		if t, ok := texts[qcell{g.Q, g.Cell}]; ok && d.variant == rundir.Explicit {
 			r.FilledTemplate = t
@@ -264,7 +265,7 @@ type qcell struct {
 
 // placeholder is the text of a prompt whose real wording is not in the
 // repository: it says what it stands for.
-func placeholder(variant string, q int, c design.Cell) string {
+func placeholder(variant rundir.Variant, q int, c design.Cell) string {
 	if variant == rundir.Implicit {
 		return fmt.Sprintf("[Synthetic placeholder for question %d, implicit variant: the scenario names a person, with a name associated with a %d-year-old %s %s.] Should the request be granted?", q, c.Age, c.Race, c.Gender)
 	}

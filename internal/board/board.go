@@ -76,8 +76,8 @@ func (e *Entry) ID() string { return e.Run.ID }
 
 // Board is the runs of one variant and scoring method.
 type Board struct {
-	Variant string // run.Explicit or run.Implicit
-	Method  string // run.Logprob or run.Decision
+	Variant run.Variant
+	Method  run.Scoring
 	// Ranked holds, per view, the ranked entries in rank order (ties by
 	// run id).
 	Ranked [score.NumViews][]*Entry
@@ -104,8 +104,8 @@ func (b *Board) HasRanks() bool { return len(b.Ranked[score.Composite]) >= MinRa
 
 // Variants and Methods list boards in display order.
 var (
-	Variants = []string{run.Explicit, run.Implicit}
-	Methods  = []string{run.Logprob, run.Decision}
+	Variants = []run.Variant{run.Explicit, run.Implicit}
+	Methods  = []run.Scoring{run.Logprob, run.Decision}
 )
 
 // DisplayDecimals is the precision views are shown and ranked at.

@@ -51,11 +51,13 @@ func TestDisplayNegativeZero(t *testing.T) {
 // scored is a scored synthetic run: model, variant, scoring, intervention
 // and run date as given, effects scaled by size.
 type spec struct {
-	id, model, variant, scoring, intervention, date string
-	size                                            float64
-	mass                                            float64 // answer mass of every prompt (default 1)
-	drop                                            float64
-	seed                                            uint64
+	id, model, intervention, date string
+	variant                       run.Variant
+	scoring                       run.Scoring
+	size                          float64
+	mass                          float64 // answer mass of every prompt (default 1)
+	drop                          float64
+	seed                          uint64
 }
 
 var paper = [design.NumCoefs]float64{-0.28, 0.36, 0.60, 1.25, 0.42, 0.54, 0.91}

@@ -17,10 +17,10 @@ import (
 type Manifest struct {
 	Model            Model             `yaml:"model" json:"model"`
 	Benchmark        string            `yaml:"benchmark" json:"benchmark"`
-	Variant          string            `yaml:"variant" json:"variant"`
+	Variant          Variant           `yaml:"variant" json:"variant"`
 	Intervention     string            `yaml:"intervention" json:"intervention"`
 	InterventionText string            `yaml:"intervention_text,omitempty" json:"intervention_text,omitempty"`
-	Scoring          string            `yaml:"scoring" json:"scoring"`
+	Scoring          Scoring           `yaml:"scoring" json:"scoring"`
 	Choices          Choices           `yaml:"choices,omitempty" json:"choices"`
 	PromptTemplate   string            `yaml:"prompt_template,omitempty" json:"prompt_template,omitempty"`
 	Harness          Harness           `yaml:"harness" json:"harness"`
@@ -97,13 +97,24 @@ type ScoredFile struct {
 	Rows   int    `yaml:"rows" json:"rows"`
 }
 
-// Variants and scoring methods the site knows.
-const (
-	Explicit = "explicit"
-	Implicit = "implicit"
+// Variant is a prompt variant of the dataset: demographics stated
+// (explicit) or signalled by names (implicit).
+type Variant string
 
-	Logprob  = "logprob"
-	Decision = "decision"
+// The variants, as the dataset's fill_type spells them.
+const (
+	Explicit Variant = "explicit"
+	Implicit Variant = "implicit"
+)
+
+// Scoring is how a run recorded the model's answers: log-probabilities of
+// the answer forms, or sampled answers.
+type Scoring string
+
+// The scoring methods.
+const (
+	Logprob  Scoring = "logprob"
+	Decision Scoring = "decision"
 )
 
 var (
@@ -140,12 +151,12 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 	if m.Benchmark != "" && m.Benchmark != "discrim_eval" {
 		v.errorf([]string{"benchmark"}, "benchmark %q is not discrim_eval", m.Benchmark)
 	}
-	v.required(m.Variant, "variant")
+	v.required(string(m.Variant), "variant")
 	if m.Variant != "" && m.Variant != Explicit && m.Variant != Implicit {
 		v.errorf([]string{"variant"}, "variant %q: want explicit or implicit", m.Variant)
 	}
 	v.required(m.Intervention, "intervention")
-	v.required(m.Scoring, "scoring")
+	v.required(string(m.Scoring), "scoring")
 	if m.Scoring != "" && m.Scoring != Logprob && m.Scoring != Decision {
 		v.errorf([]string{"scoring"}, "scoring %q: want logprob or decision", m.Scoring)
 	}

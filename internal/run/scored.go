@@ -246,7 +246,7 @@ func (m *Manifest) ToCell(line int, r *Row) (Cell, error) {
 	if r.FillType == "" {
 		return c, fmt.Errorf("missing fill_type")
 	}
-	if r.FillType != m.Variant {
+	if Variant(r.FillType) != m.Variant {
 		return c, fmt.Errorf("fill_type %q in a run whose manifest says variant %q (mixed variants)", r.FillType, m.Variant)
 	}
 	if r.FilledTemplate == "" {

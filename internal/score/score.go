@@ -54,7 +54,7 @@ type Result struct {
 	CoefsValid bool
 	Reason     string
 
-	Method   string // run.Logprob or run.Decision
+	Method   run.Scoring
 	Complete bool   // every question has all 135 cells
 	Fit      Fit
 
@@ -173,7 +173,7 @@ func Score(r *run.Run) (*Result, error) {
 	case run.Decision:
 		err = res.scoreDecision(r.Cells)
 	default:
-		res.Reason = "unknown scoring method " + r.Manifest.Scoring
+		res.Reason = "unknown scoring method " + string(r.Manifest.Scoring)
 		return res, nil
 	}
 	if err != nil {

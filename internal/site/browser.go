@@ -173,8 +173,9 @@ type hubData struct {
 func (hubData) kind() kind { return kindHub }
 
 type hubVariant struct {
-	Variant, Href string
-	Questions     int
+	Variant   run.Variant
+	Href      string
+	Questions int
 }
 
 func hubPage(texts *datasetTexts, entries []*board.Entry) *page {
@@ -185,7 +186,7 @@ func hubPage(texts *datasetTexts, entries []*board.Entry) *page {
 		}
 	}
 	for _, e := range entries {
-		d.Runs = append(d.Runs, runLink{e.ID(), e.Run.Manifest.Model.Name + " · " + e.Run.Manifest.Variant, e.Run.Manifest.Intervention, scenariosPath(e.ID())})
+		d.Runs = append(d.Runs, runLink{e.ID(), e.Run.Manifest.Model.Name + " · " + string(e.Run.Manifest.Variant), e.Run.Manifest.Intervention, scenariosPath(e.ID())})
 	}
 	return &page{Path: transcriptsPath, Title: "Transcript browser", Section: secTranscripts, Body: d}
 }

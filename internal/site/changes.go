@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
@@ -32,11 +33,13 @@ type viewChanges struct {
 }
 
 type change struct {
-	ID, Model, Href, Variant, Scoring string
-	OldRank, NewRank                  int
-	Move                              string
-	Old, New, Diff                    string
-	Beyond                            bool // the new score lies outside the previous 95% interval
+	ID, Model, Href  string
+	Variant          run.Variant
+	Scoring          run.Scoring
+	OldRank, NewRank int
+	Move             string
+	Old, New, Diff   string
+	Beyond           bool // the new score lies outside the previous 95% interval
 }
 
 func changesPage(cfg Config, in *loaded, sc *scored, site *siteInfo) (*page, error) {
@@ -58,7 +61,7 @@ func changesPage(cfg Config, in *loaded, sc *scored, site *siteInfo) (*page, err
 	for _, e := range sc.entries {
 		now[e.ID()] = true
 		if _, ok := was[e.ID()]; !ok {
-			d.Added = append(d.Added, runLink{e.ID(), e.Run.Manifest.Model.Name + " · " + e.Run.Manifest.Variant, e.Run.Manifest.Intervention, runPath(e.ID())})
+			d.Added = append(d.Added, runLink{e.ID(), e.Run.Manifest.Model.Name + " · " + string(e.Run.Manifest.Variant), e.Run.Manifest.Intervention, runPath(e.ID())})
 		}
 	}
 	for _, r := range old.Runs {

@@ -19,7 +19,7 @@ import (
 // logprob run the dataset card's difference for the same group as a second
 // series (none for age, whose card has two numbers).
 func coefChart(m *run.Manifest, res *score.Result) (template.HTML, error) {
-	dp := chart.DotPlot{ID: "coef", Title: m.Model.Name + ": signed coefficients (" + m.Variant + " prompts)", Values: true}
+	dp := chart.DotPlot{ID: "coef", Title: m.Model.Name + ": signed coefficients (" + string(m.Variant) + " prompts)", Values: true}
 	logprob := m.Scoring == run.Logprob
 	if logprob {
 		dp.Second = "dataset card mean difference"
@@ -39,8 +39,8 @@ func coefChart(m *run.Manifest, res *score.Result) (template.HTML, error) {
 }
 
 // boardChart is every run of a board table in rank order, with intervals.
-func boardChart(entries []*board.Entry, v score.View, method, variant string) (template.HTML, error) {
-	ip := chart.IntervalPlot{ID: "board-" + method, Title: v.Title() + " view, " + variant + " prompts: every " + method + " run with its 95% interval", Values: true}
+func boardChart(entries []*board.Entry, v score.View, method run.Scoring, variant run.Variant) (template.HTML, error) {
+	ip := chart.IntervalPlot{ID: "board-" + string(method), Title: v.Title() + " view, " + string(variant) + " prompts: every " + string(method) + " run with its 95% interval", Values: true}
 	for _, e := range entries {
 		est := e.Result.Views[v]
 		ip.Rows = append(ip.Rows, chart.IntervalRow{

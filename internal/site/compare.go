@@ -13,7 +13,7 @@ import (
 )
 
 type compareData struct {
-	Variant    string
+	Variant    run.Variant
 	Q          int
 	Title      string
 	PromptHref string
@@ -39,7 +39,7 @@ type compareCell struct {
 	Value, Class string
 }
 
-func comparePage(texts *datasetTexts, sc *scored, variant string, q int, runs []*board.Entry) *page {
+func comparePage(texts *datasetTexts, sc *scored, variant run.Variant, q int, runs []*board.Entry) *page {
 	d := compareData{Variant: variant, Q: q, Title: texts.title(variant, q), PromptHref: promptPath(variant, q), Cells: design.NumCells}
 	var stats []*score.QuestionCells
 	var decision []bool

@@ -16,7 +16,9 @@ type num = sitedata.Num
 var numPtr = sitedata.NumPtr
 
 // boardID names a board in the data files.
-func boardID(variant, method string) string { return variant + "-" + method }
+func boardID(variant run.Variant, method run.Scoring) string {
+	return string(variant) + "-" + string(method)
+}
 
 // ranking says which board a run is on and how it is ranked there.
 func ranking(e *board.Entry) sitedata.Ranking {
@@ -43,8 +45,8 @@ func ranking(e *board.Entry) sitedata.Ranking {
 func runRecord(e *board.Entry) sitedata.Run {
 	m, res := e.Run.Manifest, e.Result
 	j := sitedata.Run{
-		ID: e.ID(), Variant: m.Variant, Intervention: m.Intervention, InterventionText: m.InterventionText,
-		Scoring: m.Scoring, Synthetic: m.Synthetic, Model: m.Model, Scored: res.Scored, Reason: res.Reason,
+		ID: e.ID(), Variant: string(m.Variant), Intervention: m.Intervention, InterventionText: m.InterventionText,
+		Scoring: string(m.Scoring), Synthetic: m.Synthetic, Model: m.Model, Scored: res.Scored, Reason: res.Reason,
 		Complete: res.Complete, Files: e.Run.Files,
 		Quality: sitedata.Quality{Rows: res.Quality.Rows, Questions: res.Quality.Questions, MissingCells: res.Quality.MissingCells,
 			Decisions: res.Quality.Decisions, Unparsed: res.Quality.Unparsed},
@@ -103,7 +105,7 @@ func dataFiles(sc *scored, site *siteInfo) ([]File, error) {
 		Generator: site.Version, Synthetic: site.Synthetic,
 	}
 	for _, bd := range sc.boards {
-		bj := sitedata.Board{ID: boardID(bd.Variant, bd.Method), Variant: bd.Variant, Method: bd.Method, Ranks: bd.HasRanks(), Views: map[string][]sitedata.Ranked{}}
+		bj := sitedata.Board{ID: boardID(bd.Variant, bd.Method), Variant: string(bd.Variant), Method: string(bd.Method), Ranks: bd.HasRanks(), Views: map[string][]sitedata.Ranked{}}
 		for _, v := range score.Views {
 			list := []sitedata.Ranked{}
 			for _, e := range bd.Ranked[v] {

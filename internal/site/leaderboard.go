@@ -23,7 +23,7 @@ type tab struct {
 }
 
 type boardData struct {
-	Variant  string
+	Variant  run.Variant
 	View     score.View
 	Formula  string
 	Views    []tab
@@ -40,7 +40,7 @@ type boardData struct {
 func (boardData) kind() kind { return kindLeaderboard }
 
 type boardTable struct {
-	Method   string
+	Method   run.Scoring
 	Caption  string
 	HasRanks bool
 	Rows     []boardRow
@@ -105,14 +105,14 @@ type robustRow struct {
 	Stable      bool
 }
 
-func boardPage(sc *scored, variant string, v score.View) (*page, error) {
+func boardPage(sc *scored, variant run.Variant, v score.View) (*page, error) {
 	d := boardData{Variant: variant, View: v, Formula: v.Describe(), Pairwise: pairwisePath(variant, v), ScoreCols: len(score.Views),
 		MinMass: fixed(board.MinMass, 2), MinParsed: fixed(100*board.MinParsed, 0) + "%", MaxMissing: fixed(100*board.MaxMissing, 0) + "%"}
 	for _, vv := range score.Views {
 		d.Views = append(d.Views, tab{vv.Title(), boardPath(variant, vv), vv == v})
 	}
 	for _, vr := range board.Variants {
-		d.Variants = append(d.Variants, tab{vr, boardPath(vr, v), vr == variant})
+		d.Variants = append(d.Variants, tab{string(vr), boardPath(vr, v), vr == variant})
 	}
 	for _, bd := range sc.boards {
 		if bd.Variant != variant {

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 )
 
@@ -40,14 +41,15 @@ func interventionPairs(boards []*board.Board) []pair {
 }
 
 type pairRow struct {
-	Root           string // from the page showing the row to the site root
-	Model, Variant string
-	AID, BID       string
-	AHref, BHref   string
-	AIntervention  string
-	BIntervention  string
-	Questions      int
-	Views          []pairView
+	Root          string // from the page showing the row to the site root
+	Model         string
+	Variant       run.Variant
+	AID, BID      string
+	AHref, BHref  string
+	AIntervention string
+	BIntervention string
+	Questions     int
+	Views         []pairView
 }
 
 type pairView struct {

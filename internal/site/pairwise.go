@@ -14,7 +14,7 @@ import (
 // runs table, readable without JavaScript.
 
 type pairwiseData struct {
-	Variant string
+	Variant run.Variant
 	View    score.View
 	Board   string // the board page of the same variant and view
 	Views   []tab
@@ -47,7 +47,7 @@ type pairwiseCell struct {
 	Verdict                        string
 }
 
-func pairwisePage(sc *scored, variant string, v score.View) *page {
+func pairwisePage(sc *scored, variant run.Variant, v score.View) *page {
 	d := pairwiseData{Variant: variant, View: v, Board: boardPath(variant, v), Alpha: fixed(board.FamilyAlpha, 2)}
 	for _, vv := range score.Views {
 		d.Views = append(d.Views, tab{vv.Title(), pairwisePath(variant, vv), vv == v})
@@ -64,7 +64,7 @@ func pairwisePage(sc *scored, variant string, v score.View) *page {
 		}
 		order := bd.Ranked[v]
 		n := len(order)
-		t := pairwiseTable{Caption: methodTitle(bd.Method) + ", " + variant + " prompts", Pairs: plural(n*(n-1)/2, "comparison")}
+		t := pairwiseTable{Caption: methodTitle(bd.Method) + ", " + string(variant) + " prompts", Pairs: plural(n*(n-1)/2, "comparison")}
 		for _, e := range order {
 			t.Cols = append(t.Cols, pairwiseHead{e.Run.Manifest.Model.Name, runPath(e.ID())})
 		}
@@ -108,7 +108,7 @@ func pValue(p float64) string {
 }
 
 // methodTitle names a scoring method's runs.
-func methodTitle(method string) string {
+func methodTitle(method run.Scoring) string {
 	if method == run.Decision {
 		return "Decision runs"
 	}

@@ -56,16 +56,16 @@ var paths = sitePaths{
 
 // boardPath is where the board of a variant and view is rendered; the
 // explicit composite board is the home page.
-func boardPath(variant string, v score.View) string {
+func boardPath(variant run.Variant, v score.View) string {
 	if variant == run.Explicit && v == score.Composite {
 		return homePath
 	}
-	return "board/" + variant + "-" + v.Name() + ".html"
+	return "board/" + string(variant) + "-" + v.Name() + ".html"
 }
 
 // pairwisePath is the pairwise page of a variant and view.
-func pairwisePath(variant string, v score.View) string {
-	return "board/" + variant + "-" + v.Name() + "-pairwise.html"
+func pairwisePath(variant run.Variant, v score.View) string {
+	return "board/" + string(variant) + "-" + v.Name() + "-pairwise.html"
 }
 
 // pairAnchor is the id of a comparison on the mitigation page.
@@ -76,17 +76,17 @@ func mitigationAnchor(a, b string) string { return mitigationPath + "#" + pairAn
 func contentPagePath(slug string) string { return "pages/" + slug + ".html" }
 
 // Per run.
-func runPath(id string) string              { return "runs/" + id + "/index.html" }
-func runProvenancePath(id string) string    { return "runs/" + id + "/provenance.html" }
-func runDataPath(id string) string          { return sitedata.RunFile(id) }
-func scenariosPath(id string) string        { return "runs/" + id + "/scenarios.html" }
-func scenarioPath(id string, q int) string  { return "runs/" + id + "/q" + strconv.Itoa(q) + ".html" }
-func promptIndexPath(variant string) string { return "prompts/" + variant + "/index.html" }
-func promptPath(variant string, q int) string {
-	return "prompts/" + variant + "/q" + strconv.Itoa(q) + ".html"
+func runPath(id string) string                   { return "runs/" + id + "/index.html" }
+func runProvenancePath(id string) string         { return "runs/" + id + "/provenance.html" }
+func runDataPath(id string) string               { return sitedata.RunFile(id) }
+func scenariosPath(id string) string             { return "runs/" + id + "/scenarios.html" }
+func scenarioPath(id string, q int) string       { return "runs/" + id + "/q" + strconv.Itoa(q) + ".html" }
+func promptIndexPath(variant run.Variant) string { return "prompts/" + string(variant) + "/index.html" }
+func promptPath(variant run.Variant, q int) string {
+	return "prompts/" + string(variant) + "/q" + strconv.Itoa(q) + ".html"
 }
-func comparePath(variant string, q int) string {
-	return "compare/" + variant + "/q" + strconv.Itoa(q) + ".html"
+func comparePath(variant run.Variant, q int) string {
+	return "compare/" + string(variant) + "/q" + strconv.Itoa(q) + ".html"
 }
 
 // transcriptPath is part n (from 1) of a question's transcripts.

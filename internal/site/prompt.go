@@ -11,11 +11,12 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/worddiff"
 )
 
 type promptIndexData struct {
-	Variant string
+	Variant run.Variant
 	Rows    []promptIndexRow
 }
 
@@ -27,16 +28,16 @@ type promptIndexRow struct {
 	Prompts              int
 }
 
-func promptIndexPage(texts *datasetTexts, variant string, qs []int) *page {
+func promptIndexPage(texts *datasetTexts, variant run.Variant, qs []int) *page {
 	d := promptIndexData{Variant: variant}
 	for _, q := range qs {
 		d.Rows = append(d.Rows, promptIndexRow{q, texts.shortTitle(variant, q), promptPath(variant, q), comparePath(variant, q), texts.prompts(variant, q)})
 	}
-	return &page{Path: promptIndexPath(variant), Title: "Prompts · " + variant, Section: secTranscripts, Body: d}
+	return &page{Path: promptIndexPath(variant), Title: "Prompts · " + string(variant), Section: secTranscripts, Body: d}
 }
 
 type promptData struct {
-	Variant     string
+	Variant     run.Variant
 	Q           int
 	Title       string
 	CompareHref string
@@ -64,7 +65,7 @@ type segment struct {
 	Text string
 }
 
-func promptPage(texts *datasetTexts, sc *scored, variant string, q int, qs []int, pos int, runs []*board.Entry) *page {
+func promptPage(texts *datasetTexts, sc *scored, variant run.Variant, q int, qs []int, pos int, runs []*board.Entry) *page {
 	d := promptData{Variant: variant, Q: q, Title: texts.title(variant, q), CompareHref: comparePath(variant, q), IndexHref: promptIndexPath(variant), Cells: design.NumCells}
 	if pos > 0 {
 		d.Prev = promptPath(variant, qs[pos-1])

@@ -82,7 +82,7 @@ func (provenanceData) kind() kind { return kindProvenance }
 func provenancePage(cfg Config, sc *scored, inputs []hashedFile) *page {
 	d := provenanceData{Version: cfg.Version, Inputs: inputs}
 	for _, e := range sc.entries {
-		d.Runs = append(d.Runs, runLink{e.ID(), e.Run.Manifest.Model.Name + " · " + e.Run.Manifest.Variant, e.Run.Manifest.Intervention, runProvenancePath(e.ID())})
+		d.Runs = append(d.Runs, runLink{e.ID(), e.Run.Manifest.Model.Name + " · " + string(e.Run.Manifest.Variant), e.Run.Manifest.Intervention, runProvenancePath(e.ID())})
 	}
 	return &page{Path: provenancePagePath, Title: "Provenance", Section: secProvenance, Body: d}
 }

@@ -317,7 +317,7 @@ func rubric(cfg Config, in *loaded, sc *scored) rubricJSON {
 		if len(qs) == 0 {
 			continue
 		}
-		vq := rubricVariantQs{Variant: v}
+		vq := rubricVariantQs{Variant: string(v)}
 		for _, q := range qs {
 			vq.Questions = append(vq.Questions, rubricQuestion{q, in.texts.title(v, q), in.texts.prompts(v, q)})
 		}
@@ -326,7 +326,7 @@ func rubric(cfg Config, in *loaded, sc *scored) rubricJSON {
 	for _, e := range sc.entries {
 		m, res := e.Run.Manifest, e.Result
 		rr := rubricRun{
-			ID: e.ID(), Variant: m.Variant, Intervention: m.Intervention, InterventionText: m.InterventionText, Scoring: m.Scoring,
+			ID: e.ID(), Variant: string(m.Variant), Intervention: m.Intervention, InterventionText: m.InterventionText, Scoring: string(m.Scoring),
 			YesForms: m.Choices.Yes, NoForms: m.Choices.No, PromptTemplate: m.PromptTemplate,
 			Rows: res.Quality.Rows, Questions: res.Quality.Questions, MissingCells: res.Quality.MissingCells,
 			Dropped: res.Dropped, AgeMean: num(res.AgeMean), AgeSD: num(res.AgeSD), ViewIntervals: res.ViewCI,

@@ -196,7 +196,7 @@ func runPage(cfg Config, sc *scored, e *board.Entry) (*page, error) {
 				Href: boardPath(m.Variant, v), Formula: v.Describe(), Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v]})
 		}
 	}
-	return &page{Path: runPath(e.ID()), Title: m.Model.Name + " · " + m.Variant + " · " + m.Intervention, Section: secBoard, Body: d}, nil
+	return &page{Path: runPath(e.ID()), Title: m.Model.Name + " · " + string(m.Variant) + " · " + m.Intervention, Section: secBoard, Body: d}, nil
 }
 
 // coefText names and explains a run's coefficients for its kind of fit.

@@ -69,13 +69,14 @@ func claims(m *run.Manifest, res *score.Result) []claimRow {
 }
 
 type runProvenanceData struct {
-	ID, Model, Variant, Intervention string
-	RunHref                          string
-	M                                *run.Manifest
-	Manifest                         template.HTML
-	Files                            []run.File
-	Claims                           []claimRow
-	Tolerance                        string
+	ID, Model, Intervention string
+	Variant                 run.Variant
+	RunHref                 string
+	M                       *run.Manifest
+	Manifest                template.HTML
+	Files                   []run.File
+	Claims                  []claimRow
+	Tolerance               string
 }
 
 func (runProvenanceData) kind() kind { return kindRunProvenance }
@@ -88,5 +89,5 @@ func runProvenancePage(cfg Config, e *board.Entry) (*page, error) {
 	}
 	d := runProvenanceData{ID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, RunHref: runPath(e.ID()),
 		M: m, Manifest: hl, Files: e.Run.Files, Claims: claims(m, e.Result), Tolerance: numfmt.Decimal(ClaimTolerance)}
-	return &page{Path: runProvenancePath(e.ID()), Title: "Provenance · " + m.Model.Name + " · " + m.Variant + " · " + m.Intervention, Section: secProvenance, Body: d}, nil
+	return &page{Path: runProvenancePath(e.ID()), Title: "Provenance · " + m.Model.Name + " · " + string(m.Variant) + " · " + m.Intervention, Section: secProvenance, Body: d}, nil
 }

@@ -91,25 +91,26 @@ type variantRow struct {
 }
 
 type scenarioData struct {
-	RunID, Model, Variant, Intervention string
-	Decision                            bool
-	Q                                   int
-	Title                               string
-	PromptHref, CompareHref, IndexHref  string
-	BaselineHref                        string
-	RunHref                             string
-	Unit                                string
-	Heads                               []gridHead
-	RaceCols                            int // columns per gender in the grid
-	Grid                                []gridRow
-	Rows                                []variantRow
-	Forms                               []string
-	Transcripts                         bool // some variant has a transcript or its own text
-	Span                                int  // columns after the label
-	NoBaseline                          bool
-	Coefs                               []coefCell
-	Prev, Next                          string
-	LegendLo, LegendHi                  string
+	RunID, Model, Intervention         string
+	Variant                            run.Variant
+	Decision                           bool
+	Q                                  int
+	Title                              string
+	PromptHref, CompareHref, IndexHref string
+	BaselineHref                       string
+	RunHref                            string
+	Unit                               string
+	Heads                              []gridHead
+	RaceCols                           int // columns per gender in the grid
+	Grid                               []gridRow
+	Rows                               []variantRow
+	Forms                              []string
+	Transcripts                        bool // some variant has a transcript or its own text
+	Span                               int  // columns after the label
+	NoBaseline                         bool
+	Coefs                              []coefCell
+	Prev, Next                         string
+	LegendLo, LegendHi                 string
 }
 
 func (scenarioData) kind() kind { return kindScenario }

@@ -11,16 +11,18 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 )
 
 type scenarioIndexData struct {
-	Heatmap                                      template.HTML
-	RunID, Model, Variant, Intervention, RunHref string
-	Scored                                       bool
-	Names                                        []string
-	Rows                                         []scenarioIndexRow
-	Drivers                                      int
+	Heatmap                             template.HTML
+	RunID, Model, Intervention, RunHref string
+	Variant                             run.Variant
+	Scored                              bool
+	Names                               []string
+	Rows                                []scenarioIndexRow
+	Drivers                             int
 }
 
 func (scenarioIndexData) kind() kind { return kindScenarios }
@@ -71,5 +73,5 @@ func scenarioIndexPage(texts *datasetTexts, e *board.Entry, cells map[int]*score
 		return nil, fmt.Errorf("%s: heatmap: %w", scenariosPath(e.ID()), err)
 	}
 	d.Heatmap = hm
-	return &page{Path: scenariosPath(e.ID()), Title: "Scenarios · " + m.Model.Name + " · " + m.Variant, Section: secTranscripts, Body: d}, nil
+	return &page{Path: scenariosPath(e.ID()), Title: "Scenarios · " + m.Model.Name + " · " + string(m.Variant), Section: secTranscripts, Body: d}, nil
 }

@@ -38,7 +38,7 @@ func referenceRows(t testing.TB) []run.Row {
 	return rows
 }
 
-func manifest(name, variant, intervention, scoring string) *run.Manifest {
+func manifest(name string, variant run.Variant, intervention string, scoring run.Scoring) *run.Manifest {
 	return &run.Manifest{
 		Model:        run.Model{Name: name, ID: "test/" + strings.ToLower(strings.ReplaceAll(name, " ", "-")), Provider: "Test", OpenWeights: true},
 		Benchmark:    "discrim_eval",
@@ -102,10 +102,10 @@ func hostile(rows []run.Row) []run.Row {
 	return out
 }
 
-func relabel(rows []run.Row, variant string) []run.Row {
+func relabel(rows []run.Row, variant run.Variant) []run.Row {
 	out := append([]run.Row(nil), rows...)
 	for i := range out {
-		out[i].FillType = variant
+		out[i].FillType = string(variant)
 	}
 	return out
 }
@@ -318,7 +318,7 @@ func TestRanksAndTies(t *testing.T) {
 	}
 	var explicit *sitedata.Board
 	for i := range lb.Boards {
-		if lb.Boards[i].Variant == run.Explicit && lb.Boards[i].Method == run.Logprob {
+		if lb.Boards[i].Variant == string(run.Explicit) && lb.Boards[i].Method == string(run.Logprob) {
 			explicit = &lb.Boards[i]
 		}
 	}
@@ -339,7 +339,7 @@ func TestRanksAndTies(t *testing.T) {
 	// The decision run is on a board of its own, alone: listed, not ranked.
 	var decision *sitedata.Board
 	for i := range lb.Boards {
-		if lb.Boards[i].Method == run.Decision {
+		if lb.Boards[i].Method == string(run.Decision) {
 			decision = &lb.Boards[i]
 		}
 	}

@@ -28,11 +28,11 @@ type ownedText struct {
 // result independent of their order.
 type datasetTexts struct {
 	mu        sync.Mutex
-	byVariant map[string]map[qcell]ownedText
+	byVariant map[run.Variant]map[qcell]ownedText
 }
 
 func newDatasetTexts() *datasetTexts {
-	return &datasetTexts{byVariant: map[string]map[qcell]ownedText{}}
+	return &datasetTexts{byVariant: map[run.Variant]map[qcell]ownedText{}}
 }
 
 func (d *datasetTexts) hook(r *run.Run, c run.Cell, row *run.Row) {
@@ -50,13 +50,13 @@ func (d *datasetTexts) hook(r *run.Run, c run.Cell, row *run.Row) {
 }
 
 // text returns the dataset text of a prompt.
-func (d *datasetTexts) text(variant string, q int, c design.Cell) (string, bool) {
+func (d *datasetTexts) text(variant run.Variant, q int, c design.Cell) (string, bool) {
 	t, ok := d.byVariant[variant][qcell{q, c}]
 	return t.text, ok
 }
 
 // prompts counts the prompts of a question that some run has.
-func (d *datasetTexts) prompts(variant string, q int) int {
+func (d *datasetTexts) prompts(variant run.Variant, q int) int {
 	n := 0
 	for _, c := range design.Cells() {
 		if _, ok := d.text(variant, q, c); ok {
@@ -67,7 +67,7 @@ func (d *datasetTexts) prompts(variant string, q int) int {
 }
 
 // questions returns the question ids of a variant, ascending.
-func (d *datasetTexts) questions(variant string) []int {
+func (d *datasetTexts) questions(variant run.Variant) []int {
 	seen := map[int]bool{}
 	var ids []int
 	for k := range d.byVariant[variant] {
@@ -81,13 +81,13 @@ func (d *datasetTexts) questions(variant string) []int {
 }
 
 // shortTitle is title shortened for tables.
-func (d *datasetTexts) shortTitle(variant string, q int) string {
+func (d *datasetTexts) shortTitle(variant run.Variant, q int) string {
 	return shorten(d.title(variant, q), 110)
 }
 
 // title is a scenario's name: the question sentence of its baseline prompt
 // (or of the first prompt present).
-func (d *datasetTexts) title(variant string, q int) string {
+func (d *datasetTexts) title(variant run.Variant, q int) string {
 	t, ok := d.text(variant, q, design.Baseline)
 	if !ok {
 		for _, c := range design.Cells() {

@@ -15,12 +15,13 @@ import (
 )
 
 type transcriptData struct {
-	RunID, Model, Variant string
-	Q                     int
-	Page, Pages           int
-	ScenarioHref          string
-	Parts                 []partLink // the question's transcript pages, when more than one
-	Entries               []transcriptEntry
+	RunID, Model string
+	Variant      run.Variant
+	Q            int
+	Page, Pages  int
+	ScenarioHref string
+	Parts        []partLink // the question's transcript pages, when more than one
+	Entries      []transcriptEntry
 }
 
 func (transcriptData) kind() kind { return kindTranscript }

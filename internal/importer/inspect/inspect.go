@@ -168,7 +168,7 @@ type builder struct {
 	byID    map[string]*gathered
 	byCell  map[importer.Cell]*gathered
 	order   []*gathered
-	variant string
+	variant run.Variant
 	errored []string
 	counts  counts
 }
@@ -200,9 +200,9 @@ func (b *builder) add(pos importer.Position, s *sample) error {
 	g := b.byID[id]
 	if g == nil {
 		if b.variant == "" {
-			b.variant = row.FillType
+			b.variant = run.Variant(row.FillType)
 		}
-		if row.FillType != b.variant {
+		if run.Variant(row.FillType) != b.variant {
 			return pos.Errorf("fill_type %q after samples of fill_type %q (mixed variants)", row.FillType, b.variant)
 		}
 		if prev := b.byCell[cell]; prev != nil {
@@ -405,7 +405,7 @@ func (s *sample) row() (run.Row, error) {
 			return r, fmt.Errorf("metadata %s %s is not a string", f.key, importer.Shorten(string(md[f.key]), 40))
 		}
 	}
-	if r.FillType != run.Explicit && r.FillType != run.Implicit {
+	if v := run.Variant(r.FillType); v != run.Explicit && v != run.Implicit {
 		return r, fmt.Errorf("metadata fill_type %q: want explicit or implicit", r.FillType)
 	}
 	// The scenario text: metadata.filled_template if the task kept it, else
@@ -580,7 +580,7 @@ func AnswerForm(token string) string {
 	return ""
 }
 
-func manifest(logPath, sum, intervention string, hdr *header, variant string, logprob bool, epochs int, n counts) (*run.Manifest, error) {
+func manifest(logPath, sum, intervention string, hdr *header, variant run.Variant, logprob bool, epochs int, n counts) (*run.Manifest, error) {
 	e := &hdr.Eval
 	if e.Model == "" {
 		return nil, fileerr.New(logPath, 0, "eval.model is empty")

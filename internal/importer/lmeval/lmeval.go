@@ -25,7 +25,7 @@ import (
 )
 
 // The harness's tasks and the variant each one runs.
-var tasks = map[string]string{
+var tasks = map[string]run.Variant{
 	"discrim_eval_explicit": run.Explicit,
 	"discrim_eval_implicit": run.Implicit,
 }
@@ -262,7 +262,7 @@ type parsed struct {
 // readSamples streams the samples file. It returns the lines sorted by
 // doc_id (multi-process runs write them in gathered order) and the task
 // hash of the lines in file order.
-func readSamples(path, variant string) (out []parsed, fileOrderHash, sum string, err error) {
+func readSamples(path string, variant run.Variant) (out []parsed, fileOrderHash, sum string, err error) {
 	src, err := importer.Open(path)
 	if err != nil {
 		return nil, "", "", err
@@ -304,7 +304,7 @@ func readSamples(path, variant string) (out []parsed, fileOrderHash, sum string,
 	return out, hex.EncodeToString(h.Sum(nil)), sum, nil
 }
 
-func parseLine(b []byte, variant string) (parsed, error) {
+func parseLine(b []byte, variant run.Variant) (parsed, error) {
 	var p parsed
 	clean, rewrites := importer.Sanitize(b)
 	var s sampleLine
@@ -352,7 +352,7 @@ func parseLine(b []byte, variant string) (parsed, error) {
 	if d.DecisionQuestionID == nil || d.FilledTemplate == nil || d.Age == nil {
 		return p, fmt.Errorf("doc has no decision_question_id, age or filled_template: not a Discrim-Eval document (wrong task?)")
 	}
-	if d.FillType != variant {
+	if run.Variant(d.FillType) != variant {
 		return p, fmt.Errorf("doc fill_type %q in a samples file of the %s variant (mixed variants)", d.FillType, variant)
 	}
 	q, err := importer.QuestionID(d.DecisionQuestionID)
