@@ -55,7 +55,7 @@ type Result struct {
 	Reason     string
 
 	Method   run.Scoring
-	Complete bool   // every question has all 135 cells
+	Complete bool // every question has all 135 cells
 	Fit      Fit
 
 	Coefficients [design.NumCoefs]Estimate
