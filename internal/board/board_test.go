@@ -98,7 +98,7 @@ func scored(t testing.TB, s spec) *Entry {
 		yes = synth.Decisions(rows, 5, seed+1)
 	}
 	for i, row := range rows {
-		c := run.Cell{Q: row.Q, Cell: row.Cell, Logit: row.Logit, Mass: mass}
+		c := run.Cell{Prompt: design.Prompt{Q: row.Q, Cell: row.Cell}, Logit: row.Logit, Mass: mass}
 		if yes != nil {
 			c.Yes, c.No = yes[i], 5-yes[i]
 		}

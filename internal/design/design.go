@@ -120,6 +120,13 @@ type Cell struct {
 	Race   Race
 }
 
+// Prompt names one prompt of a variant: a decision question and a
+// demographic cell. It is the key of a run's rows.
+type Prompt struct {
+	Q int
+	Cell
+}
+
 // Baseline is the reference person: white, 60, male.
 var Baseline = Cell{Age: BaselineAge, Gender: Male, Race: White}
 

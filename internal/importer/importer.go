@@ -45,42 +45,9 @@ func If(ok bool, s string) string {
 	return ""
 }
 
-// Cell identifies one row of the design, for finding duplicates and
-// counting what is missing.
-type Cell struct {
-	Q int
-	design.Cell
-}
-
-// CellOf parses a row's demographics.
-func CellOf(r *run.Row) (Cell, error) {
-	if r.DecisionQuestionID == nil {
-		return Cell{}, fmt.Errorf("missing decision_question_id")
-	}
-	if q := *r.DecisionQuestionID; q < 0 || q > MaxQuestionID {
-		return Cell{}, fmt.Errorf("decision_question_id %d is not a whole number from 0 to %d", q, MaxQuestionID)
-	}
-	if r.Age == nil {
-		return Cell{}, fmt.Errorf("missing age")
-	}
-	age, err := design.ParseAge(*r.Age)
-	if err != nil {
-		return Cell{}, err
-	}
-	g, err := design.ParseGender(r.Gender)
-	if err != nil {
-		return Cell{}, err
-	}
-	race, err := design.ParseRace(r.Race)
-	if err != nil {
-		return Cell{}, err
-	}
-	return Cell{*r.DecisionQuestionID, design.Cell{Age: age, Gender: g, Race: race}}, nil
-}
-
 // Coverage describes which design cells a run covers, for the manifest's
 // incomplete field.
-func Coverage(cells map[Cell]bool) (questions, partial int) {
+func Coverage(cells map[design.Prompt]bool) (questions, partial int) {
 	perQ := map[int]int{}
 	for c := range cells {
 		perQ[c.Q]++
@@ -135,9 +102,9 @@ func SortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// MaxQuestionID bounds decision_question_id: the dataset's ids run from 0
+// MaxQuestionID bounds decision_question_id (run.MaxQuestionID): the dataset's ids run from 0
 // to 95; anything past this is not a question id but a broken number.
-const MaxQuestionID = 1_000_000
+const MaxQuestionID = run.MaxQuestionID
 
 // QuestionID reads a decision_question_id: a JSON number, or a numeric
 // string (CSV-backed datasets), that is a whole number from 0 to

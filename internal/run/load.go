@@ -135,13 +135,13 @@ func load(fsys fs.FS, label, id string, hook RowHook) (*Run, error) {
 	}
 	// Nothing is sized from scored.rows: it is only compared with the
 	// count of the rows read.
-	seen := make(map[cellKey]int)
+	seen := make(map[design.Prompt]int)
 	sum, size, rows, err := EachRow(fsys, spath, sname, func(line int, row *Row) error {
 		c, err := m.ToCell(line, row)
 		if err != nil {
 			return err
 		}
-		k := cellKey{c.Q, c.Cell}
+		k := c.Prompt
 		if prev, dup := seen[k]; dup {
 			return fmt.Errorf("duplicate cell: question %d, %s already on line %d", c.Q, c.Label(), prev)
 		}
@@ -163,9 +163,4 @@ func load(fsys fs.FS, label, id string, hook RowHook) (*Run, error) {
 	}
 	r.Files = append(r.Files, File{Path: spath, SHA256: sum, Size: size})
 	return r, nil
-}
-
-type cellKey struct {
-	q int
-	c design.Cell
 }

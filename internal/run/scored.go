@@ -50,8 +50,7 @@ type Message struct {
 // Cell is what scoring needs of one row; texts are not kept so memory grows
 // with the number of rows, not with their length.
 type Cell struct {
-	Q int
-	design.Cell
+	design.Prompt
 	Line int
 	// Race as written in the row ("black" in one real row), for display.
 	RaceText string
@@ -222,24 +221,7 @@ func decodeStrict(b []byte, v any) error {
 // ToCell validates a row against the manifest and reduces it to a Cell.
 func (m *Manifest) ToCell(line int, r *Row) (Cell, error) {
 	var c Cell
-	if r.DecisionQuestionID == nil {
-		return c, fmt.Errorf("missing decision_question_id")
-	}
-	if *r.DecisionQuestionID < 0 {
-		return c, fmt.Errorf("negative decision_question_id %d", *r.DecisionQuestionID)
-	}
-	if r.Age == nil {
-		return c, fmt.Errorf("missing age")
-	}
-	age, err := design.ParseAge(*r.Age)
-	if err != nil {
-		return c, err
-	}
-	g, err := design.ParseGender(r.Gender)
-	if err != nil {
-		return c, err
-	}
-	race, err := design.ParseRace(r.Race)
+	p, err := ParsePrompt(r)
 	if err != nil {
 		return c, err
 	}
@@ -252,7 +234,7 @@ func (m *Manifest) ToCell(line int, r *Row) (Cell, error) {
 	if r.FilledTemplate == "" {
 		return c, fmt.Errorf("missing filled_template")
 	}
-	c = Cell{Q: *r.DecisionQuestionID, Cell: design.Cell{Age: age, Gender: g, Race: race}, Line: line, RaceText: r.Race}
+	c = Cell{Prompt: p, Line: line, RaceText: r.Race}
 	switch m.Scoring {
 	case Logprob:
 		if r.Logprobs == nil {
@@ -312,4 +294,35 @@ func ReadRows(file string) ([]Row, error) {
 		return nil
 	})
 	return rows, err
+}
+
+// MaxQuestionID bounds decision_question_id: the dataset's ids run from 0
+// to 95; anything near this is a corrupt row, not a question.
+const MaxQuestionID = 1_000_000
+
+// ParsePrompt reads which prompt a row is: its decision question and
+// demographic cell, in the spellings real rows use (age 20.0, "black").
+func ParsePrompt(r *Row) (design.Prompt, error) {
+	if r.DecisionQuestionID == nil {
+		return design.Prompt{}, fmt.Errorf("missing decision_question_id")
+	}
+	if q := *r.DecisionQuestionID; q < 0 || q > MaxQuestionID {
+		return design.Prompt{}, fmt.Errorf("decision_question_id %d is not a whole number from 0 to %d", q, MaxQuestionID)
+	}
+	if r.Age == nil {
+		return design.Prompt{}, fmt.Errorf("missing age")
+	}
+	age, err := design.ParseAge(*r.Age)
+	if err != nil {
+		return design.Prompt{}, err
+	}
+	g, err := design.ParseGender(r.Gender)
+	if err != nil {
+		return design.Prompt{}, err
+	}
+	race, err := design.ParseRace(r.Race)
+	if err != nil {
+		return design.Prompt{}, err
+	}
+	return design.Prompt{Q: *r.DecisionQuestionID, Cell: design.Cell{Age: age, Gender: g, Race: race}}, nil
 }

@@ -41,7 +41,7 @@ func TestDecisionMatchesBrglm2(t *testing.T) {
 		if errG != nil || errR != nil {
 			t.Fatal(errG, errR)
 		}
-		r.Cells = append(r.Cells, run.Cell{Q: q, Cell: design.Cell{Age: age, Gender: g, Race: rc}, Yes: yes, No: n - yes})
+		r.Cells = append(r.Cells, run.Cell{Prompt: design.Prompt{Q: q, Cell: design.Cell{Age: age, Gender: g, Race: rc}}, Yes: yes, No: n - yes})
 	}
 	var ref struct {
 		Firth map[string]struct{ Estimate, SE float64 } `json:"firth_two_stage"`

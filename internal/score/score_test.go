@@ -203,7 +203,7 @@ func synthRun(t testing.TB, spec synth.Spec, decisions int) *run.Run {
 	}
 	r := &run.Run{ID: "synth", Manifest: m}
 	for i, row := range rows {
-		c := run.Cell{Q: row.Q, Cell: row.Cell, Logit: row.Logit, Mass: 1}
+		c := run.Cell{Prompt: design.Prompt{Q: row.Q, Cell: row.Cell}, Logit: row.Logit, Mass: 1}
 		if decisions > 0 {
 			c.Yes, c.No = yes[i], decisions-yes[i]
 		}

@@ -65,10 +65,10 @@ func transcriptBrowser(in *loaded, sc *scored) ([]*page, []pageGroup, error) {
 // each transcript (to split transcript pages before reading them).
 type runTexts struct {
 	mu    sync.Mutex
-	byRun map[string]map[qcell]textInfo
+	byRun map[string]map[design.Prompt]textInfo
 }
 
-func newRunTexts() *runTexts { return &runTexts{byRun: map[string]map[qcell]textInfo{}} }
+func newRunTexts() *runTexts { return &runTexts{byRun: map[string]map[design.Prompt]textInfo{}} }
 
 type textInfo struct {
 	hash       uint64
@@ -87,10 +87,10 @@ func (t *runTexts) hook(r *run.Run, c run.Cell, row *run.Row) {
 	defer t.mu.Unlock()
 	m := t.byRun[r.ID]
 	if m == nil {
-		m = map[qcell]textInfo{}
+		m = map[design.Prompt]textInfo{}
 		t.byRun[r.ID] = m
 	}
-	m[qcell{c.Q, c.Cell}] = info
+	m[c.Prompt] = info
 }
 
 // transcriptSize is the length of what a transcript page would show for a
@@ -121,24 +121,24 @@ const transcriptBudget = 300_000
 // transcriptChunks decides, before any transcript is read, which transcript
 // page each prompt of a run lands on: prompts with a transcript or with a
 // text that differs from the prompt pages, per question, split by size.
-func transcriptChunks(in *loaded, sc *scored, e *board.Entry) map[qcell]int {
+func transcriptChunks(in *loaded, sc *scored, e *board.Entry) map[design.Prompt]int {
 	infos := in.runTexts.byRun[e.ID()]
-	chunks := map[qcell]int{}
-	byQ := map[int][]qcell{}
+	chunks := map[design.Prompt]int{}
+	byQ := map[int][]design.Prompt{}
 	for k := range infos {
 		byQ[k.Q] = append(byQ[k.Q], k)
 	}
 	for _, q := range slices.Sorted(maps.Keys(byQ)) {
 		ks := byQ[q]
-		sort.Slice(ks, func(i, j int) bool { return ks[i].C.Index() < ks[j].C.Index() })
+		sort.Slice(ks, func(i, j int) bool { return ks[i].Index() < ks[j].Index() })
 		page, size := 1, 0
 		for _, k := range ks {
 			info := infos[k]
-			text, _ := in.texts.text(e.Run.Manifest.Variant, k.Q, k.C)
+			text, _ := in.texts.text(e.Run.Manifest.Variant, k.Q, k.Cell)
 			differs := hashText(text) != info.hash
 			other := false
 			if qs := sc.cells[e.ID()][k.Q]; qs != nil {
-				other = qs[k.C.Index()].Cell.Other > 0
+				other = qs[k.Index()].Cell.Other > 0
 			}
 			if info.transcript == 0 && !differs && !other {
 				continue

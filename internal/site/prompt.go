@@ -77,7 +77,7 @@ func promptPage(texts *datasetTexts, sc *scored, variant run.Variant, q int, qs 
 	owners := map[string]bool{}
 	for _, c := range design.Cells() {
 		r := promptRow{Anchor: c.Anchor(), Label: c.Label(), Baseline: c == design.Baseline}
-		t, ok := texts.byVariant[variant][qcell{q, c}]
+		t, ok := texts.byVariant[variant][design.Prompt{Q: q, Cell: c}]
 		r.Present = ok
 		if ok {
 			owners[t.owner] = true

@@ -119,7 +119,7 @@ type coefCell struct {
 	Name, Value, Class, Sort string
 }
 
-func scenarioPage(in *loaded, e *board.Entry, q int, qs *score.QuestionCells, chunks map[qcell]int, ids []int, pos int) *page {
+func scenarioPage(in *loaded, e *board.Entry, q int, qs *score.QuestionCells, chunks map[design.Prompt]int, ids []int, pos int) *page {
 	m := e.Run.Manifest
 	decision := m.Scoring == run.Decision
 	d := scenarioData{
@@ -183,7 +183,7 @@ func scenarioPage(in *loaded, e *board.Entry, q int, qs *score.QuestionCells, ch
 				vr.Mass = fixed(s.Cell.Mass, 3)
 				vr.LP = logprobs(s.Cell.LP)
 			}
-			k := qcell{q, c}
+			k := design.Prompt{Q: q, Cell: c}
 			if n, ok := chunks[k]; ok {
 				vr.Transcript = anchored(transcriptPath(e.ID(), q, n), c.Anchor())
 			}

@@ -10,12 +10,6 @@ import (
 	"github.com/discrimeval/leaderboard/internal/run"
 )
 
-// qcell names one prompt of a variant: a question and a demographic cell.
-type qcell struct {
-	Q int
-	C design.Cell
-}
-
 type ownedText struct {
 	owner string // the run the text was taken from
 	text  string
@@ -28,20 +22,20 @@ type ownedText struct {
 // result independent of their order.
 type datasetTexts struct {
 	mu        sync.Mutex
-	byVariant map[run.Variant]map[qcell]ownedText
+	byVariant map[run.Variant]map[design.Prompt]ownedText
 }
 
 func newDatasetTexts() *datasetTexts {
-	return &datasetTexts{byVariant: map[run.Variant]map[qcell]ownedText{}}
+	return &datasetTexts{byVariant: map[run.Variant]map[design.Prompt]ownedText{}}
 }
 
 func (d *datasetTexts) hook(r *run.Run, c run.Cell, row *run.Row) {
-	k := qcell{c.Q, c.Cell}
+	k := c.Prompt
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	m := d.byVariant[r.Manifest.Variant]
 	if m == nil {
-		m = map[qcell]ownedText{}
+		m = map[design.Prompt]ownedText{}
 		d.byVariant[r.Manifest.Variant] = m
 	}
 	if cur, ok := m[k]; !ok || r.ID < cur.owner {
@@ -51,7 +45,7 @@ func (d *datasetTexts) hook(r *run.Run, c run.Cell, row *run.Row) {
 
 // text returns the dataset text of a prompt.
 func (d *datasetTexts) text(variant run.Variant, q int, c design.Cell) (string, bool) {
-	t, ok := d.byVariant[variant][qcell{q, c}]
+	t, ok := d.byVariant[variant][design.Prompt{Q: q, Cell: c}]
 	return t.text, ok
 }
 

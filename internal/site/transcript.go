@@ -44,7 +44,7 @@ type transcriptEntry struct {
 	Decisions     []string
 }
 
-func transcriptGroup(texts *datasetTexts, e *board.Entry, chunks map[qcell]int) pageGroup {
+func transcriptGroup(texts *datasetTexts, e *board.Entry, chunks map[design.Prompt]int) pageGroup {
 	return func(cfg Config, r *renderer) ([]File, error) {
 		m := e.Run.Manifest
 		type key struct{ q, page int }
@@ -56,7 +56,7 @@ func transcriptGroup(texts *datasetTexts, e *board.Entry, chunks map[qcell]int) 
 			if err != nil {
 				return err
 			}
-			k := qcell{c.Q, c.Cell}
+			k := c.Prompt
 			n, ok := chunks[k]
 			if !ok {
 				return nil

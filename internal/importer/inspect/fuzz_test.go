@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/fileerr"
 	"github.com/discrimeval/leaderboard/internal/importer"
 )
@@ -35,7 +36,7 @@ func FuzzInspectSample(f *testing.F) {
 			}
 			return
 		}
-		bld := &builder{path: "log.eval", byID: map[string]*gathered{}, byCell: map[importer.Cell]*gathered{}}
+		bld := &builder{path: "log.eval", byID: map[string]*gathered{}, byCell: map[design.Prompt]*gathered{}}
 		if err := bld.add(importer.Position{Path: where, Line: 1, Label: s.label()}, &s); err != nil {
 			if p, _, ok := fileerr.Position(err); !ok || p != where {
 				t.Errorf("error without the member: %v", err)

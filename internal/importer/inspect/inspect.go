@@ -52,7 +52,7 @@ import (
 // intervention names the prompt intervention the task applied ("default"
 // for none); the log does not record it in a standard place.
 func Import(logPath, intervention string) (*importer.Result, error) {
-	b := &builder{path: logPath, byID: map[string]*gathered{}, byCell: map[importer.Cell]*gathered{}}
+	b := &builder{path: logPath, byID: map[string]*gathered{}, byCell: map[design.Prompt]*gathered{}}
 	var hdr header
 	var sum string
 	var err error
@@ -156,7 +156,7 @@ type gathered struct {
 	pos    importer.Position
 	id     string
 	row    run.Row
-	cell   importer.Cell
+	cell   design.Prompt
 	epochs map[int]string // answer text by epoch
 	first  int            // lowest epoch seen: its transcript and log-probabilities are kept
 	hasTop bool
@@ -166,7 +166,7 @@ type gathered struct {
 type builder struct {
 	path    string
 	byID    map[string]*gathered
-	byCell  map[importer.Cell]*gathered
+	byCell  map[design.Prompt]*gathered
 	order   []*gathered
 	variant run.Variant
 	errored []string
@@ -193,7 +193,7 @@ func (b *builder) add(pos importer.Position, s *sample) error {
 	if err != nil {
 		return pos.Errorf("%v", err)
 	}
-	cell, err := importer.CellOf(&row)
+	cell, err := run.ParsePrompt(&row)
 	if err != nil {
 		return pos.Errorf("metadata: %v", err)
 	}
@@ -308,9 +308,9 @@ func (b *builder) finish(hdr *header, sum, intervention string) (*importer.Resul
 	if err != nil {
 		return nil, err
 	}
-	cells := map[importer.Cell]bool{}
+	cells := map[design.Prompt]bool{}
 	for _, r := range rows {
-		c, _ := importer.CellOf(&r)
+		c, _ := run.ParsePrompt(&r)
 		cells[c] = true
 	}
 	if logprob {

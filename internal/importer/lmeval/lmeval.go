@@ -74,9 +74,9 @@ func Import(samplesPath, resultsPath string) (*importer.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	cells := map[importer.Cell]bool{}
+	cells := map[design.Prompt]bool{}
 	for _, r := range rows {
-		c, _ := importer.CellOf(&r)
+		c, _ := run.ParsePrompt(&r)
 		cells[c] = true
 	}
 
@@ -254,7 +254,7 @@ type doc struct {
 
 type parsed struct {
 	row                             run.Row
-	cell                            importer.Cell
+	cell                            design.Prompt
 	docID, line                     int
 	docHash, promptHash, targetHash string
 }
@@ -269,7 +269,7 @@ func readSamples(path string, variant run.Variant) (out []parsed, fileOrderHash,
 	}
 	defer src.Close()
 	byDoc := map[int]int{}
-	byCell := map[importer.Cell]int{}
+	byCell := map[design.Prompt]int{}
 	h := sha256.New()
 	err = src.Lines(func(line int, b []byte) error {
 		if len(bytes.TrimSpace(b)) == 0 {
@@ -367,7 +367,7 @@ func parseLine(b []byte, variant run.Variant) (parsed, error) {
 		DecisionQuestionID: &q, Age: &age, Gender: d.Gender, Race: d.Race,
 		FillType: d.FillType, FilledTemplate: *d.FilledTemplate,
 	}
-	if p.cell, err = importer.CellOf(&p.row); err != nil {
+	if p.cell, err = run.ParsePrompt(&p.row); err != nil {
 		return p, fmt.Errorf("doc: %v", err)
 	}
 
@@ -646,7 +646,7 @@ func manifest(path string, r *results, task string) (*run.Manifest, error) {
 	}, nil
 }
 
-func incomplete(r *results, task string, lines, n int, cells map[importer.Cell]bool, dropped []string) string {
+func incomplete(r *results, task string, lines, n int, cells map[design.Prompt]bool, dropped []string) string {
 	var why []string
 	if r.Config.Limit != nil {
 		why = append(why, fmt.Sprintf("run with --limit %s", strconv.FormatFloat(float64(*r.Config.Limit), 'f', -1, 64)))
