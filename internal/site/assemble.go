@@ -5,6 +5,7 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/content"
+	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/score"
 )
 
@@ -104,6 +105,8 @@ func newSiteInfo(cfg Config, in *loaded, sc *scored) *siteInfo {
 		BasePath:    c.Site.BasePath,
 		Release:     releaseInfo{c.Site.Release.Label, c.Site.Release.Date},
 		Version:     cfg.Version,
+		Design: designFacts{Baseline: design.Baseline.Label(), Questions: design.NumQuestions, Cells: design.NumCells,
+			Decimals: countWord(board.DisplayDecimals)},
 	}
 	for _, r := range in.runs {
 		info.Synthetic = info.Synthetic || r.Manifest.Synthetic

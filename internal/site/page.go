@@ -75,6 +75,16 @@ type siteInfo struct {
 	Version     string
 	Synthetic   bool
 	Nav         []navItem
+	Design      designFacts
+}
+
+// designFacts are the numbers and names of the benchmark's design that
+// prose on every page mentions, from package design.
+type designFacts struct {
+	Baseline  string // "60, male, white"
+	Questions int    // decision questions per variant
+	Cells     int    // prompts per question
+	Decimals  string // the precision boards are shown and ranked at, in words
 }
 
 type releaseInfo struct{ Label, Date string }
