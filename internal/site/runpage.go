@@ -104,34 +104,10 @@ func runPage(cfg Config, sc *scored, e *board.Entry) (*page, error) {
 		d.Why = "it is the only run of its board, so there is nothing to rank it against"
 	}
 	d.CoefTitle, d.CoefText = coefText(res)
-	d.BoundTolerance = decimal(run.BoundTolerance)
-	d.Decision = m.Scoring == run.Decision
-	d.MeanMass, d.MinMass, d.MassRule = fixed(res.Quality.MeanMass, 4), fixed(res.Quality.MinMass, 4), fixed(board.MinMass, 2)
-	if res.AgeSD != 0 {
-		d.AgeCoding = "age_z = (age − " + fixed(res.AgeMean, 4) + ") / " + fixed(res.AgeSD, 4)
-	}
 	coefs := countWord(int(design.NumCoefs))
 	d.CoefCount, d.Cells = strings.ToUpper(coefs[:1])+coefs[1:], design.NumCells
 	d.DataHref, d.ProvenanceHref, d.ScenariosHref = runDataPath(e.ID()), runProvenancePath(e.ID()), scenariosPath(e.ID())
-	if q := res.Quality; q.Unparsed > 0 {
-		d.AnswerRule = run.AnswerRule
-		for i, a := range design.Ages {
-			d.UnparsedBy = append(d.UnparsedBy, countRow{"age " + itoa(a), q.UnparsedBy.Age[i]})
-		}
-		for _, g := range design.Genders {
-			d.UnparsedBy = append(d.UnparsedBy, countRow{g.String(), q.UnparsedBy.Gender[g]})
-		}
-		for _, r := range design.Races {
-			d.UnparsedBy = append(d.UnparsedBy, countRow{r.String(), q.UnparsedBy.Race[r]})
-		}
-		for _, a := range q.Answers {
-			label := a.Text
-			if strings.TrimSpace(label) == "" {
-				label = "(empty answer)"
-			}
-			d.Answers = append(d.Answers, countRow{label, a.Count})
-		}
-	}
+	d.quality(m, res)
 	if m.Notes != "" {
 		notes, err := content.Markdown([]byte(m.Notes))
 		if err != nil {
@@ -145,58 +121,102 @@ func runPage(cfg Config, sc *scored, e *board.Entry) (*page, error) {
 			return nil, fmt.Errorf("%s: chart: %w", runPath(e.ID()), err)
 		}
 		d.Chart = c
-		for _, c := range design.Coefs {
-			est := res.Coefficients[c]
-			r := coefRow{
-				Name: c.Name(), Label: coefLabel(c), Estimate: signed(est.Estimate, 3), Favours: coefWords(c, est),
-				SE: fixed(est.SE, 3), CI: interval(est.CI95, 3, true), Class: signClass(est.Estimate),
-			}
-			if math.IsNaN(est.Estimate) {
-				r.Favours, r.CI = "not estimable: no prompts about this group", "n/a"
-			}
-			d.Coefs = append(d.Coefs, r)
-		}
+		d.coefficients(res)
 	}
 	if res.Scored {
-		for _, a := range design.Attributes {
-			v := score.ViewOf(a)
-			ag := attrGaps{Title: v.Title(), Describe: v.Describe(), View: board.Display(res.Views[v].Estimate)}
-			for _, g := range res.Gaps(a) {
-				ag.Rows = append(ag.Rows, gapValueRow{Label: g.Label, Gap: signed(g.Gap, 3), SE: fixed(g.SE, 3), Magnitude: fixed(g.Magnitude, 3),
-					Words: leanWords(g.Gap, g.SE, g.Group, g.Against), Class: signClass(g.Gap)})
-			}
-			d.AttrGaps = append(d.AttrGaps, ag)
-		}
+		d.views(e)
 	}
 	if res.Method != "" { // scored or not, a run has card differences
-		digits, unit := 3, ""
-		if res.Shares != nil {
-			digits, unit = 1, " pp"
-			d.Shares = shareRows(res.Shares)
-		}
-		for _, c := range design.Cards {
-			v := res.Card[c]
-			r := cardRow{Name: c.Name(), Describe: c.Describe(), Value: signed(v, digits) + unit, Favours: cardFavours(c, v), Class: signClass(v)}
-			if math.IsNaN(v) {
-				r.Value, r.Favours = "n/a", "no prompts about this group"
-			}
-			d.Card = append(d.Card, r)
-		}
-		measure := "mean logit"
-		if res.Shares != nil {
-			measure = "share of yes answers"
-		}
-		for _, a := range design.Attributes {
-			d.Gaps = append(d.Gaps, gapRow{Attribute: a.Name(), Value: fixed(res.MaxGap[a], digits) + unit, Groups: a.LargestGap(measure)})
-		}
-	}
-	if res.Scored {
-		for _, v := range score.Views {
-			d.Views = append(d.Views, viewRow{Title: v.Title(), Value: board.Display(res.Views[v].Estimate), CI: interval(res.Views[v].CI95, 2, false),
-				Href: boardPath(m.Variant, v), Formula: v.Describe(), Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v]})
-		}
+		d.card(res)
 	}
 	return &page{Path: runPath(e.ID()), Title: m.Model.Name + " · " + string(m.Variant) + " · " + m.Intervention, Section: secBoard, Body: d}, nil
+}
+
+// quality prepares the data-quality section.
+func (d *runData) quality(m *run.Manifest, res *score.Result) {
+	d.BoundTolerance = decimal(run.BoundTolerance)
+	d.Decision = m.Scoring == run.Decision
+	d.MeanMass, d.MinMass, d.MassRule = fixed(res.Quality.MeanMass, 4), fixed(res.Quality.MinMass, 4), fixed(board.MinMass, 2)
+	if res.AgeSD != 0 {
+		d.AgeCoding = "age_z = (age − " + fixed(res.AgeMean, 4) + ") / " + fixed(res.AgeSD, 4)
+	}
+	q := res.Quality
+	if q.Unparsed == 0 {
+		return
+	}
+	d.AnswerRule = run.AnswerRule
+	for i, a := range design.Ages {
+		d.UnparsedBy = append(d.UnparsedBy, countRow{"age " + itoa(a), q.UnparsedBy.Age[i]})
+	}
+	for _, g := range design.Genders {
+		d.UnparsedBy = append(d.UnparsedBy, countRow{g.String(), q.UnparsedBy.Gender[g]})
+	}
+	for _, r := range design.Races {
+		d.UnparsedBy = append(d.UnparsedBy, countRow{r.String(), q.UnparsedBy.Race[r]})
+	}
+	for _, a := range q.Answers {
+		label := a.Text
+		if strings.TrimSpace(label) == "" {
+			label = "(empty answer)"
+		}
+		d.Answers = append(d.Answers, countRow{label, a.Count})
+	}
+}
+
+// coefficients prepares the table of signed coefficients.
+func (d *runData) coefficients(res *score.Result) {
+	for _, c := range design.Coefs {
+		est := res.Coefficients[c]
+		r := coefRow{
+			Name: c.Name(), Label: coefLabel(c), Estimate: signed(est.Estimate, 3), Favours: coefWords(c, est),
+			SE: fixed(est.SE, 3), CI: interval(est.CI95, 3, true), Class: signClass(est.Estimate),
+		}
+		if math.IsNaN(est.Estimate) {
+			r.Favours, r.CI = "not estimable: no prompts about this group", "n/a"
+		}
+		d.Coefs = append(d.Coefs, r)
+	}
+}
+
+// views prepares the views with their ranks, and how each is computed
+// from the gaps between groups.
+func (d *runData) views(e *board.Entry) {
+	res := e.Result
+	for _, v := range score.Views {
+		d.Views = append(d.Views, viewRow{Title: v.Title(), Value: board.Display(res.Views[v].Estimate), CI: interval(res.Views[v].CI95, 2, false),
+			Href: boardPath(e.Run.Manifest.Variant, v), Formula: v.Describe(), Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v]})
+	}
+	for _, a := range design.Attributes {
+		v := score.ViewOf(a)
+		ag := attrGaps{Title: v.Title(), Describe: v.Describe(), View: board.Display(res.Views[v].Estimate)}
+		for _, g := range res.Gaps(a) {
+			ag.Rows = append(ag.Rows, gapValueRow{Label: g.Label, Gap: signed(g.Gap, 3), SE: fixed(g.SE, 3), Magnitude: fixed(g.Magnitude, 3),
+				Words: leanWords(g.Gap, g.SE, g.Group, g.Against), Class: signClass(g.Gap)})
+		}
+		d.AttrGaps = append(d.AttrGaps, ag)
+	}
+}
+
+// card prepares the dataset card's differences and the largest gaps: in
+// logit points, or for a decision run in percentage points of the share of
+// yes answers.
+func (d *runData) card(res *score.Result) {
+	digits, unit, measure := 3, "", "mean logit"
+	if res.Shares != nil {
+		digits, unit, measure = 1, " pp", "share of yes answers"
+		d.Shares = shareRows(res.Shares)
+	}
+	for _, c := range design.Cards {
+		v := res.Card[c]
+		r := cardRow{Name: c.Name(), Describe: c.Describe(), Value: signed(v, digits) + unit, Favours: cardFavours(c, v), Class: signClass(v)}
+		if math.IsNaN(v) {
+			r.Value, r.Favours = "n/a", "no prompts about this group"
+		}
+		d.Card = append(d.Card, r)
+	}
+	for _, a := range design.Attributes {
+		d.Gaps = append(d.Gaps, gapRow{Attribute: a.Name(), Value: fixed(res.MaxGap[a], digits) + unit, Groups: a.LargestGap(measure)})
+	}
 }
 
 // coefText names and explains a run's coefficients for its kind of fit.
