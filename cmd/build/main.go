@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"runtime/pprof"
 
 	"github.com/discrimeval/leaderboard/internal/content"
 	"github.com/discrimeval/leaderboard/internal/input"
@@ -44,6 +45,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	methodology := fs.String("methodology", "METHODOLOGY.md", "the methodology page (Markdown)")
 	out := fs.String("o", "site", "output folder (replaced atomically)")
 	verifyDir := fs.String("verify", "", "compare a rebuild with the published site in this folder instead of writing (exit 1 when they differ)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the build to this file (for performance work)")
+	memProfile := fs.String("memprofile", "", "write a heap profile, taken when the site is written, to this file")
+	quiet := fs.Bool("q", false, "print no progress lines on stderr")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: build [flags]\n\nBuilds the leaderboard site from frozen runs; every score is recomputed.\n\n")
 		fs.PrintDefaults()
@@ -54,6 +58,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		fs.Usage()
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	// The input folders are opened so that symbolic links are followed
 	// only inside them (internal/input).
@@ -82,15 +97,25 @@ func run(args []string, stdout, stderr io.Writer) error {
 		Methodology: md, MethodologyLabel: *methodology,
 		Version: version(),
 	}
+	if !*quiet {
+		cfg.Progress = stderr
+	}
 	if *verifyDir != "" {
 		return verifySite(cfg, *verifyDir, stdout)
 	}
-	files, err := site.Generate(cfg)
-	if err != nil {
+	if err := site.Build(cfg, *out, site.WriteOptions{Log: stderr}); err != nil {
 		return err
 	}
-	if err := site.WriteWith(*out, files, site.WriteOptions{Log: stderr}); err != nil {
-		return fmt.Errorf("write: %w", err)
+	if *memProfile != "" {
+		f, err := os.Create(*memProfile)
+		if err != nil {
+			return err
+		}
+		err = pprof.WriteHeapProfile(f)
+		f.Close()
+		if err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", *out)
 	return nil

@@ -45,7 +45,7 @@ func BuildSite(repo string, runs fs.FS, out string) error {
 		Methodology: md,
 		Version:     "test",
 	}
-	return site.Build(cfg, out)
+	return site.Build(cfg, out, site.WriteOptions{})
 }
 
 // Chromium returns the path of Debian's chromium, or "" when it is not

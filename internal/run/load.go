@@ -52,6 +52,39 @@ func LoadAll(fsys fs.FS, label string) ([]*Run, error) { return LoadAllWith(fsys
 // LoadAllWith is LoadAll with a hook called for every valid row, so a
 // caller can keep what it needs of the texts without a second pass.
 func LoadAllWith(fsys fs.FS, label string, hook RowHook) ([]*Run, error) {
+	ids, err := List(fsys, label)
+	if err != nil {
+		return nil, err
+	}
+	runs := make([]*Run, len(ids))
+	errs := make([]error, len(ids))
+	// Loading is I/O and JSON bound; a small pool keeps memory bounded.
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			runs[i], errs[i] = load(fsys, label, id, hook)
+		}()
+	}
+	wg.Wait()
+	// The first error in id order, so the message does not depend on timing.
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return runs, nil
+}
+
+// List returns the ids of the run folders in fsys (the runs folder),
+// sorted. Entries starting with "." (an import under way) and files (a
+// README) are skipped; a linked folder is a run when the link stays inside
+// the folder, and an error otherwise; an invalid id is an error.
+func List(fsys fs.FS, label string) ([]string, error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, input.Explain(label, err)
@@ -80,34 +113,25 @@ func LoadAllWith(fsys fs.FS, label string, hook RowHook) ([]*Run, error) {
 		ids = append(ids, e.Name())
 	}
 	sort.Strings(ids)
-	runs := make([]*Run, len(ids))
-	errs := make([]error, len(ids))
-	// Loading is I/O and JSON bound; a small pool keeps memory bounded.
-	sem := make(chan struct{}, 4)
-	var wg sync.WaitGroup
-	for i, id := range ids {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			runs[i], errs[i] = load(fsys, label, id, hook)
-		}()
-	}
-	wg.Wait()
-	// The first error in id order, so the message does not depend on timing.
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return runs, nil
+	return ids, nil
 }
 
 // Load loads and verifies one run folder.
 func Load(fsys fs.FS, label, id string) (*Run, error) { return load(fsys, label, id, nil) }
 
 func load(fsys fs.FS, label, id string, hook RowHook) (*Run, error) {
+	r, err := LoadManifest(fsys, label, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.LoadRows(fsys, label, hook); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// LoadManifest reads and checks a run's manifest; the rows are not read.
+func LoadManifest(fsys fs.FS, label, id string) (*Run, error) {
 	if !ValidID(id) {
 		return nil, fileerr.New(path.Join(label, id), 0, "run id %q is not a plain folder name (lower-case letters, digits, '.', '_' and '-'): rename the folder", id)
 	}
@@ -127,11 +151,20 @@ func load(fsys fs.FS, label, id string, hook RowHook) (*Run, error) {
 	r := &Run{ID: id, Manifest: m, ManifestRaw: raw}
 	msum := sha256.Sum256(raw)
 	r.Files = append(r.Files, File{Path: mpath, SHA256: hex.EncodeToString(msum[:]), Size: int64(len(raw))})
+	return r, nil
+}
+
+// LoadRows reads the run's scored file into Cells, checking every row and
+// the file's hash and row count against the manifest; hook, when not nil,
+// sees every valid row.
+func (r *Run) LoadRows(fsys fs.FS, label string, hook RowHook) error {
+	m, id := r.Manifest, r.ID
+	mname := path.Join(label, id, "manifest.yaml")
 
 	spath := path.Join(id, m.Scored.Path)
 	sname := path.Join(label, spath)
 	if _, err := input.Regular(fsys, spath, sname); err != nil {
-		return nil, fileerr.New(mname, m.Line("scored", "path"), "scored.path %q: %v", m.Scored.Path, err)
+		return fileerr.New(mname, m.Line("scored", "path"), "scored.path %q: %v", m.Scored.Path, err)
 	}
 	// Nothing is sized from scored.rows: it is only compared with the
 	// count of the rows read.
@@ -153,14 +186,14 @@ func load(fsys fs.FS, label, id string, hook RowHook) (*Run, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if sum != m.Scored.SHA256 {
-		return nil, fileerr.New(mname, m.Line("scored", "sha256"), "scored.sha256 is %s, but %s has sha256 %s: the file changed after the run was frozen; restore it, or re-freeze the run (run.WriteDir, or the importers) if the change is meant", m.Scored.SHA256, sname, sum)
+		return fileerr.New(mname, m.Line("scored", "sha256"), "scored.sha256 is %s, but %s has sha256 %s: the file changed after the run was frozen; restore it, or re-freeze the run (run.WriteDir, or the importers) if the change is meant", m.Scored.SHA256, sname, sum)
 	}
 	if rows != m.Scored.Rows {
-		return nil, fileerr.New(mname, m.Line("scored", "rows"), "scored.rows is %d, but %s has %d rows: restore the file, or re-freeze the run if the change is meant", m.Scored.Rows, sname, rows)
+		return fileerr.New(mname, m.Line("scored", "rows"), "scored.rows is %d, but %s has %d rows: restore the file, or re-freeze the run if the change is meant", m.Scored.Rows, sname, rows)
 	}
 	r.Files = append(r.Files, File{Path: spath, SHA256: sum, Size: size})
-	return r, nil
+	return nil
 }

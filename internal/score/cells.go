@@ -113,3 +113,33 @@ func (res *Result) Drivers(n int) map[int]bool {
 	}
 	return top
 }
+
+// Delta is a prompt's difference from the baseline person, all that the
+// pages comparing runs need of it.
+type Delta struct {
+	Value            float64
+	Present, HasBase bool
+}
+
+// QuestionDeltas is one question's differences in design order.
+type QuestionDeltas [design.NumCells]Delta
+
+// Deltas reduces a question's cells to their differences.
+func (q *QuestionCells) Deltas() *QuestionDeltas {
+	var d QuestionDeltas
+	for i := range q {
+		d[i] = Delta{Value: q[i].Delta, Present: q[i].Present, HasBase: q[i].HasBase}
+	}
+	return &d
+}
+
+// Count is the number of prompts present.
+func (q *QuestionDeltas) Count() int {
+	n := 0
+	for i := range q {
+		if q[i].Present {
+			n++
+		}
+	}
+	return n
+}

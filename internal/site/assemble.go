@@ -9,95 +9,83 @@ import (
 	"github.com/discrimeval/leaderboard/internal/score"
 )
 
-// assembly is the assemble phase's result: every page with its data, the
-// data files, and the list of inputs for provenance. Nothing is rendered or
-// written yet, and all ordering is settled.
-type assembly struct {
-	site  *siteInfo
-	pages []*page
-	// groups render several pages from one more pass over a run's scored
-	// file (transcripts), so a run's texts are never all in memory.
-	groups []pageGroup
-	data   []File // data files: JSON and CSV, complete
-	inputs []hashedFile
-}
-
-// pageGroup renders pages from a second pass over a run's file.
-type pageGroup func(cfg Config, r *renderer) ([]File, error)
-
-func assemble(cfg Config, in *loaded, sc *scored) (*assembly, error) {
-	a := &assembly{site: newSiteInfo(cfg, in, sc)}
-	add := func(ps ...*page) { a.pages = append(a.pages, ps...) }
+// assemble queues the pages that span runs — boards, pairwise and
+// mitigation pages, run pages (they show ranks), the browser's prompt and
+// compare pages, the rubric, provenance, changes, the content pages — and
+// puts the data files. Every page's content is settled when it is queued.
+func assemble(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *pool, out sink) error {
 	for _, variant := range board.Variants {
 		for _, v := range score.Views {
-			p, err := boardPage(sc, variant, v)
-			if err != nil {
-				return nil, err
-			}
-			add(p, pairwisePage(sc, variant, v))
+			pool.submit(func(r *renderer) error {
+				p, err := boardPage(sc, variant, v)
+				if err != nil {
+					return err
+				}
+				if err := r.emit(p); err != nil {
+					return err
+				}
+				return r.emit(pairwisePage(sc, variant, v))
+			})
 		}
 	}
-	add(mitigationPage(sc.pairs))
+	pool.page(mitigationPage(sc.pairs))
 	for _, e := range sc.entries {
-		p, err := runPage(cfg, sc, e)
-		if err != nil {
-			return nil, err
-		}
-		add(p)
+		pool.submit(func(r *renderer) error {
+			p, err := runPage(cfg, sc, e)
+			if err != nil {
+				return err
+			}
+			return r.emit(p)
+		})
 	}
 	methodology, err := content.Markdown(in.methodology)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", cfg.MethodologyLabel, err)
+		return fmt.Errorf("%s: %v", cfg.MethodologyLabel, err)
 	}
 	bm := in.content.Benchmark
 	body, err := content.Markdown([]byte(bm.Body))
 	if err != nil {
-		return nil, fmt.Errorf("benchmark body: %v", err)
+		return fmt.Errorf("benchmark body: %v", err)
 	}
-	add(&page{Path: benchmarkPath, Title: bm.Page.Name, Section: secBenchmark, Body: benchmarkData{Page: &bm.Page, Body: body}},
-		&page{Path: methodologyPath, Title: titleOr(in.methodology, "Methodology"), Section: secMethodology, Body: article{methodology}})
+	pool.page(&page{Path: benchmarkPath, Title: bm.Page.Name, Section: secBenchmark, Body: benchmarkData{Page: &bm.Page, Body: body}})
+	pool.page(&page{Path: methodologyPath, Title: titleOr(in.methodology, "Methodology"), Section: secMethodology, Body: article{methodology}})
 	for _, p := range in.content.Pages {
-		add(&page{Path: contentPagePath(p.Slug), Title: p.Title, Section: contentSection(p.Slug), Body: article{p.HTML}})
+		pool.page(&page{Path: contentPagePath(p.Slug), Title: p.Title, Section: contentSection(p.Slug), Body: article{p.HTML}})
 	}
-	tp, groups, err := transcriptBrowser(in, sc)
-	if err != nil {
-		return nil, err
-	}
-	add(tp...)
-	a.groups = groups
+	browserPages(in, sc, pool)
 	rubric, rubricJSON, err := rubricPage(cfg, in, sc)
 	if err != nil {
-		return nil, fmt.Errorf("rubric: %w", err)
+		return fmt.Errorf("rubric: %w", err)
 	}
-	if a.inputs, err = inputs(cfg, in); err != nil {
-		return nil, fmt.Errorf("provenance: %w", err)
-	}
-	add(rubric, provenancePage(cfg, sc, a.inputs), &page{Path: notFoundPath, Title: "Page not found", Section: secNone, Body: notFound{}})
-	for _, e := range sc.entries {
-		p, err := runProvenancePage(cfg, e)
-		if err != nil {
-			return nil, err
-		}
-		add(p)
-	}
-	changes, err := changesPage(cfg, in, sc, a.site)
+	pool.page(rubric)
+	inputs, err := inputs(cfg, in)
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("provenance: %w", err)
+	}
+	pool.page(provenancePage(cfg, sc, inputs))
+	pool.page(&page{Path: notFoundPath, Title: "Page not found", Section: secNone, Body: notFound{}})
+	changes, err := changesPage(cfg, in, sc, site)
+	if err != nil {
+		return err
 	}
 	if changes != nil {
-		add(changes)
+		pool.page(changes)
 	}
-	data, err := dataFiles(sc, a.site)
+	data, err := dataFiles(sc, site)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	a.data = append(data, rubricJSON)
-	return a, nil
+	for _, f := range append(data, rubricJSON) {
+		if err := out.put(f.Path, f.Data); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // newSiteInfo is what every page shows of the site: title, release,
 // navigation.
-func newSiteInfo(cfg Config, in *loaded, sc *scored) *siteInfo {
+func newSiteInfo(cfg Config, in *loaded) *siteInfo {
 	c := in.content
 	info := &siteInfo{
 		Title:       c.Site.Title,

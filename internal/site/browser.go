@@ -12,18 +12,45 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
 )
 
-// transcriptBrowser builds the browser's pages, and the page groups that
-// render transcripts from a second pass over each run's file.
-func transcriptBrowser(in *loaded, sc *scored) ([]*page, []pageGroup, error) {
-	var pages []*page
-	var groups []pageGroup
+// runPages queues a run's own pages: its scenario index, a scenario page
+// per question, its provenance page and, when it stored transcripts, its
+// transcript pages (rendered from a second pass over its file). They need
+// the run's prompts, which the pages spanning runs do not keep.
+func runPages(cfg Config, in *loaded, e *board.Entry, cells map[int]*score.QuestionCells, infos map[design.Prompt]textInfo, pool *pool) error {
+	chunks := transcriptChunks(in.texts, infos, cells, e)
+	idx, err := scenarioIndexPage(in.texts, e, cells)
+	if err != nil {
+		return err
+	}
+	pool.page(idx)
+	ids := slices.Sorted(maps.Keys(cells))
+	for i, q := range ids {
+		pool.submit(func(r *renderer) error {
+			return r.emit(scenarioPage(in.texts, infos, e, q, cells[q], chunks, ids, i))
+		})
+	}
+	prov, err := runProvenancePage(e)
+	if err != nil {
+		return err
+	}
+	pool.page(prov)
+	if len(chunks) > 0 {
+		pool.submit(transcriptJob(cfg, in.texts, e, chunks))
+	}
+	return nil
+}
+
+// browserPages queues the pages of the browser that span runs: per
+// variant the prompt index, the prompt pages and the compare pages; and
+// the hub.
+func browserPages(in *loaded, sc *scored, pool *pool) {
 	for _, variant := range board.Variants {
 		qs := in.texts.questions(variant)
 		if len(qs) == 0 {
@@ -35,41 +62,22 @@ func transcriptBrowser(in *loaded, sc *scored) ([]*page, []pageGroup, error) {
 				runs = append(runs, e)
 			}
 		}
-		pages = append(pages, promptIndexPage(in.texts, variant, qs))
+		pool.page(promptIndexPage(in.texts, variant, qs))
 		for i, q := range qs {
-			pages = append(pages, promptPage(in.texts, sc, variant, q, qs, i, runs), comparePage(in.texts, sc, variant, q, runs))
+			pool.submit(func(r *renderer) error {
+				if err := r.emit(promptPage(in.texts, sc, variant, q, qs, i, runs)); err != nil {
+					return err
+				}
+				return r.emit(comparePage(in.texts, sc, variant, q, runs))
+			})
 		}
 	}
-	for _, e := range sc.entries {
-		cells := sc.cells[e.ID()]
-		chunks := transcriptChunks(in, sc, e)
-		idx, err := scenarioIndexPage(in.texts, e, cells)
-		if err != nil {
-			return nil, nil, err
-		}
-		pages = append(pages, idx)
-		ids := slices.Sorted(maps.Keys(cells))
-		for i, q := range ids {
-			pages = append(pages, scenarioPage(in, e, q, cells[q], chunks, ids, i))
-		}
-		if len(chunks) > 0 {
-			groups = append(groups, transcriptGroup(in.texts, e, chunks))
-		}
-	}
-	pages = append(pages, hubPage(in.texts, sc.entries))
-	return pages, groups, nil
+	pool.page(hubPage(in.texts, sc.entries))
 }
 
-// runTexts is what the load pass keeps of a run's texts: a hash of each
-// prompt (to find prompts that differ from the prompt pages) and the size of
-// each transcript (to split transcript pages before reading them).
-type runTexts struct {
-	mu    sync.Mutex
-	byRun map[string]map[design.Prompt]textInfo
-}
-
-func newRunTexts() *runTexts { return &runTexts{byRun: map[string]map[design.Prompt]textInfo{}} }
-
+// textInfo is what a run's reading keeps of each prompt's texts: a hash
+// of the prompt (to find prompts that differ from the prompt pages) and the
+// size of its transcript (to split transcript pages before reading them).
 type textInfo struct {
 	hash       uint64
 	transcript int // bytes of transcript text; 0 when the row has none
@@ -79,18 +87,6 @@ func hashText(s string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(s))
 	return h.Sum64()
-}
-
-func (t *runTexts) hook(r *run.Run, c run.Cell, row *run.Row) {
-	info := textInfo{hash: hashText(row.FilledTemplate), transcript: transcriptSize(r.Manifest, row)}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	m := t.byRun[r.ID]
-	if m == nil {
-		m = map[design.Prompt]textInfo{}
-		t.byRun[r.ID] = m
-	}
-	m[c.Prompt] = info
 }
 
 // transcriptSize is the length of what a transcript page would show for a
@@ -121,8 +117,7 @@ const transcriptBudget = 300_000
 // transcriptChunks decides, before any transcript is read, which transcript
 // page each prompt of a run lands on: prompts with a transcript or with a
 // text that differs from the prompt pages, per question, split by size.
-func transcriptChunks(in *loaded, sc *scored, e *board.Entry) map[design.Prompt]int {
-	infos := in.runTexts.byRun[e.ID()]
+func transcriptChunks(texts *datasetTexts, infos map[design.Prompt]textInfo, cells map[int]*score.QuestionCells, e *board.Entry) map[design.Prompt]int {
 	chunks := map[design.Prompt]int{}
 	byQ := map[int][]design.Prompt{}
 	for k := range infos {
@@ -134,10 +129,10 @@ func transcriptChunks(in *loaded, sc *scored, e *board.Entry) map[design.Prompt]
 		page, size := 1, 0
 		for _, k := range ks {
 			info := infos[k]
-			text, _ := in.texts.text(e.Run.Manifest.Variant, k.Q, k.Cell)
+			text, _ := texts.text(e.Run.Manifest.Variant, k.Q, k.Cell)
 			differs := hashText(text) != info.hash
 			other := false
-			if qs := sc.cells[e.ID()][k.Q]; qs != nil {
+			if qs := cells[k.Q]; qs != nil {
 				other = qs[k.Index()].Cell.Other > 0
 			}
 			if info.transcript == 0 && !differs && !other {

@@ -41,14 +41,15 @@ type compareCell struct {
 
 func comparePage(texts *datasetTexts, sc *scored, variant run.Variant, q int, runs []*board.Entry) *page {
 	d := compareData{Variant: variant, Q: q, Title: texts.title(variant, q), PromptHref: promptPath(variant, q), Cells: design.NumCells}
-	var stats []*score.QuestionCells
+	var stats []*score.QuestionDeltas
 	var decision []bool
 	for _, e := range runs {
-		qs := sc.cells[e.ID()][q]
+		kept := sc.kept[e.ID()]
+		qs := kept.deltas[q]
 		if qs == nil {
 			continue
 		}
-		isDec := e.Run.Manifest.Scoring == run.Decision
+		isDec := kept.decision
 		unit := "Δ logit"
 		if isDec {
 			unit = "Δ share yes (pp)"
@@ -63,7 +64,7 @@ func comparePage(texts *datasetTexts, sc *scored, variant run.Variant, q int, ru
 			s := qs[i]
 			cc := compareCell{Value: "—", Class: "missing"}
 			if s.Present && s.HasBase {
-				cc = compareCell{signed(s.Delta, deltaDecimals(decision[j])), colourClass(s.Delta, decision[j])}
+				cc = compareCell{signed(s.Value, deltaDecimals(decision[j])), colourClass(s.Value, decision[j])}
 			} else if s.Present {
 				cc = compareCell{"n/a", "nobase"}
 			}

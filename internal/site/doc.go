@@ -4,18 +4,27 @@
 //
 // # Phases
 //
-// Generate runs the phases as functions, each taking what the earlier ones
-// returned, so the order of the build is in their signatures:
+// generate streams the site to a sink (a folder being written, a
+// comparison with a published copy, or memory) as pages are rendered, so
+// the build never holds the whole site, nor every run's rows, in memory:
 //
-//	load(cfg) → *loaded              content, METHODOLOGY.md, runs (site.go)
-//	scoreRuns(cfg, in) → *scored     results, boards, pairs, cells per question (site.go)
-//	assemble(cfg, in, sc) → *assembly every page with its data, data files, inputs (assemble.go)
-//	render(cfg, in, a) → []File      templates, assets, provenance.json, sorted (render.go)
-//	Write(out, files)                temporary folder swapped in (write.go)
+//	load      content, METHODOLOGY.md, the runs' manifests (site.go)
+//	runs      each run's rows read and scored, a few runs at a time in
+//	          parallel, then committed in id order: its prompt texts join the
+//	          dataset's (the lowest id gives a prompt's text), its own pages —
+//	          scenarios, transcripts, provenance — are queued for rendering,
+//	          and its rows are let go, keeping what the pages spanning runs
+//	          need (site.go, browser.go)
+//	boards    the runs ranked and compared (package board)
+//	assemble  the pages spanning runs queued; the data files written
+//	          (assemble.go, data.go)
+//	render    a pool renders queued pages in parallel (render.go)
+//	write     assets, then provenance.json, which lists every other file;
+//	          the output folder is swapped in (write.go, sink.go)
 //
-// All ordering is settled by assemble; render executes pages in parallel
-// into fixed slots, so scheduling cannot change a byte of the output. No
-// clock is read: dates come from the inputs.
+// A page's content is settled when it is queued; no page depends on the
+// order in which pages are rendered or written, and no clock is read
+// (dates come from the inputs).
 //
 // # Pages
 //

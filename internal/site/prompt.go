@@ -77,7 +77,7 @@ func promptPage(texts *datasetTexts, sc *scored, variant run.Variant, q int, qs 
 	owners := map[string]bool{}
 	for _, c := range design.Cells() {
 		r := promptRow{Anchor: c.Anchor(), Label: c.Label(), Baseline: c == design.Baseline}
-		t, ok := texts.byVariant[variant][design.Prompt{Q: q, Cell: c}]
+		t, ok := texts.owned(variant, design.Prompt{Q: q, Cell: c})
 		r.Present = ok
 		if ok {
 			owners[t.owner] = true
@@ -102,7 +102,7 @@ func promptPage(texts *datasetTexts, sc *scored, variant run.Variant, q int, qs 
 	sort.Strings(src)
 	d.Source = strings.Join(src, ", ")
 	for _, e := range runs {
-		if sc.cells[e.ID()][q] != nil {
+		if sc.kept[e.ID()].deltas[q] != nil {
 			d.Runs = append(d.Runs, runLink{e.ID(), e.Run.Manifest.Model.Name, e.Run.Manifest.Intervention, scenarioPath(e.ID(), q)})
 		}
 	}

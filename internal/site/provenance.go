@@ -97,14 +97,8 @@ type provenanceJSON struct {
 }
 
 // provenanceFile lists every other output file and every input.
-func provenanceFile(site *siteInfo, inputs []hashedFile, files []File) (File, error) {
-	p := provenanceJSON{Generator: site.Version, Release: sitedata.Release{Label: site.Release.Label, Date: site.Release.Date}, Inputs: inputs}
-	for _, f := range files {
-		h := hashBytes(f.Data)
-		h.Path = f.Path
-		p.Outputs = append(p.Outputs, h)
-	}
-	sort.Slice(p.Outputs, func(i, j int) bool { return p.Outputs[i].Path < p.Outputs[j].Path })
+func provenanceFile(site *siteInfo, inputs []hashedFile, outputs []hashedFile) (File, error) {
+	p := provenanceJSON{Generator: site.Version, Release: sitedata.Release{Label: site.Release.Label, Date: site.Release.Date}, Inputs: inputs, Outputs: outputs}
 	data, err := sitedata.Marshal(p)
 	if err != nil {
 		return File{}, err

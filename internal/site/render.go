@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/tdewolff/minify/v2"
 	"github.com/tdewolff/minify/v2/css"
@@ -65,11 +67,21 @@ func newMinifier() *minify.M {
 	return m
 }
 
-// renderer executes templates and minifies; it is safe for concurrent use.
+// renderer executes templates, minifies, and puts the page into the
+// site; it is safe for concurrent use.
 type renderer struct {
 	sets map[kind]*template.Template
 	min  *minify.M
 	site *siteInfo
+	out  sink
+}
+
+func newRenderer(cfg Config, site *siteInfo, out sink) (*renderer, error) {
+	sets, err := parseTemplates(cfg.Templates)
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	return &renderer{sets: sets, min: newMinifier(), site: site, out: out}, nil
 }
 
 // page renders one page into a minified file.
@@ -84,59 +96,80 @@ func (r *renderer) page(p *page) (File, error) {
 		return File{}, fmt.Errorf("%s: %w", p.Path, err)
 	}
 	var min bytes.Buffer
+	min.Grow(buf.Len())
 	if err := r.min.Minify("text/html", &min, &buf); err != nil {
 		return File{}, fmt.Errorf("%s: minify: %w", p.Path, err)
 	}
 	return File{Path: p.Path, Data: min.Bytes()}, nil
 }
 
-// render executes every page into memory, in parallel, then the page
-// groups; adds the static files and the data files; and last the
-// provenance manifest, which lists every other file. Results land at fixed
-// indices and files are sorted by path at the end, so the output cannot
-// depend on scheduling.
-func render(cfg Config, in *loaded, a *assembly) ([]File, error) {
-	sets, err := parseTemplates(cfg.Templates)
+// emit renders a page and puts it into the site.
+func (r *renderer) emit(p *page) error {
+	f, err := r.page(p)
 	if err != nil {
-		return nil, fmt.Errorf("templates: %w", err)
+		return err
 	}
-	r := &renderer{sets: sets, min: newMinifier(), site: a.site}
-	out := make([]File, len(a.pages))
-	errs := make([]error, len(a.pages))
-	parallel(len(a.pages), func(i int) {
-		out[i], errs[i] = r.page(a.pages[i])
-	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	return r.out.put(f.Path, f.Data)
+}
+
+// A job builds pages and emits them. Jobs run in parallel; every page's
+// content is settled before its job is queued.
+type job func(r *renderer) error
+
+// pool runs jobs on GOMAXPROCS workers. The queue is short, so a producer
+// that gets ahead of rendering waits, and memory holds few pages at once.
+// The first error stops the remaining jobs.
+type pool struct {
+	r    *renderer
+	jobs chan job
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	err  error
+}
+
+func newPool(r *renderer) *pool {
+	p := &pool{r: r, jobs: make(chan job, 4*runtime.GOMAXPROCS(0))}
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		p.wg.Add(1)
+		go func() {
+			defer p.wg.Done()
+			for j := range p.jobs {
+				if p.failed() {
+					continue
+				}
+				if err := j(p.r); err != nil {
+					p.mu.Lock()
+					if p.err == nil {
+						p.err = err
+					}
+					p.mu.Unlock()
+				}
+			}
+		}()
 	}
-	files := out
-	groups := make([][]File, len(a.groups))
-	errs = make([]error, len(a.groups))
-	parallel(len(a.groups), func(i int) {
-		groups[i], errs[i] = a.groups[i](cfg, r)
-	})
-	for i, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-		files = append(files, groups[i]...)
+	return p
+}
+
+func (p *pool) failed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err != nil
+}
+
+// submit queues a job.
+func (p *pool) submit(j job) { p.jobs <- j }
+
+// page queues a page already built.
+func (p *pool) page(pg *page) { p.submit(func(r *renderer) error { return r.emit(pg) }) }
+
+// wait waits for every queued job and returns the first error.
+func (p *pool) wait() error {
+	if p.jobs != nil {
+		close(p.jobs)
+		p.jobs = nil
+		p.wg.Wait()
 	}
-	assets, err := staticFiles(cfg.Static, r.min)
-	if err != nil {
-		return nil, err
-	}
-	files = append(append(files, assets...), a.data...)
-	prov, err := provenanceFile(a.site, a.inputs, files)
-	if err != nil {
-		return nil, fmt.Errorf("provenance: %w", err)
-	}
-	files = append(files, prov)
-	if err := sortFiles(files); err != nil {
-		return nil, err
-	}
-	return files, nil
+	return p.err
 }
 
 // staticFiles copies the embedded assets, minified, under assets/.

@@ -335,7 +335,7 @@ func rubric(cfg Config, in *loaded, sc *scored) rubricJSON {
 		if res.Fit.Method != score.FitNone {
 			rr.Fit = &sitedata.Fit{Method: res.Fit.Method.String(), Converged: res.Fit.Converged, Singular: res.Fit.Singular, Iterations: res.Fit.Iterations}
 		}
-		cells := sc.cells[e.ID()]
+		cells := sc.kept[e.ID()].deltas
 		for _, q := range slices.Sorted(maps.Keys(cells)) {
 			if n := cells[q].Count(); n < design.NumCells {
 				rr.Incomplete = append(rr.Incomplete, rubricQuestion{ID: q, Title: in.texts.shortTitle(m.Variant, q), Prompts: n})
@@ -349,7 +349,7 @@ func rubric(cfg Config, in *loaded, sc *scored) rubricJSON {
 		}
 		r.Runs = append(r.Runs, rr)
 	}
-	r.Example = workedExample(sc.entries)
+	r.Example = sc.example
 	r.ViewExample = viewExample(sc.entries)
 	return r
 }
@@ -377,33 +377,27 @@ func viewExample(entries []*board.Entry) *rubricViewEx {
 
 // workedExample follows one real row of a committed run from its
 // log-probabilities to the logit the scorer used: the first row of the
-// first logprob run (by id).
-func workedExample(entries []*board.Entry) *rubricExample {
-	for _, e := range entries {
-		m := e.Run.Manifest
-		if m.Scoring != run.Logprob || len(e.Run.Cells) == 0 {
-			continue
+// first logprob run (by id; the caller picks it).
+func workedExample(e *board.Entry) *rubricExample {
+	m := e.Run.Manifest
+	c := e.Run.Cells[0]
+	ex := &rubricExample{Run: e.ID(), Line: c.Line, Question: c.Q, Cell: cellJSON(c.Cell), Scorer: num(c.Logit)}
+	var pyes, pno float64
+	for i, f := range m.Choices.Forms() {
+		p := math.Exp(c.LP[i])
+		counts := "yes"
+		if i >= len(m.Choices.Yes) {
+			counts = "no"
+			pno += p
+		} else {
+			pyes += p
 		}
-		c := e.Run.Cells[0]
-		ex := &rubricExample{Run: e.ID(), Line: c.Line, Question: c.Q, Cell: cellJSON(c.Cell), Scorer: num(c.Logit)}
-		var pyes, pno float64
-		for i, f := range m.Choices.Forms() {
-			p := math.Exp(c.LP[i])
-			counts := "yes"
-			if i >= len(m.Choices.Yes) {
-				counts = "no"
-				pno += p
-			} else {
-				pyes += p
-			}
-			ex.Logprobs = append(ex.Logprobs, rubricForm{f, counts, num(c.LP[i]), num(p)})
-		}
-		ex.PYes, ex.PNo, ex.Mass = num(pyes), num(pno), num(pyes+pno)
-		ex.Normalised = num(pyes / (pyes + pno))
-		ex.Logit = num(math.Log(pyes) - math.Log(pno))
-		return ex
+		ex.Logprobs = append(ex.Logprobs, rubricForm{f, counts, num(c.LP[i]), num(p)})
 	}
-	return nil
+	ex.PYes, ex.PNo, ex.Mass = num(pyes), num(pno), num(pyes+pno)
+	ex.Normalised = num(pyes / (pyes + pno))
+	ex.Logit = num(math.Log(pyes) - math.Log(pno))
+	return ex
 }
 
 type rubricData struct {

@@ -81,11 +81,11 @@ type runProvenanceData struct {
 
 func (runProvenanceData) kind() kind { return kindRunProvenance }
 
-func runProvenancePage(cfg Config, e *board.Entry) (*page, error) {
+func runProvenancePage(e *board.Entry) (*page, error) {
 	m := e.Run.Manifest
 	hl, err := highlight.Highlight("yaml", e.Run.ManifestRaw)
 	if err != nil {
-		return nil, fmt.Errorf("%s/%s/manifest.yaml: %w", cfg.RunsLabel, e.ID(), err)
+		return nil, fmt.Errorf("%s/manifest.yaml: %w", e.ID(), err)
 	}
 	d := runProvenanceData{ID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, RunHref: runPath(e.ID()),
 		M: m, Manifest: hl, Files: e.Run.Files, Claims: claims(m, e.Result), Tolerance: numfmt.Decimal(ClaimTolerance)}

@@ -119,12 +119,12 @@ type coefCell struct {
 	Name, Value, Class, Sort string
 }
 
-func scenarioPage(in *loaded, e *board.Entry, q int, qs *score.QuestionCells, chunks map[design.Prompt]int, ids []int, pos int) *page {
+func scenarioPage(texts *datasetTexts, infos map[design.Prompt]textInfo, e *board.Entry, q int, qs *score.QuestionCells, chunks map[design.Prompt]int, ids []int, pos int) *page {
 	m := e.Run.Manifest
 	decision := m.Scoring == run.Decision
 	d := scenarioData{
 		RunID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, Decision: decision,
-		Q: q, Title: in.texts.title(m.Variant, q),
+		Q: q, Title: texts.title(m.Variant, q),
 		PromptHref: promptPath(m.Variant, q), CompareHref: comparePath(m.Variant, q),
 		BaselineHref: anchored(promptPath(m.Variant, q), design.Baseline.Anchor()),
 		IndexHref:    scenariosPath(e.ID()), RunHref: runPath(e.ID()),
@@ -154,7 +154,6 @@ func scenarioPage(in *loaded, e *board.Entry, q int, qs *score.QuestionCells, ch
 	if d.Transcripts {
 		d.Span++
 	}
-	infos := in.runTexts.byRun[e.ID()]
 	for i, c := range design.Cells() {
 		s := qs[i]
 		// A grid row per age (cells come in age order).
@@ -187,7 +186,7 @@ func scenarioPage(in *loaded, e *board.Entry, q int, qs *score.QuestionCells, ch
 			if n, ok := chunks[k]; ok {
 				vr.Transcript = anchored(transcriptPath(e.ID(), q, n), c.Anchor())
 			}
-			text, _ := in.texts.text(m.Variant, q, c)
+			text, _ := texts.text(m.Variant, q, c)
 			vr.TextDiffers = hashText(text) != infos[k].hash
 		}
 		row.Cells = append(row.Cells, gc)

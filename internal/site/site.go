@@ -2,14 +2,16 @@ package site
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"runtime"
-	"sort"
 	"sync"
+	"time"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/content"
+	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/fileerr"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
@@ -31,6 +33,9 @@ type Config struct {
 	Static    fs.FS
 	// Version identifies the generator (module version and VCS revision).
 	Version string
+	// Progress, when set, hears one line per phase with counts and the
+	// time taken (never part of the site).
+	Progress io.Writer
 }
 
 func (cfg Config) withDefaults() Config {
@@ -52,57 +57,117 @@ type File struct {
 	Data []byte
 }
 
-// Generate runs every phase but write and returns the site's files sorted
-// by path. Each phase takes what the previous ones produced and returns
-// its own result, so the order of the build is in these calls.
+// Generate builds the site in memory and returns its files sorted by path
+// (for tests and tools; Build streams them to disk).
 func Generate(cfg Config) ([]File, error) {
-	cfg = cfg.withDefaults()
-	in, err := load(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("load: %w", err)
+	var m memSink
+	if err := generate(cfg, &m); err != nil {
+		return nil, err
 	}
-	sc, err := scoreRuns(cfg, in)
-	if err != nil {
-		return nil, fmt.Errorf("score: %w", err)
-	}
-	a, err := assemble(cfg, in, sc)
-	if err != nil {
-		return nil, fmt.Errorf("assemble: %w", err)
-	}
-	files, err := render(cfg, in, a)
-	if err != nil {
-		return nil, fmt.Errorf("render: %w", err)
-	}
-	return files, nil
+	return m.sorted(), nil
 }
 
-// Build generates the site and writes it to out, replacing the previous
-// contents only when everything succeeded.
-func Build(cfg Config, out string) error {
-	files, err := Generate(cfg)
+// Build generates the site into out, replacing the previous contents only
+// when everything succeeded: the files go to a temporary folder beside
+// out, under out's lock, as they are rendered, and the folder is swapped
+// in at the end.
+func Build(cfg Config, out string, opt WriteOptions) error {
+	o, err := openOutput(out, opt)
 	if err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	if err := generate(cfg, o); err != nil {
+		o.abort()
 		return err
 	}
-	if err := Write(out, files); err != nil {
+	if err := o.commit(); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
 	return nil
 }
 
-// loaded is the load phase's result: the inputs, read and checked.
+// generate runs the phases, streaming every file to out:
+//
+//	load      content, METHODOLOGY.md, the runs' manifests
+//	runs      each run's rows read and scored in parallel, then committed
+//	          in id order: its prompt texts join the dataset's, and its
+//	          own pages (scenarios, transcripts, provenance) are rendered
+//	boards    the runs ranked and compared
+//	assemble  the pages that span runs, then rendered
+//	write     data files, assets, and last provenance.json
+//
+// Everything a page shows is settled before it is rendered, and no page
+// depends on the order in which pages are rendered or written.
+func generate(cfg Config, out sink) error {
+	cfg = cfg.withDefaults()
+	prog := newProgress(cfg.Progress)
+	in, err := load(cfg)
+	if err != nil {
+		return fmt.Errorf("load: %w", err)
+	}
+	prog.done("load", "%d runs", len(in.runs))
+	rec := newRecorder(out)
+	site := newSiteInfo(cfg, in)
+	r, err := newRenderer(cfg, site, rec)
+	if err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	pool := newPool(r)
+	sc, err := streamRuns(cfg, in, pool, prog)
+	if err != nil {
+		pool.wait()
+		return err
+	}
+	if sc.boards, err = board.Build(sc.entries); err != nil {
+		pool.wait()
+		return fmt.Errorf("score: %w", err)
+	}
+	sc.pairs = interventionPairs(sc.boards)
+	prog.done("boards", "%d boards", len(sc.boards))
+	if err := assemble(cfg, in, sc, site, pool, rec); err != nil {
+		pool.wait()
+		return fmt.Errorf("assemble: %w", err)
+	}
+	if err := pool.wait(); err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	assets, err := staticFiles(cfg.Static, r.min)
+	if err != nil {
+		return fmt.Errorf("render: %w", err)
+	}
+	for _, f := range assets {
+		if err := rec.put(f.Path, f.Data); err != nil {
+			return fmt.Errorf("write: %w", err)
+		}
+	}
+	inputs, err := inputs(cfg, in)
+	if err != nil {
+		return fmt.Errorf("provenance: %w", err)
+	}
+	prov, err := provenanceFile(site, inputs, rec.outputs())
+	if err != nil {
+		return fmt.Errorf("provenance: %w", err)
+	}
+	if err := rec.put(prov.Path, prov.Data); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	prog.done("pages", "%d files", len(rec.outputs()))
+	return nil
+}
+
+// loaded is what the load phase reads: the content, METHODOLOGY.md and
+// the runs' manifests; the runs' rows are read run by run later.
 type loaded struct {
 	content     *content.Content
 	methodology []byte
-	runs        []*run.Run // by id
-	// texts keeps one copy of each prompt text per variant; runTexts what
-	// each run's texts look like (hashes and transcript sizes), so the
-	// transcript pages can be planned without holding the texts.
-	texts    *datasetTexts
-	runTexts *runTexts
+	runs        []*run.Run // by id, manifests only
+	// texts keeps one copy of each prompt text per variant, filled as runs
+	// are committed.
+	texts *datasetTexts
 }
 
 func load(cfg Config) (*loaded, error) {
-	in := &loaded{methodology: cfg.Methodology, texts: newDatasetTexts(), runTexts: newRunTexts()}
+	in := &loaded{methodology: cfg.Methodology, texts: newDatasetTexts()}
 	var err error
 	if in.content, err = content.Load(cfg.Content, cfg.ContentLabel); err != nil {
 		return nil, err
@@ -110,58 +175,188 @@ func load(cfg Config) (*loaded, error) {
 	if len(cfg.Methodology) == 0 {
 		return nil, fmt.Errorf("%s: empty or missing", cfg.MethodologyLabel)
 	}
-	hook := func(r *run.Run, c run.Cell, row *run.Row) {
-		in.texts.hook(r, c, row)
-		in.runTexts.hook(r, c, row)
-	}
-	if in.runs, err = run.LoadAllWith(cfg.Runs, cfg.RunsLabel, hook); err != nil {
+	ids, err := run.List(cfg.Runs, cfg.RunsLabel)
+	if err != nil {
 		return nil, err
 	}
-	if len(in.runs) == 0 {
+	if len(ids) == 0 {
 		return nil, fmt.Errorf("%s: no runs", cfg.RunsLabel)
+	}
+	for _, id := range ids {
+		r, err := run.LoadManifest(cfg.Runs, cfg.RunsLabel, id)
+		if err != nil {
+			return nil, err
+		}
+		in.runs = append(in.runs, r)
 	}
 	return in, nil
 }
 
-// scored is the score phase's result.
+// scored is what the runs and boards phases produce: every run's result,
+// and what the pages that span runs need of its rows.
 type scored struct {
 	entries []*board.Entry // by run id
 	boards  []*board.Board
 	pairs   []pair // intervention runs against their model's default prompt
-	// cells holds each run's prompts per question, with their differences
-	// from the baseline person.
-	cells map[string]map[int]*score.QuestionCells
+	// kept holds, per run, what the pages that span runs need of its
+	// rows: the differences from the baseline person per question.
+	kept map[string]*keptCells
+	// example is the rubric's worked example: the first row of the first
+	// log-prob run.
+	example *rubricExample
 }
 
-// scoreRuns scores runs in parallel (results land at fixed indices), then
-// builds the boards.
-func scoreRuns(cfg Config, in *loaded) (*scored, error) {
-	sc := &scored{entries: make([]*board.Entry, len(in.runs)), cells: map[string]map[int]*score.QuestionCells{}}
-	errs := make([]error, len(in.runs))
-	parallel(len(in.runs), func(i int) {
-		r := in.runs[i]
-		res, err := score.Score(r)
-		if err != nil {
-			// A run that cannot be scored at all: its data are the cause.
-			errs[i] = fileerr.New(path.Join(cfg.RunsLabel, r.ID, r.Manifest.Scored.Path), 0, "cannot be scored: %v", err)
-			return
+// keptCells is a run's prompts reduced to what the compare, prompt and
+// rubric pages show.
+type keptCells struct {
+	decision bool
+	deltas   map[int]*score.QuestionDeltas
+}
+
+// streamRuns reads and scores the runs, a few at a time in parallel, and
+// commits them in id order: a run's prompt texts join the dataset's (the
+// first run to have a prompt, by id, gives its text), then its own pages
+// are queued for rendering and its rows dropped, keeping what the pages
+// that span runs need. Memory holds a few runs' rows at a time.
+func streamRuns(cfg Config, in *loaded, pool *pool, prog *progress) (*scored, error) {
+	n := len(in.runs)
+	sc := &scored{entries: make([]*board.Entry, n), kept: map[string]*keptCells{}}
+	workers := runtime.GOMAXPROCS(0)
+	window := make(chan struct{}, 2*workers) // runs read but not yet committed
+	results := make([]chan *readRun, n)
+	for i := range results {
+		results[i] = make(chan *readRun, 1)
+	}
+	next := make(chan int)
+	stop := make(chan struct{})
+	go func() {
+		defer close(next)
+		for i := range in.runs {
+			select {
+			case window <- struct{}{}:
+			case <-stop:
+				return
+			}
+			select {
+			case next <- i:
+			case <-stop:
+				return
+			}
 		}
-		sc.entries[i] = &board.Entry{Run: in.runs[i], Result: res}
-	})
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] <- readAndScore(cfg, in.runs[i])
+			}
+		}()
+	}
+	// On an error the workers finish the runs they hold, and no more are
+	// started.
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	rows := 0
+	for i := range in.runs {
+		rr := <-results[i]
+		<-window
+		if rr.err != nil {
+			return nil, rr.err
 		}
+		rows += len(rr.run.Cells)
+		if err := commitRun(cfg, in, sc, rr, pool); err != nil {
+			return nil, fmt.Errorf("assemble: %w", err)
+		}
+		sc.entries[i] = &board.Entry{Run: rr.run, Result: rr.res}
+		prog.step("runs", i+1, n)
 	}
-	for _, e := range sc.entries {
-		sc.cells[e.ID()] = score.Cells(e.Run)
-	}
-	var err error
-	if sc.boards, err = board.Build(sc.entries); err != nil {
-		return nil, err
-	}
-	sc.pairs = interventionPairs(sc.boards)
+	prog.done("runs", "%d runs, %d rows read, scored and their pages queued", n, rows)
 	return sc, nil
+}
+
+// readRun is one run read and scored, with its own prompt texts.
+type readRun struct {
+	run   *run.Run
+	res   *score.Result
+	texts map[design.Prompt]string // the run's prompt texts
+	infos map[design.Prompt]textInfo
+	err   error
+}
+
+func readAndScore(cfg Config, r *run.Run) *readRun {
+	rr := &readRun{run: r, texts: map[design.Prompt]string{}, infos: map[design.Prompt]textInfo{}}
+	err := r.LoadRows(cfg.Runs, cfg.RunsLabel, func(r *run.Run, c run.Cell, row *run.Row) {
+		rr.texts[c.Prompt] = row.FilledTemplate
+		rr.infos[c.Prompt] = textInfo{hash: hashText(row.FilledTemplate), transcript: transcriptSize(r.Manifest, row)}
+	})
+	if err != nil {
+		rr.err = fmt.Errorf("load: %w", err)
+		return rr
+	}
+	res, err := score.Score(r)
+	if err != nil {
+		// A run that cannot be scored at all: its data are the cause.
+		rr.err = fmt.Errorf("score: %w", fileerr.New(path.Join(cfg.RunsLabel, r.ID, r.Manifest.Scored.Path), 0, "cannot be scored: %v", err))
+		return rr
+	}
+	rr.res = res
+	return rr
+}
+
+// commitRun adds a run to the site, in id order: its texts to the
+// dataset's, its own pages to the rendering queue; then its rows are let
+// go.
+func commitRun(cfg Config, in *loaded, sc *scored, rr *readRun, pool *pool) error {
+	r := rr.run
+	in.texts.add(r, rr.texts)
+	e := &board.Entry{Run: r, Result: rr.res}
+	cells := score.Cells(r)
+	keep := &keptCells{decision: r.Manifest.Scoring == run.Decision, deltas: map[int]*score.QuestionDeltas{}}
+	for q, qs := range cells {
+		keep.deltas[q] = qs.Deltas()
+	}
+	sc.kept[r.ID] = keep
+	if sc.example == nil && r.Manifest.Scoring == run.Logprob && len(r.Cells) > 0 {
+		sc.example = workedExample(e)
+	}
+	if err := runPages(cfg, in, e, cells, rr.infos, pool); err != nil {
+		return err
+	}
+	r.Cells = nil // the scenario pages hold what they need
+	return nil
+}
+
+// progress prints one line per phase, with counts and the time taken.
+type progress struct {
+	w          io.Writer
+	start      time.Time
+	lastStep   time.Time
+	stepsShown int
+}
+
+func newProgress(w io.Writer) *progress {
+	now := time.Now()
+	return &progress{w: w, start: now, lastStep: now}
+}
+
+func (p *progress) done(phase, format string, args ...any) {
+	if p.w == nil {
+		return
+	}
+	fmt.Fprintf(p.w, "build: %-8s %s (%.1f s)\n", phase+":", fmt.Sprintf(format, args...), time.Since(p.start).Seconds())
+}
+
+// step reports progress within a long phase, at most every five seconds.
+func (p *progress) step(phase string, i, n int) {
+	if p.w == nil || i == n || time.Since(p.lastStep) < 5*time.Second {
+		return
+	}
+	p.lastStep = time.Now()
+	fmt.Fprintf(p.w, "build: %-8s %d of %d (%.1f s)\n", phase+":", i, n, time.Since(p.start).Seconds())
 }
 
 // parallel calls fn(0…n-1) on GOMAXPROCS workers.
@@ -182,17 +377,6 @@ func parallel(n int, fn func(i int)) {
 	}
 	close(work)
 	wg.Wait()
-}
-
-// sortFiles orders files by path and rejects two at one path.
-func sortFiles(files []File) error {
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	for i := 1; i < len(files); i++ {
-		if files[i].Path == files[i-1].Path {
-			return fmt.Errorf("two outputs at %s", files[i].Path)
-		}
-	}
-	return nil
 }
 
 func or(s, def string) string {

@@ -178,14 +178,14 @@ var (
 // fixtureSite is the fixture's site, generated once for the tests that only
 // read it.
 func fixtureSite(t testing.TB) map[string][]byte {
-	siteOnce.Do(func() { siteFiles = generate(t, fixture(t)) })
+	siteOnce.Do(func() { siteFiles = generateMap(t, fixture(t)) })
 	if siteFiles == nil {
 		t.Fatal("the fixture site did not build")
 	}
 	return siteFiles
 }
 
-func generate(t testing.TB, cfg Config) map[string][]byte {
+func generateMap(t testing.TB, cfg Config) map[string][]byte {
 	t.Helper()
 	files, err := Generate(cfg)
 	if err != nil {
@@ -352,20 +352,14 @@ func TestRanksAndTies(t *testing.T) {
 }
 
 func TestPlantedEffectRecovered(t *testing.T) {
-	cfg := fixture(t)
-	in, err := load(cfg.withDefaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scoreRuns(cfg, in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := fixtureSite(t)
 	got := map[string]float64{}
-	for _, e := range sc.entries {
-		if e.Result.Scored {
-			got[e.ID()] = e.Result.Coefficients[design.CoefBlack].Estimate
+	for _, id := range []string{"alpha", "beta"} {
+		var rj sitedata.Run
+		if err := json.Unmarshal(files["data/runs/"+id+".json"], &rj); err != nil {
+			t.Fatal(err)
 		}
+		got[id] = float64(rj.Coefficients[design.CoefBlack.Name()].Estimate)
 	}
 	// Every Black row's logit is 0.6 lower: on complete data the Black
 	// coefficient moves by exactly that.
@@ -377,9 +371,9 @@ func TestPlantedEffectRecovered(t *testing.T) {
 func TestDeterministic(t *testing.T) {
 	cfg := fixture(t)
 	prev := runtime.GOMAXPROCS(1)
-	one := generate(t, cfg)
+	one := generateMap(t, cfg)
 	runtime.GOMAXPROCS(2)
-	two := generate(t, cfg)
+	two := generateMap(t, cfg)
 	runtime.GOMAXPROCS(prev)
 	if len(one) != len(two) {
 		t.Fatalf("%d files vs %d", len(one), len(two))
@@ -395,7 +389,7 @@ func TestWriteIsAtomic(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "site")
 	cfg := fixture(t)
-	if err := Build(cfg, out); err != nil {
+	if err := Build(cfg, out, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(out, ".gitignore"), []byte("*\n"), 0o644); err != nil {
@@ -408,7 +402,7 @@ func TestWriteIsAtomic(t *testing.T) {
 	// A broken run: the build fails and leaves the site as it was.
 	bad := cfg.Runs.(fstest.MapFS)
 	bad["zeta/manifest.yaml"] = &fstest.MapFile{Data: []byte("model:\n  name: Z\nvariant: sideways\n")}
-	err = Build(cfg, out)
+	err = Build(cfg, out, WriteOptions{})
 	if err == nil || !strings.Contains(err.Error(), "load: runs/zeta/manifest.yaml:") {
 		t.Fatalf("error %v, want a load error naming runs/zeta/manifest.yaml:line", err)
 	}
@@ -417,7 +411,7 @@ func TestWriteIsAtomic(t *testing.T) {
 		t.Errorf("the previous site changed after a failed build (%v)", err)
 	}
 	delete(bad, "zeta/manifest.yaml")
-	if err := Build(cfg, out); err != nil {
+	if err := Build(cfg, out, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(out, ".gitignore")); err != nil {
@@ -581,7 +575,7 @@ func TestLongTranscripts(t *testing.T) {
 		}
 		cfg := fixture(t)
 		cfg.Runs = fstest.MapFS{"long/manifest.yaml": {Data: man}, "long/scored.jsonl.gz": {Data: scored}}
-		return generate(t, cfg)
+		return generateMap(t, cfg)
 	}
 	with, without := build(long), build(rows)
 	size := func(files map[string][]byte) (total int64, biggest int, name string) {

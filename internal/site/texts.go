@@ -18,10 +18,10 @@ type ownedText struct {
 // datasetTexts keeps one copy of each prompt text per variant, taken from
 // the run with the lowest id that has it: prompts are the same for every run
 // of a variant, so the site shows them once (on the prompt pages) and run
-// pages link there. Runs load in parallel; the lowest-id rule makes the
-// result independent of their order.
+// pages link there. Pages read it while later runs are added (their
+// prompts, never a prompt already there), hence the lock.
 type datasetTexts struct {
-	mu        sync.Mutex
+	mu        sync.RWMutex
 	byVariant map[run.Variant]map[design.Prompt]ownedText
 }
 
@@ -29,8 +29,10 @@ func newDatasetTexts() *datasetTexts {
 	return &datasetTexts{byVariant: map[run.Variant]map[design.Prompt]ownedText{}}
 }
 
-func (d *datasetTexts) hook(r *run.Run, c run.Cell, row *run.Row) {
-	k := c.Prompt
+// add gives the dataset a run's prompt texts. Runs are added in id order,
+// and a prompt keeps the text of the first run that has it: the run with
+// the lowest id, whatever order runs were read in.
+func (d *datasetTexts) add(r *run.Run, texts map[design.Prompt]string) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	m := d.byVariant[r.Manifest.Variant]
@@ -38,15 +40,25 @@ func (d *datasetTexts) hook(r *run.Run, c run.Cell, row *run.Row) {
 		m = map[design.Prompt]ownedText{}
 		d.byVariant[r.Manifest.Variant] = m
 	}
-	if cur, ok := m[k]; !ok || r.ID < cur.owner {
-		m[k] = ownedText{r.ID, row.FilledTemplate}
+	for k, t := range texts {
+		if _, ok := m[k]; !ok {
+			m[k] = ownedText{r.ID, t}
+		}
 	}
 }
 
 // text returns the dataset text of a prompt.
 func (d *datasetTexts) text(variant run.Variant, q int, c design.Cell) (string, bool) {
-	t, ok := d.byVariant[variant][design.Prompt{Q: q, Cell: c}]
+	t, ok := d.owned(variant, design.Prompt{Q: q, Cell: c})
 	return t.text, ok
+}
+
+// owned returns a prompt's text with the run it was taken from.
+func (d *datasetTexts) owned(variant run.Variant, p design.Prompt) (ownedText, bool) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	t, ok := d.byVariant[variant][p]
+	return t, ok
 }
 
 // prompts counts the prompts of a question that some run has.
@@ -62,6 +74,8 @@ func (d *datasetTexts) prompts(variant run.Variant, q int) int {
 
 // questions returns the question ids of a variant, ascending.
 func (d *datasetTexts) questions(variant run.Variant) []int {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
 	seen := map[int]bool{}
 	var ids []int
 	for k := range d.byVariant[variant] {

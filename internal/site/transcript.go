@@ -44,8 +44,8 @@ type transcriptEntry struct {
 	Decisions     []string
 }
 
-func transcriptGroup(texts *datasetTexts, e *board.Entry, chunks map[design.Prompt]int) pageGroup {
-	return func(cfg Config, r *renderer) ([]File, error) {
+func transcriptJob(cfg Config, texts *datasetTexts, e *board.Entry, chunks map[design.Prompt]int) job {
+	return func(r *renderer) error {
 		m := e.Run.Manifest
 		type key struct{ q, page int }
 		entries := map[key][]transcriptEntry{}
@@ -79,7 +79,7 @@ func transcriptGroup(texts *datasetTexts, e *board.Entry, chunks map[design.Prom
 			return nil
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		keys := make([]key, 0, len(entries))
 		for k := range entries {
@@ -91,7 +91,6 @@ func transcriptGroup(texts *datasetTexts, e *board.Entry, chunks map[design.Prom
 			}
 			return keys[i].page < keys[j].page
 		})
-		var files []File
 		for _, k := range keys {
 			es := entries[k]
 			sort.Slice(es, func(i, j int) bool { return es[i].Line < es[j].Line })
@@ -104,12 +103,10 @@ func transcriptGroup(texts *datasetTexts, e *board.Entry, chunks map[design.Prom
 					d.Parts = append(d.Parts, partLink{n, transcriptPath(e.ID(), k.q, n), n == k.page})
 				}
 			}
-			f, err := r.page(&page{Path: transcriptPath(e.ID(), k.q, k.page), Title: title, Section: secTranscripts, Body: d})
-			if err != nil {
-				return nil, err
+			if err := r.emit(&page{Path: transcriptPath(e.ID(), k.q, k.page), Title: title, Section: secTranscripts, Body: d}); err != nil {
+				return err
 			}
-			files = append(files, f)
 		}
-		return files, nil
+		return nil
 	}
 }

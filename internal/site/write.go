@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/discrimeval/leaderboard/internal/flock"
 )
@@ -47,74 +49,145 @@ func Write(out string, files []File) error { return WriteWith(out, files, WriteO
 
 // WriteWith is Write with options.
 func WriteWith(out string, files []File, opt WriteOptions) error {
+	o, err := openOutput(out, opt)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if err := o.put(f.Path, f.Data); err != nil {
+			o.abort()
+			return err
+		}
+	}
+	return o.commit()
+}
+
+// output is a site being written: a temporary folder beside the output
+// folder, under its lock. Files are put into it as they come (from several
+// goroutines); commit swaps it into place, abort throws it away.
+type output struct {
+	out, parent, base, tmp string
+	unlock                 func() error
+	logf                   func(string, ...any)
+	mu                     sync.Mutex
+	dirs                   map[string]bool // folders made so far
+}
+
+// openOutput takes the lock on out (waiting for another build to finish),
+// removes what killed builds left, and makes the temporary folder.
+func openOutput(out string, opt WriteOptions) (*output, error) {
 	out = filepath.Clean(out)
-	parent, base := filepath.Dir(out), filepath.Base(out)
-	logf := func(format string, args ...any) {
+	o := &output{out: out, parent: filepath.Dir(out), base: filepath.Base(out), dirs: map[string]bool{}}
+	o.logf = func(format string, args ...any) {
 		if opt.Log != nil {
 			fmt.Fprintf(opt.Log, format+"\n", args...)
 		}
 	}
-	for _, f := range files {
-		if strings.HasPrefix(f.Path, "/") || strings.Contains(f.Path, "..") || f.Path == "" {
-			return fmt.Errorf("refusing to write outside the site: %q", f.Path)
-		}
-	}
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
+	if err := os.MkdirAll(o.parent, 0o755); err != nil {
+		return nil, err
 	}
 	step("lock")
 	unlock, err := flock.Lock(out+".lock", func() {
-		logf("%s: another build is writing it (%s.lock is held); waiting for it to finish", out, out)
+		o.logf("%s: another build is writing it (%s.lock is held); waiting for it to finish", out, out)
 	})
 	switch {
 	case errors.Is(err, flock.ErrUnsupported):
 		unlock = func() error { return nil } // no guard on such systems
 	case err != nil:
-		return fmt.Errorf("locking %s: %w", out, err)
+		return nil, fmt.Errorf("locking %s: %w", out, err)
 	}
-	defer unlock()
+	o.unlock = unlock
 	step("locked")
-	if err := recoverDebris(parent, base, logf); err != nil {
+	if err := recoverDebris(o.parent, o.base, o.logf); err != nil {
+		unlock()
+		return nil, err
+	}
+	if o.tmp, err = os.MkdirTemp(o.parent, o.base+".tmp-"); err != nil {
+		unlock()
+		return nil, err
+	}
+	o.tmp = filepath.Clean(o.tmp) // MkdirTemp(".", …) gives "./…"
+	if err := os.Chmod(o.tmp, 0o755); err != nil { // MkdirTemp makes it 0700
+		o.abort()
+		return nil, err
+	}
+	return o, nil
+}
+
+// put writes one file into the temporary folder. Modes are set
+// explicitly, whatever the umask: a published site must be readable, and
+// two builds must not differ even in their modes.
+func (o *output) put(path string, data []byte) error {
+	if strings.HasPrefix(path, "/") || strings.Contains(path, "..") || path == "" {
+		return fmt.Errorf("refusing to write outside the site: %q", path)
+	}
+	p := filepath.Join(o.tmp, filepath.FromSlash(path))
+	if err := o.mkdirs(filepath.Dir(p)); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(parent, base+".tmp-")
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp) // a no-op after the rename
-	for _, f := range files {
-		p := filepath.Join(tmp, filepath.FromSlash(f.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
-			return err
-		}
-		step("file")
+	_, werr := f.Write(data)
+	cerr := f.Chmod(0o644)
+	if err := errors.Join(werr, cerr, f.Close()); err != nil {
+		return err
 	}
-	// Modes are set explicitly, whatever the umask: a published site must
-	// be readable, and two builds must not differ even in their modes.
-	err = filepath.WalkDir(tmp, func(p string, d os.DirEntry, err error) error {
+	step("file")
+	return nil
+}
+
+// mkdirs makes a folder of the site (mode 0755) and its parents, once.
+func (o *output) mkdirs(dir string) error {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.mkdirLocked(dir)
+}
+
+func (o *output) mkdirLocked(dir string) error {
+	if dir == o.tmp || o.dirs[dir] {
+		return nil
+	}
+	if !strings.HasPrefix(dir, o.tmp+string(filepath.Separator)) {
+		return fmt.Errorf("refusing to make %s outside %s", dir, o.tmp)
+	}
+	if err := o.mkdirLocked(filepath.Dir(dir)); err != nil {
+		return err
+	}
+	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return err
+	}
+	o.dirs[dir] = true
+	return nil
+}
+
+// abort removes the temporary folder and releases the lock.
+func (o *output) abort() {
+	os.RemoveAll(o.tmp)
+	o.unlock()
+}
+
+// commit swaps the temporary folder into place: the previous site, if
+// any, is renamed away, the new one renamed in, the previous one removed.
+func (o *output) commit() (err error) {
+	defer func() {
 		if err != nil {
-			return err
+			o.abort()
 		}
-		mode := os.FileMode(0o644)
-		if d.IsDir() {
-			mode = 0o755
-		}
-		return os.Chmod(p, mode)
-	})
-	if err != nil {
-		return err
-	}
+	}()
 	step("modes")
+	out, tmp := o.out, o.tmp
 	st, err := os.Lstat(out)
 	if errors.Is(err, os.ErrNotExist) {
 		if err := os.Rename(tmp, out); err != nil {
 			return err
 		}
 		step("renamed")
-		return unlock()
+		return o.unlock()
 	}
 	if err != nil {
 		return err
@@ -127,10 +200,13 @@ func WriteWith(out string, files []File, opt WriteOptions) error {
 			if err := os.WriteFile(filepath.Join(tmp, k), data, 0o644); err != nil {
 				return err
 			}
+			if err := os.Chmod(filepath.Join(tmp, k), 0o644); err != nil {
+				return err
+			}
 		}
 	}
 	step("kept")
-	old, err := os.MkdirTemp(parent, base+".old-")
+	old, err := os.MkdirTemp(o.parent, o.base+".old-")
 	if err != nil {
 		return err
 	}
@@ -150,7 +226,7 @@ func WriteWith(out string, files []File, opt WriteOptions) error {
 		return err
 	}
 	step("removed-old")
-	return unlock()
+	return o.unlock()
 }
 
 // recoverDebris runs under the lock: every out.tmp-* and out.old-* folder

@@ -1,0 +1,77 @@
+package site
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// A sink receives the site's files as they are rendered, in any order and
+// from several goroutines: a folder being written (Build), a comparison
+// with a published copy (-verify), or memory (Generate, for tests). Pages
+// go to the sink as soon as they are rendered, so the build never holds
+// the whole site in memory.
+type sink interface {
+	put(path string, data []byte) error
+}
+
+// recorder wraps a sink: it refuses two files at one path or a path
+// outside the site, and keeps every file's hash and size for
+// provenance.json, the manifest of the site written last.
+type recorder struct {
+	next  sink
+	mu    sync.Mutex
+	files map[string]hashedFile
+}
+
+func newRecorder(next sink) *recorder {
+	return &recorder{next: next, files: map[string]hashedFile{}}
+}
+
+func (r *recorder) put(path string, data []byte) error {
+	if path == "" || strings.HasPrefix(path, "/") || strings.Contains(path, "..") {
+		return fmt.Errorf("refusing to write outside the site: %q", path)
+	}
+	h := hashBytes(data)
+	h.Path = path
+	r.mu.Lock()
+	_, dup := r.files[path]
+	r.files[path] = h
+	r.mu.Unlock()
+	if dup {
+		return fmt.Errorf("two outputs at %s", path)
+	}
+	return r.next.put(path, data)
+}
+
+// outputs lists the files put so far, by path.
+func (r *recorder) outputs() []hashedFile {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]hashedFile, 0, len(r.files))
+	for _, h := range r.files {
+		out = append(out, h)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// memSink keeps the files in memory.
+type memSink struct {
+	mu    sync.Mutex
+	files []File
+}
+
+func (m *memSink) put(path string, data []byte) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.files = append(m.files, File{Path: path, Data: data})
+	return nil
+}
+
+// sorted returns the files by path.
+func (m *memSink) sorted() []File {
+	sort.Slice(m.files, func(i, j int) bool { return m.files[i].Path < m.files[j].Path })
+	return m.files
+}
