@@ -106,7 +106,7 @@ func openOutput(out string, opt WriteOptions) (*output, error) {
 		unlock()
 		return nil, err
 	}
-	o.tmp = filepath.Clean(o.tmp) // MkdirTemp(".", …) gives "./…"
+	o.tmp = filepath.Clean(o.tmp)                  // MkdirTemp(".", …) gives "./…"
 	if err := os.Chmod(o.tmp, 0o755); err != nil { // MkdirTemp makes it 0700
 		o.abort()
 		return nil, err
