@@ -129,15 +129,11 @@ func verifySite(cfg site.Config, dir string, stdout io.Writer) error {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return fmt.Errorf("-verify %s: not a folder", dir)
 	}
-	files, err := site.Generate(cfg)
-	if err != nil {
+	c := verify.NewComparer(os.DirFS(dir))
+	if err := site.Stream(cfg, c.Put); err != nil {
 		return err
 	}
-	rebuilt := make(map[string][]byte, len(files))
-	for _, f := range files {
-		rebuilt[f.Path] = f.Data
-	}
-	rep, err := verify.Compare(rebuilt, os.DirFS(dir))
+	rep, err := c.Finish()
 	if err != nil {
 		return err
 	}

@@ -385,3 +385,14 @@ func or(s, def string) string {
 	}
 	return s
 }
+
+// Stream builds the site and hands every file to put as soon as it is
+// rendered, from several goroutines, in no particular order (for -verify,
+// which compares each file with a published copy as it comes).
+func Stream(cfg Config, put func(path string, data []byte) error) error {
+	return generate(cfg, putFunc(put))
+}
+
+type putFunc func(path string, data []byte) error
+
+func (f putFunc) put(path string, data []byte) error { return f(path, data) }

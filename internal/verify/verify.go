@@ -6,6 +6,7 @@ package verify
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -13,6 +14,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
@@ -35,41 +37,81 @@ var Ignored = map[string]bool{".gitignore": true}
 
 // Compare compares rebuilt files (path → contents) with the tree published.
 func Compare(rebuilt map[string][]byte, published fs.FS) (*Report, error) {
-	r := &Report{}
-	seen := map[string]bool{}
-	err := fs.WalkDir(published, ".", func(p string, d fs.DirEntry, err error) error {
+	c := NewComparer(published)
+	for _, p := range slices.Sorted(maps.Keys(rebuilt)) {
+		if err := c.Put(p, rebuilt[p]); err != nil {
+			return nil, err
+		}
+	}
+	return c.Finish()
+}
+
+// Comparer compares a rebuild with the published tree file by file, as
+// the rebuild produces them, so neither site is ever held in memory. Put
+// may be called from several goroutines.
+type Comparer struct {
+	published fs.FS
+	mu        sync.Mutex
+	seen      map[string]bool
+	same      int
+	added     []string
+	changed   map[string][]string // path → explanations of changed data
+}
+
+// NewComparer compares with the published tree.
+func NewComparer(published fs.FS) *Comparer {
+	return &Comparer{published: published, seen: map[string]bool{}, changed: map[string][]string{}}
+}
+
+// Put compares one rebuilt file with the published file at the same path.
+func (c *Comparer) Put(p string, data []byte) error {
+	got, err := fs.ReadFile(c.published, p)
+	var why []string
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return err
+	case !bytes.Equal(got, data):
+		why = explain(p, got, data)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.seen[p] = true
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		c.added = append(c.added, p)
+	case why != nil || !bytes.Equal(got, data):
+		c.changed[p] = why
+	default:
+		c.same++
+	}
+	return nil
+}
+
+// Finish lists the published files the rebuild did not produce and
+// returns the report.
+func (c *Comparer) Finish() (*Report, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r := &Report{Same: c.same, Added: append([]string(nil), c.added...)}
+	err := fs.WalkDir(c.published, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || Ignored[p] {
 			return err
 		}
-		seen[p] = true
-		want, ok := rebuilt[p]
-		if !ok {
+		if !c.seen[p] {
 			r.Removed = append(r.Removed, p)
-			return nil
 		}
-		got, err := fs.ReadFile(published, p)
-		if err != nil {
-			return err
-		}
-		if bytes.Equal(got, want) {
-			r.Same++
-			return nil
-		}
-		r.Changed = append(r.Changed, p)
-		r.Scores = append(r.Scores, explain(p, got, want)...)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	for p := range rebuilt {
-		if !seen[p] {
-			r.Added = append(r.Added, p)
-		}
+	for _, p := range slices.Sorted(maps.Keys(c.changed)) {
+		r.Changed = append(r.Changed, p)
+		r.Scores = append(r.Scores, c.changed[p]...)
 	}
 	sort.Strings(r.Added)
 	sort.Strings(r.Removed)
-	sort.Strings(r.Changed)
 	return r, nil
 }
 
