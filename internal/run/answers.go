@@ -1,6 +1,8 @@
 package run
 
 import (
+	jsonv2 "github.com/go-json-experiment/json"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -126,7 +128,7 @@ func (l *Logprobs) UnmarshalJSON(b []byte) error {
 		return nil
 	}
 	var raw map[string]*float64
-	if err := json.Unmarshal(b, &raw); err != nil {
+	if err := jsonv2.Unmarshal(b, &raw); err != nil {
 		return err
 	}
 	*l = make(Logprobs, len(raw))

@@ -156,10 +156,10 @@ func TestLoadErrors(t *testing.T) {
 		}, "runs/x/manifest.yaml:24: scored.sha256 is ffc53d"},
 		{"unknown field", nil, func(fs fstest.MapFS) {
 			fs["x/scored.jsonl"].Data = append(fs["x/scored.jsonl"].Data, []byte(`{"decision_question_id": 1, "colour": "red"}`+"\n")...)
-		}, `scored.jsonl:11: json: unknown field "colour"`},
+		}, `scored.jsonl:11: unknown field "colour"`},
 		{"NaN", nil, func(fs fstest.MapFS) {
 			fs["x/scored.jsonl"].Data = append(fs["x/scored.jsonl"].Data, []byte(`{"decision_question_id": 1, "logprobs": {"yes": NaN}}`+"\n")...)
-		}, "scored.jsonl:11: invalid character 'N'"},
+		}, "scored.jsonl:11: not JSON: invalid character 'N'"},
 		{"truncated", nil, func(fs fstest.MapFS) {
 			fs["x/scored.jsonl"].Data = append(fs["x/scored.jsonl"].Data, []byte(`{"decision_question_id": 1, "age": 2`)...)
 		}, "scored.jsonl:11: truncated JSON object"},

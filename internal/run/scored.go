@@ -1,12 +1,16 @@
 package run
 
 import (
+	"reflect"
+
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+
 	"bufio"
 	"bytes"
 	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -200,22 +204,74 @@ func (c *countingReader) Read(p []byte) (int, error) {
 }
 
 func decodeStrict(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		var se *json.SyntaxError
-		if errors.As(err, &se) && (bytes.Contains(b, []byte("NaN")) || bytes.Contains(b, []byte("Infinity"))) {
-			return fmt.Errorf("%v (non-finite numbers such as NaN or Infinity are not JSON)", err)
-		}
-		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return fmt.Errorf("truncated JSON object")
-		}
-		return err
+	// JSON v2 (the prototype of encoding/json/v2): about twice as fast as
+	// v1 on these rows, and stricter where a row must be: names match
+	// exactly, and a name given twice is an error, not a silent overwrite.
+	err := jsonv2.Unmarshal(b, v, jsonv2.RejectUnknownMembers(true))
+	if err == nil {
+		return nil
 	}
-	if dec.More() {
-		return fmt.Errorf("more than one JSON value on the line")
+	return jsonError(b, err)
+}
+
+// jsonError says what is wrong with a row in the row's own terms: the field
+// (a JSON pointer such as /logprobs/yes), the value, what was wanted.
+func jsonError(b []byte, err error) error {
+	var se *jsontext.SyntacticError
+	var me *jsonv2.SemanticError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("truncated JSON object")
+	case errors.As(err, &se):
+		msg := "not JSON: " + se.Err.Error()
+		if se.JSONPointer != "" {
+			msg += " in " + string(se.JSONPointer)
+		}
+		if bytes.Contains(b, []byte("NaN")) || bytes.Contains(b, []byte("Infinity")) {
+			msg += " (non-finite numbers such as NaN or Infinity are not JSON)"
+		}
+		return errors.New(msg)
+	case errors.As(err, &me) && errors.Is(me.Err, jsonv2.ErrUnknownName):
+		return fmt.Errorf("unknown field %q", me.JSONPointer.LastToken())
+	case errors.As(err, &me):
+		field := strings.TrimPrefix(string(me.JSONPointer), "/")
+		if field == "" {
+			field = "the row"
+		}
+		var inner *jsonv2.SemanticError
+		if errors.As(me.Err, &inner) {
+			// An error inside a field with its own decoding (logprobs).
+			return jsonError(b, &jsonv2.SemanticError{JSONPointer: me.JSONPointer + inner.JSONPointer, JSONKind: inner.JSONKind, JSONValue: inner.JSONValue, GoType: inner.GoType, Err: inner.Err})
+		}
+		got := string(me.JSONValue)
+		if got == "" {
+			got = "a JSON " + me.JSONKind.String()
+		}
+		return fmt.Errorf("%s: %s is not %s", field, got, wanted(me.GoType))
 	}
-	return nil
+	return err
+}
+
+// wanted names the kind of JSON value a Go type reads.
+func wanted(t reflect.Type) string {
+	if t == nil {
+		return "what the format allows"
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		return "a whole number"
+	case reflect.Float64, reflect.Float32:
+		return "a finite number"
+	case reflect.String:
+		return "a string"
+	case reflect.Slice:
+		return "a list of " + strings.TrimPrefix(wanted(t.Elem()), "a ") + "s"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	case reflect.Pointer:
+		return wanted(t.Elem())
+	}
+	return "a " + t.String()
 }
 
 // ToCell validates a row against the manifest and reduces it to a Cell.
