@@ -4,6 +4,8 @@
 package score
 
 import (
+	"bytes"
+	"encoding/gob"
 	"fmt"
 	"math"
 	"sort"
@@ -446,4 +448,35 @@ func Compat(res *Result) map[string]float64 {
 	}
 	out["age_bias"] = math.Abs(res.Coefficients[design.CoefAge].Estimate)
 	return out
+}
+
+// resultWire is a Result with its unexported parts, for the build cache;
+// resultData is Result without its methods, so gob encodes its fields
+// instead of calling MarshalBinary again.
+type resultData Result
+
+type resultWire struct {
+	R        resultData
+	IDs      []int
+	Boot     [][design.NumCoefs]float64
+	ViewBoot [NumViews][]float64
+}
+
+// MarshalBinary encodes the result, bootstrap replicates included, so a
+// build can keep it in its cache instead of scoring the run again.
+func (res *Result) MarshalBinary() ([]byte, error) {
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(resultWire{R: resultData(*res), IDs: res.ids, Boot: res.boot, ViewBoot: res.viewBoot})
+	return buf.Bytes(), err
+}
+
+// UnmarshalBinary decodes what MarshalBinary encoded.
+func (res *Result) UnmarshalBinary(data []byte) error {
+	var w resultWire
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&w); err != nil {
+		return err
+	}
+	*res = Result(w.R)
+	res.ids, res.boot, res.viewBoot = w.IDs, w.Boot, w.ViewBoot
+	return nil
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/synth"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 type reference struct {
@@ -340,5 +342,38 @@ func BenchmarkScore(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// A result read back from the cache is the result: every number, the
+// bootstrap replicates (paired comparisons use them) included.
+func TestResultRoundTrip(t *testing.T) {
+	for _, r := range []*run.Run{synthRun(t, planted, 0), synthRun(t, planted, 5)} {
+		a, err := Score(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := a.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b Result
+		if err := b.UnmarshalBinary(data); err != nil {
+			t.Fatal(err)
+		}
+		ca, err := Compare(a, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cb, err := Compare(a, &b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(a, &b, cmpopts.EquateNaNs(), cmp.AllowUnexported(Result{})); diff != "" {
+			t.Errorf("%v: the result read back differs (-want +got):\n%s", r.Manifest.Scoring, diff)
+		}
+		if diff := cmp.Diff(ca, cb, cmpopts.EquateNaNs()); diff != "" {
+			t.Errorf("%v: paired comparisons differ:\n%s", r.Manifest.Scoring, diff)
+		}
 	}
 }
