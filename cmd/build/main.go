@@ -1,13 +1,27 @@
 // Command build generates the Discrim-Eval leaderboard site from the
 // committed content and frozen runs.
 //
-//	go run ./cmd/build [-content DIR] [-runs DIR] [-methodology FILE] [-o DIR]
+//	go run ./cmd/build [-content DIR] [-runs DIR] [-methodology FILE] [-o DIR] [-annotate]
 //	go run ./cmd/build -verify DIR
+//	go run ./cmd/build -diff SITE_OR_COMMIT [-format text|markdown] [-diff-label NAME]
 //
 // With no flags it reads ./content, ./runs and ./METHODOLOGY.md and writes
 // ./site, replacing it only when the whole build succeeded. With -verify it
 // writes nothing: it rebuilds in memory and compares with the published
 // copy of the site in DIR, byte for byte, exiting 1 when they differ.
+//
+// With -diff it writes nothing either: it compares this build with another
+// site — a built site's folder, or a git commit whose inputs it builds with
+// this generator — and prints what changed: site files, runs added,
+// removed and changed, per board the rank moves and score changes (marking
+// those beyond their interval, and those caused only by runs added or
+// removed), and the checks of every new or changed run. It is the Changes
+// page's comparison (internal/changes), as terminal text or as Markdown for
+// a pull request's job summary; it exits 0 whatever the differences.
+//
+// With -annotate, a build error is also printed on standard output as a
+// GitHub Actions annotation (::error file=…,line=…::…), which a pull
+// request shows on the line of its diff.
 package main
 
 import (
@@ -20,6 +34,7 @@ import (
 	"runtime/debug"
 
 	"github.com/discrimeval/leaderboard/internal/content"
+	"github.com/discrimeval/leaderboard/internal/fileerr"
 	"github.com/discrimeval/leaderboard/internal/input"
 	"github.com/discrimeval/leaderboard/internal/site"
 	"github.com/discrimeval/leaderboard/internal/verify"
@@ -36,14 +51,27 @@ func main() {
 	}
 }
 
+// options are the command-line flags.
+type options struct {
+	content, runs, methodology, out string
+	verify                          string
+	diff, diffLabel, format         string
+	annotate                        bool
+}
+
 func run(args []string, stdout, stderr io.Writer) error {
+	var o options
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	contentDir := fs.String("content", "content", "folder with site.yaml, benchmarks/ and pages/")
-	runsDir := fs.String("runs", "runs", "folder with one sub-folder per frozen run")
-	methodology := fs.String("methodology", "METHODOLOGY.md", "the methodology page (Markdown)")
-	out := fs.String("o", "site", "output folder (replaced atomically)")
-	verifyDir := fs.String("verify", "", "compare a rebuild with the published site in this folder instead of writing (exit 1 when they differ)")
+	fs.StringVar(&o.content, "content", "content", "folder with site.yaml, benchmarks/ and pages/")
+	fs.StringVar(&o.runs, "runs", "runs", "folder with one sub-folder per frozen run")
+	fs.StringVar(&o.methodology, "methodology", "METHODOLOGY.md", "the methodology page (Markdown)")
+	fs.StringVar(&o.out, "o", "site", "output folder (replaced atomically)")
+	fs.StringVar(&o.verify, "verify", "", "compare a rebuild with the published site in this folder instead of writing (exit 1 when they differ)")
+	fs.StringVar(&o.diff, "diff", "", "compare this build with another site (a built site's folder, or a git commit to build) instead of writing, and print the changes")
+	fs.StringVar(&o.format, "format", "text", "with -diff: text or markdown")
+	fs.StringVar(&o.diffLabel, "diff-label", "", "with -diff: how the report names the other site (default: as given)")
+	fs.BoolVar(&o.annotate, "annotate", false, "also print a build error as a GitHub Actions annotation (::error file=…,line=…::…) on standard output")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: build [flags]\n\nBuilds the leaderboard site from frozen runs; every score is recomputed.\n\n")
 		fs.PrintDefaults()
@@ -55,44 +83,63 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
+	if o.format != "text" && o.format != "markdown" {
+		return fmt.Errorf("-format %q: want text or markdown", o.format)
+	}
+	err := build(o, stdout, stderr)
+	if err != nil && o.annotate && !errors.Is(err, errDiffers) {
+		fmt.Fprintln(stdout, fileerr.Annotation(err))
+	}
+	return err
+}
+
+func build(o options, stdout, stderr io.Writer) error {
 	// The input folders are opened so that symbolic links are followed
 	// only inside them (internal/input).
-	contentFS, closeContent, err := input.Dir(*contentDir)
+	contentFS, closeContent, err := input.Dir(o.content)
 	if err != nil {
 		return err
 	}
 	defer closeContent()
-	runsFS, closeRuns, err := input.Dir(*runsDir)
+	runsFS, closeRuns, err := input.Dir(o.runs)
 	if err != nil {
 		return err
 	}
 	defer closeRuns()
-	mdDir, closeMD, err := input.Dir(filepath.Dir(*methodology))
+	mdDir, closeMD, err := input.Dir(filepath.Dir(o.methodology))
 	if err != nil {
-		return fmt.Errorf("-methodology %s: %v", *methodology, err)
+		return fmt.Errorf("-methodology %s: %v", o.methodology, err)
 	}
 	defer closeMD()
-	md, err := content.LoadMethodology(mdDir, filepath.Base(*methodology), *methodology)
+	md, err := content.LoadMethodology(mdDir, filepath.Base(o.methodology), o.methodology)
 	if err != nil {
 		return err
 	}
 	cfg := site.Config{
-		Content: contentFS, ContentLabel: *contentDir,
-		Runs: runsFS, RunsLabel: *runsDir,
-		Methodology: md, MethodologyLabel: *methodology,
+		Content: contentFS, ContentLabel: o.content,
+		Runs: runsFS, RunsLabel: o.runs,
+		Methodology: md, MethodologyLabel: o.methodology,
 		Version: version(),
 	}
-	if *verifyDir != "" {
-		return verifySite(cfg, *verifyDir, stdout)
+	switch {
+	case o.verify != "":
+		return verifySite(cfg, o.verify, stdout)
+	case o.diff != "":
+		r, err := diffReport(cfg, inputs{o.content, o.runs, o.methodology}, o.diff, o.diffLabel)
+		if err != nil {
+			writeFailure(stdout, err, o.format)
+			return err
+		}
+		return writeReport(stdout, r, o.format)
 	}
 	files, err := site.Generate(cfg)
 	if err != nil {
 		return err
 	}
-	if err := site.WriteWith(*out, files, site.WriteOptions{Log: stderr}); err != nil {
+	if err := site.WriteWith(o.out, files, site.WriteOptions{Log: stderr}); err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
-	fmt.Fprintf(stdout, "wrote %s\n", *out)
+	fmt.Fprintf(stdout, "wrote %s\n", o.out)
 	return nil
 }
 

@@ -80,18 +80,19 @@ func assemble(cfg Config, in *loaded, sc *scored) (*assembly, error) {
 		}
 		add(p)
 	}
-	changes, err := changesPage(cfg, in, sc, a.site)
+	data, err := dataFiles(sc, a.site)
+	if err != nil {
+		return nil, err
+	}
+	a.data = append(data, rubricJSON)
+	// The changes page reads this build's data files back, as -diff does.
+	changes, err := changesPage(cfg, in, data)
 	if err != nil {
 		return nil, err
 	}
 	if changes != nil {
 		add(changes)
 	}
-	data, err := dataFiles(sc, a.site)
-	if err != nil {
-		return nil, err
-	}
-	a.data = append(data, rubricJSON)
 	return a, nil
 }
 

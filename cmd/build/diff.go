@@ -1,0 +1,243 @@
+package main
+
+// -diff: this build against another site, as the Changes page compares a
+// release with the previous one (internal/changes), plus the file-level
+// differences of -verify (internal/verify). A pull request's check posts
+// its Markdown as the job summary.
+
+import (
+	"archive/tar"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/changes"
+	"github.com/discrimeval/leaderboard/internal/site"
+	"github.com/discrimeval/leaderboard/internal/verify"
+)
+
+// inputs are the paths this build reads, for building another commit's
+// copy of them.
+type inputs struct {
+	content, runs, methodology string
+}
+
+// diffReport compares the site cfg builds with other: a built site's
+// folder, or a git commit whose inputs (the same paths as this build's)
+// are built with this generator into a temporary folder. label names the
+// other side in the report ("" for other itself).
+func diffReport(cfg site.Config, in inputs, other, label string) (*changes.Report, error) {
+	files, err := site.Generate(cfg)
+	if err != nil {
+		return nil, err
+	}
+	dir := other
+	if st, err := os.Stat(other); err != nil || !st.IsDir() {
+		tmp, err := os.MkdirTemp("", "build-diff-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		if dir, err = buildCommit(other, in, cfg.Version, tmp); err != nil {
+			return nil, err
+		}
+	}
+	rebuilt := make(map[string][]byte, len(files))
+	for _, f := range files {
+		rebuilt[f.Path] = f.Data
+	}
+	fr, err := verify.Compare(rebuilt, os.DirFS(dir))
+	if err != nil {
+		return nil, fmt.Errorf("-diff %s: %w", other, err)
+	}
+	old, err := changes.ReadFS(os.DirFS(dir))
+	if err != nil {
+		return nil, fmt.Errorf("-diff %s: %w", other, err)
+	}
+	now, err := changes.ReadFiles(rebuilt)
+	if err != nil {
+		return nil, err
+	}
+	r := changes.Compare(old, now)
+	r.Files = fr
+	r.NewName = "this build"
+	r.OldName = or(label, other)
+	if l := old.Release.Label; l != "" {
+		r.OldName += " (release " + l + ")"
+	}
+	if l := now.Release.Label; l != "" {
+		r.NewName += " (release " + l + ")"
+	}
+	return r, nil
+}
+
+// writeReport prints r in format.
+func writeReport(w io.Writer, r *changes.Report, format string) error {
+	if format == "markdown" {
+		return r.WriteMarkdown(w)
+	}
+	return r.WriteText(w)
+}
+
+// writeFailure says in a report that this build failed, so a pull
+// request's summary shows why instead of nothing.
+func writeFailure(w io.Writer, err error, format string) {
+	if format == "markdown" {
+		fmt.Fprintf(w, "## Leaderboard changes\n\n❌ **The site does not build**, so there is nothing to compare:\n\n```\n%s\n```\n\nThe error is marked on the file in the pull request's diff.\n",
+			strings.ReplaceAll(err.Error(), "```", "'''"))
+		return
+	}
+	fmt.Fprintf(w, "the site does not build: %v\n", err)
+}
+
+// buildCommit builds the inputs of a git commit with this generator into
+// tmp/site and returns that folder.
+func buildCommit(rev string, in inputs, version, tmp string) (string, error) {
+	top, err := git("", "rev-parse", "--show-toplevel")
+	if err != nil {
+		return "", fmt.Errorf("-diff %s: not a folder, and no git repository here to find a commit in (%v)", rev, err)
+	}
+	top = strings.TrimSpace(top)
+	commit, err := git(top, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		return "", fmt.Errorf("-diff %s: neither a folder nor a commit of %s", rev, top)
+	}
+	commit = strings.TrimSpace(commit)
+	// The same paths as this build's, relative to the repository.
+	var rel []string
+	for _, p := range []string{in.content, in.runs, in.methodology} {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return "", err
+		}
+		// The repository's own path may differ by symbolic links.
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
+		}
+		r, err := filepath.Rel(top, abs)
+		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return "", fmt.Errorf("-diff %s: %s is outside the repository %s", rev, p, top)
+		}
+		rel = append(rel, filepath.ToSlash(r))
+	}
+	src := filepath.Join(tmp, "src")
+	if err := extract(top, commit, rel, src); err != nil {
+		return "", fmt.Errorf("-diff %s: %w", rev, err)
+	}
+	md, err := os.ReadFile(filepath.Join(src, filepath.FromSlash(rel[2])))
+	if err != nil {
+		return "", fmt.Errorf("-diff %s: %w", rev, err)
+	}
+	short := commit[:min(12, len(commit))]
+	cfg := site.Config{
+		Content: os.DirFS(filepath.Join(src, filepath.FromSlash(rel[0]))), ContentLabel: short + ":" + rel[0],
+		Runs: os.DirFS(filepath.Join(src, filepath.FromSlash(rel[1]))), RunsLabel: short + ":" + rel[1],
+		Methodology: md, MethodologyLabel: short + ":" + rel[2],
+		Version: version,
+	}
+	files, err := site.Generate(cfg)
+	if err != nil {
+		return "", fmt.Errorf("-diff %s: building commit %s: %w", rev, short, err)
+	}
+	out := filepath.Join(tmp, "site")
+	if err := site.Write(out, files); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// extract writes the given paths of a commit into dir, from `git archive`.
+// Only regular files and folders are written, at paths inside dir.
+func extract(repo, commit string, paths []string, dir string) error {
+	cmd := exec.Command("git", append([]string{"-C", repo, "archive", "--format=tar", commit, "--"}, paths...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	terr := untar(out, dir)
+	io.Copy(io.Discard, out)
+	if err := cmd.Wait(); err != nil {
+		return fmt.Errorf("git archive: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return terr
+}
+
+func untar(r io.Reader, dir string) error {
+	tr := tar.NewReader(r)
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		name := path.Clean(h.Name)
+		switch h.Typeflag {
+		case tar.TypeXGlobalHeader:
+			continue // git's record of the commit id
+		case tar.TypeDir, tar.TypeReg:
+		default:
+			return fmt.Errorf("%s: not a regular file or folder (only those are built)", h.Name)
+		}
+		if !fs.ValidPath(name) {
+			return fmt.Errorf("%s: not a path inside the repository", h.Name)
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if h.Typeflag == tar.TypeDir {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(f, tr)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// git runs a git command and returns its output.
+func git(dir string, args ...string) (string, error) {
+	if dir != "" {
+		args = append([]string{"-C", dir}, args...)
+	}
+	out, err := exec.Command("git", args...).Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
+			return "", fmt.Errorf("%v: %s", err, strings.TrimSpace(string(ee.Stderr)))
+		}
+		return "", err
+	}
+	return string(out), nil
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
