@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	rundir "github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/fileerr"
+	rundir "github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/synth"
 )
 
