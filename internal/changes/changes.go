@@ -130,7 +130,9 @@ func Compare(old, new *Site) *Report {
 	}
 	for _, s := range old.Runs {
 		if _, ok := now[s.ID]; !ok {
-			r.Removed = append(r.Removed, runOf(s, nil))
+			x := runOf(s, nil)
+			x.Standing = "was " + x.Standing
+			r.Removed = append(r.Removed, x)
 		}
 	}
 	if !r.Redefined {

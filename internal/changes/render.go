@@ -220,7 +220,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		for _, m := range b.Moves {
 			beyond := m.BeyondWord()
 			if m.Beyond {
-				beyond = "**beyond**"
+				beyond = "**yes**"
 			}
 			p.f("| %s | %s `%s` | %s → %s | %s | %s → %s | %s | %s | %s | %s |\n", m.View, md(m.Model), code(m.ID), m.Then, m.Now, or(m.Move, none),
 				m.Old, m.New, m.Change, m.Interval, beyond, or(md(m.Cause), none))
