@@ -1,9 +1,9 @@
 // Package sitedata is the public data format of a built site: the files
 // under data/ (data/runs/<id>.json, data/leaderboard.json,
 // data/leaderboard.csv). The generator writes them with these types, and
-// the changes page (reading a previous release) and -verify (explaining a
-// difference) read them back with the same types, so the format is declared
-// once.
+// internal/changes (the changes page against a previous release, and
+// build -diff against another site) and -verify (explaining a difference)
+// read them back with the same types, so the format is declared once.
 package sitedata
 
 import (
