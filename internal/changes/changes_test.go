@@ -36,12 +36,12 @@ func (s spec) record() sitedata.Run {
 	variant, scoring, _ := strings.Cut(s.board, "-")
 	r := sitedata.Run{ID: s.id, Variant: variant, Intervention: s.intervention, Scoring: scoring, Synthetic: true,
 		Model: run.Model{Name: s.model, ID: s.modelID}, Scored: true, Complete: s.rows == 9450,
-		Fit:      &sitedata.Fit{Method: "closed-form", Converged: true},
-		Views:    map[string]sitedata.Estimate{},
-		Ranking:  sitedata.Ranking{Board: s.board, Ranked: s.rank > 0, Unranked: s.unranked},
-		Quality:  sitedata.Quality{Rows: s.rows, Questions: 70},
-		Files:    []run.File{{Path: s.id + "/manifest.yaml", SHA256: strings.Repeat("a", 64), Size: 700}, {Path: s.id + "/scored.jsonl.gz", SHA256: s.scoredSHA, Size: 428_000}},
-		Claims:   s.claims,
+		Fit:     &sitedata.Fit{Method: "closed-form", Converged: true},
+		Views:   map[string]sitedata.Estimate{},
+		Ranking: sitedata.Ranking{Board: s.board, Ranked: s.rank > 0, Unranked: s.unranked},
+		Quality: sitedata.Quality{Rows: s.rows, Questions: 70},
+		Files:   []run.File{{Path: s.id + "/manifest.yaml", SHA256: strings.Repeat("a", 64), Size: 700}, {Path: s.id + "/scored.jsonl.gz", SHA256: s.scoredSHA, Size: 428_000}},
+		Claims:  s.claims,
 	}
 	if s.intervention == "" {
 		r.Intervention = "default"
