@@ -67,13 +67,12 @@ func diffReport(cfg site.Config, in inputs, other, label string) (*changes.Repor
 	}
 	r := changes.Compare(old, now)
 	r.Files = fr
-	r.NewName = "this build"
-	r.OldName = or(label, other)
-	if l := old.Release.Label; l != "" {
-		r.OldName += " (release " + l + ")"
-	}
-	if l := now.Release.Label; l != "" {
-		r.NewName += " (release " + l + ")"
+	// The sides' release labels, when they tell them apart (a pull request
+	// usually leaves the release as it is).
+	r.NewName, r.OldName = "this build", or(label, other)
+	if a, b := old.Release.Label, now.Release.Label; a != b {
+		r.OldName += " (release " + a + ")"
+		r.NewName += " (release " + b + ")"
 	}
 	return r, nil
 }

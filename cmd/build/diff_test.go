@@ -97,7 +97,7 @@ func TestDiffAddedRun(t *testing.T) {
 	}
 	t.Logf("Markdown report:\n%s", md.String())
 	for _, want := range []string{
-		"## Leaderboard changes: this build (release 2026.11-demo) against base (release 2026.11-demo)",
+		"## Leaderboard changes: this build against base\n",
 		"### Runs added (1)",
 		"| `" + id + "` | Synthetic Newcomer 8B (synthetic) | explicit | default | logprob | ranked on explicit-logprob: composite rank ",
 		"### Runs removed\n\nNone.",

@@ -50,9 +50,6 @@ func check(d *sitedata.Run) Checks {
 	if float64(missing)/float64(design.NumPrompts) > board.MaxMissing {
 		prompts.Status = Fail
 	}
-	if d.Quality.MissingCells > 0 {
-		prompts.Detail += fmt.Sprintf("; %s cells absent from questions that are present", count(d.Quality.MissingCells))
-	}
 	add(prompts)
 
 	switch {
