@@ -112,18 +112,18 @@ type Check struct {
 // none is how a missing value is shown.
 const none = "–"
 
-// Compare compares two builds.
-func Compare(old, new *Site) *Report {
-	r := &Report{Old: old.Release, New: new.Release, OldViews: old.ViewsVersion, NewViews: new.ViewsVersion,
-		OldName: releaseName(old.Release), NewName: releaseName(new.Release)}
+// Compare compares an old build with the current one.
+func Compare(old, cur *Site) *Report {
+	r := &Report{Old: old.Release, New: cur.Release, OldViews: old.ViewsVersion, NewViews: cur.ViewsVersion,
+		OldName: releaseName(old.Release), NewName: releaseName(cur.Release)}
 	r.Redefined = r.OldViews != r.NewViews
-	was, now := index(old), index(new)
-	for _, s := range new.Runs {
+	was, now := index(old), index(cur)
+	for _, s := range cur.Runs {
 		switch _, ok := was[s.ID]; {
 		case !ok:
 			r.Added = append(r.Added, runOf(s, nil))
-		case old.Details != nil && new.Details != nil:
-			if files := changedFiles(old.Details[s.ID], new.Details[s.ID]); len(files) > 0 {
+		case old.Details != nil && cur.Details != nil:
+			if files := changedFiles(old.Details[s.ID], cur.Details[s.ID]); len(files) > 0 {
 				r.Changed = append(r.Changed, runOf(s, files))
 			}
 		}
@@ -136,11 +136,11 @@ func Compare(old, new *Site) *Report {
 		}
 	}
 	if !r.Redefined {
-		r.Boards = boards(old, new)
+		r.Boards = boards(old, cur)
 	}
 	for _, list := range [][]Run{r.Added, r.Changed} {
 		for _, a := range list {
-			if d := new.Details[a.ID]; d != nil {
+			if d := cur.Details[a.ID]; d != nil {
 				r.Checks = append(r.Checks, check(d))
 			}
 		}
@@ -299,12 +299,12 @@ func entriesOf(s *Site, boardID, view string) map[string]entry {
 	return out
 }
 
-func boards(old, new *Site) []Board {
+func boards(old, cur *Site) []Board {
 	var out []Board
-	for _, id := range boardIDs(new, old) {
+	for _, id := range boardIDs(cur, old) {
 		b := Board{ID: id, Title: BoardTitle(id)}
 		for _, v := range score.Views {
-			b.Moves = append(b.Moves, moves(entriesOf(old, id, v.Name()), entriesOf(new, id, v.Name()), v.Name())...)
+			b.Moves = append(b.Moves, moves(entriesOf(old, id, v.Name()), entriesOf(cur, id, v.Name()), v.Name())...)
 		}
 		if len(b.Moves) > 0 {
 			out = append(out, b)
