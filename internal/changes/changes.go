@@ -398,35 +398,8 @@ func moves(was, now map[string]entry, view string) []Move {
 // ranking rule), nothing is claimed.
 func cause(was, now map[string]entry, id string) string {
 	o, n := was[id], now[id]
-	var before, after, added, removed int // common runs ahead; one-build runs ahead
-	for x, ne := range now {
-		if ne.rank == 0 || !ne.has {
-			continue
-		}
-		oe, common := was[x]
-		common = common && oe.rank > 0 && oe.has
-		if ne.shown < n.shown {
-			if common {
-				after++
-			} else {
-				added++
-			}
-		}
-	}
-	for x, oe := range was {
-		if oe.rank == 0 || !oe.has {
-			continue
-		}
-		ne, common := now[x]
-		common = common && ne.rank > 0 && ne.has
-		if oe.shown < o.shown {
-			if common {
-				before++
-			} else {
-				removed++
-			}
-		}
-	}
+	before, removed := ahead(was, now, o)
+	after, added := ahead(now, was, n)
 	if o.rank != 1+before+removed || n.rank != 1+after+added {
 		return ""
 	}
@@ -450,4 +423,21 @@ func cause(was, now map[string]entry, id string) string {
 		return fmt.Sprintf("score changes (%s %d) and runs added or removed (%s)", dir, shift, strings.Join(membership, ", "))
 	}
 	return "" // an added and a removed run ahead cancel out: no move
+}
+
+// ahead counts the runs ranked in one build whose displayed score is below
+// e's: those also ranked in the other build, and those ranked in this one
+// only.
+func ahead(this, other map[string]entry, e entry) (common, only int) {
+	for x, te := range this {
+		if te.rank == 0 || !te.has || te.shown >= e.shown {
+			continue
+		}
+		if oe, ok := other[x]; ok && oe.rank > 0 && oe.has {
+			common++
+		} else {
+			only++
+		}
+	}
+	return common, only
 }

@@ -167,7 +167,12 @@ func report(t *testing.T) *Report {
 // TestReportGolden renders one report as text and as Markdown; refresh
 // with go test -update after reading the diff.
 func TestReportGolden(t *testing.T) {
-	r := report(t)
+	goldens(t, report(t), "report")
+}
+
+// goldens compares both outputs of r with testdata/name.txt and name.md.
+func goldens(t *testing.T, r *Report, name string) {
+	t.Helper()
 	var text, md bytes.Buffer
 	if err := r.WriteText(&text); err != nil {
 		t.Fatal(err)
@@ -175,8 +180,8 @@ func TestReportGolden(t *testing.T) {
 	if err := r.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
-	golden(t, "report.txt", text.Bytes())
-	golden(t, "report.md", md.Bytes())
+	golden(t, name+".txt", text.Bytes())
+	golden(t, name+".md", md.Bytes())
 }
 
 // TestMoves checks the report's content, independently of its layout.
@@ -311,15 +316,7 @@ func TestRedefined(t *testing.T) {
 	if !r.Redefined || len(r.Boards) != 0 || len(r.Added) != 3 {
 		t.Fatalf("redefined %v, %d boards, %d added", r.Redefined, len(r.Boards), len(r.Added))
 	}
-	var text, md bytes.Buffer
-	if err := r.WriteText(&text); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.WriteMarkdown(&md); err != nil {
-		t.Fatal(err)
-	}
-	golden(t, "redefined.txt", text.Bytes())
-	golden(t, "redefined.md", md.Bytes())
+	goldens(t, r, "redefined")
 }
 
 // TestUntrustedText: a model name cannot drive a terminal, start a line of

@@ -82,6 +82,15 @@ func (r *Report) RedefinedNote() string {
 		r.NewViews, r.OldName, r.OldViews)
 }
 
+type runList struct {
+	title string
+	runs  []Run
+}
+
+func (r *Report) runLists() []runList {
+	return []runList{{"Runs added", r.Added}, {"Runs removed", r.Removed}, {"Runs changed", r.Changed}}
+}
+
 func (x Run) describe() string {
 	s := x.Model + " · " + x.Variant + " · " + x.Intervention + " · " + x.Scoring
 	if x.Synthetic {
@@ -106,10 +115,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			}
 		}
 	}
-	for _, s := range []struct {
-		title string
-		runs  []Run
-	}{{"Runs added", r.Added}, {"Runs removed", r.Removed}, {"Runs changed", r.Changed}} {
+	for _, s := range r.runLists() {
 		if len(s.runs) == 0 {
 			p.f("\n%s: none\n", s.title)
 			continue
@@ -176,10 +182,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			p.f("</details>\n\n")
 		}
 	}
-	for _, s := range []struct {
-		title string
-		runs  []Run
-	}{{"Runs added", r.Added}, {"Runs removed", r.Removed}, {"Runs changed", r.Changed}} {
+	for _, s := range r.runLists() {
 		if len(s.runs) == 0 {
 			p.f("### %s\n\nNone.\n\n", s.title)
 			continue
