@@ -34,18 +34,25 @@ type inputs struct {
 // are built with this generator into a temporary folder. label names the
 // other side in the report ("" for other itself).
 func diffReport(cfg site.Config, in inputs, other, label string) (*changes.Report, error) {
+	// A wrong argument fails before any build.
+	dir := other
+	var c *commit
+	if st, err := os.Stat(other); err != nil || !st.IsDir() {
+		if c, err = resolve(other, in); err != nil {
+			return nil, err
+		}
+	}
 	files, err := site.Generate(cfg)
 	if err != nil {
 		return nil, err
 	}
-	dir := other
-	if st, err := os.Stat(other); err != nil || !st.IsDir() {
+	if c != nil {
 		tmp, err := os.MkdirTemp("", "build-diff-")
 		if err != nil {
 			return nil, err
 		}
 		defer os.RemoveAll(tmp)
-		if dir, err = buildCommit(other, in, cfg.Version, tmp); err != nil {
+		if dir, err = c.build(cfg.Version, tmp); err != nil {
 			return nil, err
 		}
 	}
@@ -96,54 +103,69 @@ func writeFailure(w io.Writer, err error, format string) {
 	fmt.Fprintf(w, "the site does not build: %v\n", err)
 }
 
-// buildCommit builds the inputs of a git commit with this generator into
-// tmp/site and returns that folder.
-func buildCommit(rev string, in inputs, version, tmp string) (string, error) {
+// commit is a git commit whose inputs -diff builds: the same paths as
+// this build's, relative to the repository.
+type commit struct {
+	rev, top, id               string
+	content, runs, methodology string // slash-separated, in the repository
+}
+
+// resolve finds rev in the repository around the working folder, and this
+// build's inputs in it.
+func resolve(rev string, in inputs) (*commit, error) {
 	top, err := git("", "rev-parse", "--show-toplevel")
 	if err != nil {
-		return "", fmt.Errorf("-diff %s: not a folder, and no git repository here to find a commit in (%v)", rev, err)
+		return nil, fmt.Errorf("-diff %s: not a folder, and no git repository here to find a commit in (%v)", rev, err)
 	}
-	top = strings.TrimSpace(top)
-	commit, err := git(top, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	c := &commit{rev: rev, top: strings.TrimSpace(top)}
+	id, err := git(c.top, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
 	if err != nil {
-		return "", fmt.Errorf("-diff %s: neither a folder nor a commit of %s", rev, top)
+		return nil, fmt.Errorf("-diff %s: neither a folder nor a commit of %s", rev, c.top)
 	}
-	commit = strings.TrimSpace(commit)
-	// The same paths as this build's, relative to the repository.
-	var rel []string
-	for _, p := range []string{in.content, in.runs, in.methodology} {
-		abs, err := filepath.Abs(p)
+	c.id = strings.TrimSpace(id)
+	for _, x := range []struct {
+		p   string
+		out *string
+	}{{in.content, &c.content}, {in.runs, &c.runs}, {in.methodology, &c.methodology}} {
+		abs, err := filepath.Abs(x.p)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		// The repository's own path may differ by symbolic links.
+		// git names the repository by its real path.
 		if real, err := filepath.EvalSymlinks(abs); err == nil {
 			abs = real
 		}
-		r, err := filepath.Rel(top, abs)
+		r, err := filepath.Rel(c.top, abs)
 		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-			return "", fmt.Errorf("-diff %s: %s is outside the repository %s", rev, p, top)
+			return nil, fmt.Errorf("-diff %s: %s is outside the repository %s", rev, x.p, c.top)
 		}
-		rel = append(rel, filepath.ToSlash(r))
+		*x.out = filepath.ToSlash(r)
 	}
+	return c, nil
+}
+
+// build builds the commit's inputs with this generator into tmp/site and
+// returns that folder.
+func (c *commit) build(version, tmp string) (string, error) {
 	src := filepath.Join(tmp, "src")
-	if err := extract(top, commit, rel, src); err != nil {
-		return "", fmt.Errorf("-diff %s: %w", rev, err)
+	if err := extract(c.top, c.id, []string{c.content, c.runs, c.methodology}, src); err != nil {
+		return "", fmt.Errorf("-diff %s: %w", c.rev, err)
 	}
-	md, err := os.ReadFile(filepath.Join(src, filepath.FromSlash(rel[2])))
+	local := func(p string) string { return filepath.Join(src, filepath.FromSlash(p)) }
+	md, err := os.ReadFile(local(c.methodology))
 	if err != nil {
-		return "", fmt.Errorf("-diff %s: %w", rev, err)
+		return "", fmt.Errorf("-diff %s: %w", c.rev, err)
 	}
-	short := commit[:min(12, len(commit))]
+	short := c.id[:min(12, len(c.id))]
 	cfg := site.Config{
-		Content: os.DirFS(filepath.Join(src, filepath.FromSlash(rel[0]))), ContentLabel: short + ":" + rel[0],
-		Runs: os.DirFS(filepath.Join(src, filepath.FromSlash(rel[1]))), RunsLabel: short + ":" + rel[1],
-		Methodology: md, MethodologyLabel: short + ":" + rel[2],
+		Content: os.DirFS(local(c.content)), ContentLabel: short + ":" + c.content,
+		Runs: os.DirFS(local(c.runs)), RunsLabel: short + ":" + c.runs,
+		Methodology: md, MethodologyLabel: short + ":" + c.methodology,
 		Version: version,
 	}
 	files, err := site.Generate(cfg)
 	if err != nil {
-		return "", fmt.Errorf("-diff %s: building commit %s: %w", rev, short, err)
+		return "", fmt.Errorf("-diff %s: building commit %s: %w", c.rev, short, err)
 	}
 	out := filepath.Join(tmp, "site")
 	if err := site.Write(out, files); err != nil {

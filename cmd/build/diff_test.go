@@ -214,8 +214,40 @@ func TestDiffFailure(t *testing.T) {
 		t.Errorf("a failed build wrote its output folder (%v)", err)
 	}
 	stdout.Reset()
-	err = run(append(args, "-diff", filepath.Join(tmp, "nowhere"), "-format", "markdown"), &stdout, &stderr)
+	err = run(append(args, "-diff", tmp, "-format", "markdown"), &stdout, &stderr)
 	if err == nil || !strings.Contains(stdout.String(), "**The site does not build**") || !strings.Contains(stdout.String(), "9451") {
 		t.Errorf("-diff of a failing build: %v\n%s", err, stdout.String())
+	}
+}
+
+// TestDiffOther: what -diff cannot compare with is refused before any
+// build.
+func TestDiffOther(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	src, _ := filepath.Abs("../..")
+	args := []string{"-content", filepath.Join(src, "content"), "-runs", filepath.Join(src, "runs"), "-methodology", filepath.Join(src, "METHODOLOGY.md")}
+	outside := t.TempDir()
+	empty := filepath.Join(t.TempDir(), "repo")
+	for _, a := range [][]string{{"init", "-q", empty}, {"-C", empty, "-c", "user.name=test", "-c", "user.email=test@example.org", "commit", "-q", "--allow-empty", "-m", "empty"}} {
+		if out, err := exec.Command("git", a...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", a, err, out)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	for _, tc := range []struct {
+		dir, other, want string
+	}{
+		{outside, "HEAD", "-diff HEAD: not a folder, and no git repository here"},
+		{empty, "no-such-commit-or-folder", "-diff no-such-commit-or-folder: neither a folder nor a commit of"},
+		// A commit, but this build's inputs are not in its repository.
+		{empty, "HEAD", "is outside the repository"},
+	} {
+		t.Chdir(tc.dir)
+		err := run(append(args, "-diff", tc.other), &stdout, &stderr)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("from %s, -diff %s: %v, want %q", tc.dir, tc.other, err, tc.want)
+		}
 	}
 }
