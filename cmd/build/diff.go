@@ -23,12 +23,6 @@ import (
 	"github.com/discrimeval/leaderboard/internal/verify"
 )
 
-// inputs are the paths this build reads, for building another commit's
-// copy of them.
-type inputs struct {
-	content, runs, methodology string
-}
-
 // diffReport compares the site cfg builds with other: a built site's
 // folder, or a git commit whose inputs (the same paths as this build's)
 // are built with this generator into a temporary folder. label names the
@@ -52,7 +46,7 @@ func diffReport(cfg site.Config, in inputs, other, label string) (*changes.Repor
 			return nil, err
 		}
 		defer os.RemoveAll(tmp)
-		if dir, err = c.build(cfg.Version, tmp); err != nil {
+		if dir, err = c.build(tmp); err != nil {
 			return nil, err
 		}
 	}
@@ -95,19 +89,19 @@ func writeReport(w io.Writer, r *changes.Report, format string) error {
 // writeFailure says in a report that this build failed, so a pull
 // request's summary shows why instead of nothing.
 func writeFailure(w io.Writer, err error, format string) {
-	if format == "markdown" {
-		fmt.Fprintf(w, "## Leaderboard changes\n\n❌ **The site does not build**, so there is nothing to compare:\n\n```\n%s\n```\n\nThe error is marked on the file in the pull request's diff.\n",
-			strings.ReplaceAll(err.Error(), "```", "'''"))
+	if format != "markdown" {
+		fmt.Fprintf(w, "the site does not build: %v\n", err)
 		return
 	}
-	fmt.Fprintf(w, "the site does not build: %v\n", err)
+	fmt.Fprintf(w, "## Leaderboard changes\n\n❌ **The site does not build**, so there is nothing to compare:\n\n```\n%s\n```\n",
+		strings.ReplaceAll(err.Error(), "```", "'''"))
 }
 
 // commit is a git commit whose inputs -diff builds: the same paths as
 // this build's, relative to the repository.
 type commit struct {
-	rev, top, id               string
-	content, runs, methodology string // slash-separated, in the repository
+	rev, top, id string
+	rel          inputs // slash-separated, in the repository
 }
 
 // resolve finds rev in the repository around the working folder, and this
@@ -126,7 +120,7 @@ func resolve(rev string, in inputs) (*commit, error) {
 	for _, x := range []struct {
 		p   string
 		out *string
-	}{{in.content, &c.content}, {in.runs, &c.runs}, {in.methodology, &c.methodology}} {
+	}{{in.content, &c.rel.content}, {in.runs, &c.rel.runs}, {in.methodology, &c.rel.methodology}} {
 		abs, err := filepath.Abs(x.p)
 		if err != nil {
 			return nil, err
@@ -146,23 +140,19 @@ func resolve(rev string, in inputs) (*commit, error) {
 
 // build builds the commit's inputs with this generator into tmp/site and
 // returns that folder.
-func (c *commit) build(version, tmp string) (string, error) {
+func (c *commit) build(tmp string) (string, error) {
 	src := filepath.Join(tmp, "src")
-	if err := extract(c.top, c.id, []string{c.content, c.runs, c.methodology}, src); err != nil {
+	if err := extract(c.top, c.id, []string{c.rel.content, c.rel.runs, c.rel.methodology}, src); err != nil {
 		return "", fmt.Errorf("-diff %s: %w", c.rev, err)
 	}
 	local := func(p string) string { return filepath.Join(src, filepath.FromSlash(p)) }
-	md, err := os.ReadFile(local(c.methodology))
-	if err != nil {
-		return "", fmt.Errorf("-diff %s: %w", c.rev, err)
-	}
 	short := c.id[:min(12, len(c.id))]
-	cfg := site.Config{
-		Content: os.DirFS(local(c.content)), ContentLabel: short + ":" + c.content,
-		Runs: os.DirFS(local(c.runs)), RunsLabel: short + ":" + c.runs,
-		Methodology: md, MethodologyLabel: short + ":" + c.methodology,
-		Version: version,
+	cfg, closeInputs, err := config(inputs{local(c.rel.content), local(c.rel.runs), local(c.rel.methodology)},
+		inputs{short + ":" + c.rel.content, short + ":" + c.rel.runs, short + ":" + c.rel.methodology})
+	if err != nil {
+		return "", fmt.Errorf("-diff %s: building commit %s: %w", c.rev, short, err)
 	}
+	defer closeInputs()
 	files, err := site.Generate(cfg)
 	if err != nil {
 		return "", fmt.Errorf("-diff %s: building commit %s: %w", c.rev, short, err)

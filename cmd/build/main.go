@@ -29,6 +29,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -93,41 +94,28 @@ func run(args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-func build(o options, stdout, stderr io.Writer) error {
-	// The input folders are opened so that symbolic links are followed
-	// only inside them (internal/input).
-	contentFS, closeContent, err := input.Dir(o.content)
+func build(o options, stdout, stderr io.Writer) (err error) {
+	in := inputs{o.content, o.runs, o.methodology}
+	if o.diff != "" {
+		// A report of a build that fails says why, so that a pull request's
+		// summary is never empty.
+		defer func() {
+			if err != nil {
+				writeFailure(stdout, err, o.format)
+			}
+		}()
+	}
+	cfg, closeInputs, err := config(in, in)
 	if err != nil {
 		return err
 	}
-	defer closeContent()
-	runsFS, closeRuns, err := input.Dir(o.runs)
-	if err != nil {
-		return err
-	}
-	defer closeRuns()
-	mdDir, closeMD, err := input.Dir(filepath.Dir(o.methodology))
-	if err != nil {
-		return fmt.Errorf("-methodology %s: %v", o.methodology, err)
-	}
-	defer closeMD()
-	md, err := content.LoadMethodology(mdDir, filepath.Base(o.methodology), o.methodology)
-	if err != nil {
-		return err
-	}
-	cfg := site.Config{
-		Content: contentFS, ContentLabel: o.content,
-		Runs: runsFS, RunsLabel: o.runs,
-		Methodology: md, MethodologyLabel: o.methodology,
-		Version: version(),
-	}
+	defer closeInputs()
 	switch {
 	case o.verify != "":
 		return verifySite(cfg, o.verify, stdout)
 	case o.diff != "":
-		r, err := diffReport(cfg, inputs{o.content, o.runs, o.methodology}, o.diff, o.diffLabel)
+		r, err := diffReport(cfg, in, o.diff, o.diffLabel)
 		if err != nil {
-			writeFailure(stdout, err, o.format)
 			return err
 		}
 		return writeReport(stdout, r, o.format)
@@ -141,6 +129,55 @@ func build(o options, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", o.out)
 	return nil
+}
+
+// inputs are the paths of a build's inputs.
+type inputs struct {
+	content, runs, methodology string
+}
+
+// config opens the inputs at paths as the build reads them (folders with
+// symbolic links followed only inside them, internal/input; the methodology
+// checked as text), naming them by labels in messages.
+func config(paths, labels inputs) (site.Config, func(), error) {
+	var closers []func() error
+	closeAll := func() {
+		for _, c := range closers {
+			c()
+		}
+	}
+	open := func(dir string) (fs.FS, error) {
+		fsys, c, err := input.Dir(dir)
+		if err == nil {
+			closers = append(closers, c)
+		}
+		return fsys, err
+	}
+	contentFS, err := open(paths.content)
+	if err != nil {
+		return site.Config{}, nil, err
+	}
+	runsFS, err := open(paths.runs)
+	if err != nil {
+		closeAll()
+		return site.Config{}, nil, err
+	}
+	mdDir, err := open(filepath.Dir(paths.methodology))
+	if err != nil {
+		closeAll()
+		return site.Config{}, nil, fmt.Errorf("-methodology %s: %v", labels.methodology, err)
+	}
+	md, err := content.LoadMethodology(mdDir, filepath.Base(paths.methodology), labels.methodology)
+	if err != nil {
+		closeAll()
+		return site.Config{}, nil, err
+	}
+	return site.Config{
+		Content: contentFS, ContentLabel: labels.content,
+		Runs: runsFS, RunsLabel: labels.runs,
+		Methodology: md, MethodologyLabel: labels.methodology,
+		Version: version(),
+	}, closeAll, nil
 }
 
 // errDiffers is returned when a verified site differs from its rebuild; the
