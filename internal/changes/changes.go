@@ -107,6 +107,9 @@ type Check struct {
 	Status Status
 	Detail string
 	Lines  []string
+	// Literal says the lines are file names and hashes, shown as code
+	// (and, being long words, allowed to wrap anywhere).
+	Literal bool
 }
 
 // none is how a missing value is shown.

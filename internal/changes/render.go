@@ -235,7 +235,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		for _, k := range c.Items {
 			cell := md(k.Detail)
 			for _, l := range k.Lines {
-				cell += "<br>" + md(l)
+				if k.Literal {
+					cell += "<br>`" + code(l) + "`"
+				} else {
+					cell += "<br>" + md(l)
+				}
 			}
 			p.f("| %s | %s | %s |\n", k.Status.emoji(), md(k.Name), cell)
 		}
