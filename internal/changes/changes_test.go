@@ -54,7 +54,7 @@ func (s spec) record() sitedata.Run {
 		r.Tied = map[string]bool{"composite": false, "age": false}
 		r.StatRank = map[string]int{"composite": 1, "age": 1}
 	}
-	if scoring == run.Decision {
+	if run.Scoring(scoring) == run.Decision {
 		r.Fit.Method = "firth"
 		r.Quality.Decisions, r.Quality.Unparsed = 5*s.rows, s.unparsed
 	} else {
