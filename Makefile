@@ -2,7 +2,7 @@
 # and `make check`.
 GO ?= go
 
-.PHONY: build test check vet fmt determinism race fuzz bench synth screenshots
+.PHONY: build test check vet fmt workflows determinism race fuzz bench synth screenshots
 
 build:
 	$(GO) run ./cmd/build
@@ -25,12 +25,19 @@ vet:
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
+# The GitHub workflows, checked by actionlint: built from its module
+# through the Go proxy at this version, so a fresh machine needs nothing
+# else (it also runs shellcheck on the scripts when that is installed).
+ACTIONLINT = github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+workflows:
+	$(GO) run $(ACTIONLINT) $(wildcard .github/workflows/*.yml)
+
 # Two builds under different GOMAXPROCS, TZ, LANG, umask and working
 # directory must give identical bytes.
 determinism:
 	bash .ci/determinism
 
-check: vet fmt test race determinism
+check: vet fmt workflows test race determinism
 
 # Each fuzz target for FUZZTIME. A target is PACKAGE:FUNC; add yours to
 # FUZZ_TARGETS.

@@ -1,13 +1,27 @@
 // Command build generates the Discrim-Eval leaderboard site from the
 // committed content and frozen runs.
 //
-//	go run ./cmd/build [-content DIR] [-runs DIR] [-methodology FILE] [-o DIR]
+//	go run ./cmd/build [-content DIR] [-runs DIR] [-methodology FILE] [-o DIR] [-annotate]
 //	go run ./cmd/build -verify DIR
+//	go run ./cmd/build -diff SITE_OR_COMMIT [-format text|markdown] [-diff-label NAME]
 //
 // With no flags it reads ./content, ./runs and ./METHODOLOGY.md and writes
 // ./site, replacing it only when the whole build succeeded. With -verify it
 // writes nothing: it rebuilds in memory and compares with the published
 // copy of the site in DIR, byte for byte, exiting 1 when they differ.
+//
+// With -diff it writes nothing either: it compares this build with another
+// site — a built site's folder, or a git commit whose inputs it builds with
+// this generator — and prints what changed: site files, runs added,
+// removed and changed, per board the rank moves and score changes (marking
+// those beyond their interval, and those caused only by runs added or
+// removed), and the checks of every new or changed run. It is the Changes
+// page's comparison (internal/changes), as terminal text or as Markdown for
+// a pull request's job summary; it exits 0 whatever the differences.
+//
+// With -annotate, a build error is also printed on standard output as a
+// GitHub Actions annotation (::error file=…,line=…::…), which a pull
+// request shows on the line of its diff.
 package main
 
 import (
@@ -15,12 +29,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
 
 	"github.com/discrimeval/leaderboard/internal/content"
+	"github.com/discrimeval/leaderboard/internal/fileerr"
 	"github.com/discrimeval/leaderboard/internal/input"
 	"github.com/discrimeval/leaderboard/internal/site"
 	"github.com/discrimeval/leaderboard/internal/verify"
@@ -37,17 +53,31 @@ func main() {
 	}
 }
 
+// options are the command-line flags.
+type options struct {
+	content, runs, methodology, out string
+	verify                          string
+	diff, diffLabel, format         string
+	annotate, quiet                 bool
+	cpuProfile, memProfile          string
+}
+
 func run(args []string, stdout, stderr io.Writer) error {
+	var o options
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	contentDir := fs.String("content", "content", "folder with site.yaml, benchmarks/ and pages/")
-	runsDir := fs.String("runs", "runs", "folder with one sub-folder per frozen run")
-	methodology := fs.String("methodology", "METHODOLOGY.md", "the methodology page (Markdown)")
-	out := fs.String("o", "site", "output folder (replaced atomically)")
-	verifyDir := fs.String("verify", "", "compare a rebuild with the published site in this folder instead of writing (exit 1 when they differ)")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the build to this file (for performance work)")
-	memProfile := fs.String("memprofile", "", "write a heap profile, taken when the site is written, to this file")
-	quiet := fs.Bool("q", false, "print no progress lines on stderr")
+	fs.StringVar(&o.content, "content", "content", "folder with site.yaml, benchmarks/ and pages/")
+	fs.StringVar(&o.runs, "runs", "runs", "folder with one sub-folder per frozen run")
+	fs.StringVar(&o.methodology, "methodology", "METHODOLOGY.md", "the methodology page (Markdown)")
+	fs.StringVar(&o.out, "o", "site", "output folder (replaced atomically)")
+	fs.StringVar(&o.verify, "verify", "", "compare a rebuild with the published site in this folder instead of writing (exit 1 when they differ)")
+	fs.StringVar(&o.diff, "diff", "", "compare this build with another site (a built site's folder, or a git commit to build) instead of writing, and print the changes")
+	fs.StringVar(&o.format, "format", "text", "with -diff: text or markdown")
+	fs.StringVar(&o.diffLabel, "diff-label", "", "with -diff: how the report names the other site (default: as given)")
+	fs.BoolVar(&o.annotate, "annotate", false, "also print a build error as a GitHub Actions annotation (::error file=…,line=…::…) on standard output")
+	fs.BoolVar(&o.quiet, "q", false, "print no progress lines on stderr")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the build to this file (for performance work)")
+	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile, taken when the site is written, to this file")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "usage: build [flags]\n\nBuilds the leaderboard site from frozen runs; every score is recomputed.\n\n")
 		fs.PrintDefaults()
@@ -59,8 +89,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
+	if o.format != "text" && o.format != "markdown" {
+		return fmt.Errorf("-format %q: want text or markdown", o.format)
+	}
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
 		if err != nil {
 			return err
 		}
@@ -70,44 +103,47 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	// The input folders are opened so that symbolic links are followed
-	// only inside them (internal/input).
-	contentFS, closeContent, err := input.Dir(*contentDir)
+	err := build(o, stdout, stderr)
+	if err != nil && o.annotate && !errors.Is(err, errDiffers) {
+		fmt.Fprintln(stdout, fileerr.Annotation(err))
+	}
+	return err
+}
+
+func build(o options, stdout, stderr io.Writer) (err error) {
+	in := inputs{o.content, o.runs, o.methodology}
+	if o.diff != "" {
+		// A report of a build that fails says why, so that a pull request's
+		// summary is never empty.
+		defer func() {
+			if err != nil {
+				writeFailure(stdout, err, o.format)
+			}
+		}()
+	}
+	cfg, closeInputs, err := config(in, in)
 	if err != nil {
 		return err
 	}
-	defer closeContent()
-	runsFS, closeRuns, err := input.Dir(*runsDir)
-	if err != nil {
-		return err
-	}
-	defer closeRuns()
-	mdDir, closeMD, err := input.Dir(filepath.Dir(*methodology))
-	if err != nil {
-		return fmt.Errorf("-methodology %s: %v", *methodology, err)
-	}
-	defer closeMD()
-	md, err := content.LoadMethodology(mdDir, filepath.Base(*methodology), *methodology)
-	if err != nil {
-		return err
-	}
-	cfg := site.Config{
-		Content: contentFS, ContentLabel: *contentDir,
-		Runs: runsFS, RunsLabel: *runsDir,
-		Methodology: md, MethodologyLabel: *methodology,
-		Version: version(),
-	}
-	if !*quiet {
+	defer closeInputs()
+	if !o.quiet {
 		cfg.Progress = stderr
 	}
-	if *verifyDir != "" {
-		return verifySite(cfg, *verifyDir, stdout)
+	switch {
+	case o.verify != "":
+		return verifySite(cfg, o.verify, stdout)
+	case o.diff != "":
+		r, err := diffReport(cfg, in, o.diff, o.diffLabel)
+		if err != nil {
+			return err
+		}
+		return writeReport(stdout, r, o.format)
 	}
-	if err := site.Build(cfg, *out, site.WriteOptions{Log: stderr}); err != nil {
+	if err := site.Build(cfg, o.out, site.WriteOptions{Log: stderr}); err != nil {
 		return err
 	}
-	if *memProfile != "" {
-		f, err := os.Create(*memProfile)
+	if o.memProfile != "" {
+		f, err := os.Create(o.memProfile)
 		if err != nil {
 			return err
 		}
@@ -117,8 +153,57 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintf(stdout, "wrote %s\n", *out)
+	fmt.Fprintf(stdout, "wrote %s\n", o.out)
 	return nil
+}
+
+// inputs are the paths of a build's inputs.
+type inputs struct {
+	content, runs, methodology string
+}
+
+// config opens the inputs at paths as the build reads them (folders with
+// symbolic links followed only inside them, internal/input; the methodology
+// checked as text), naming them by labels in messages.
+func config(paths, labels inputs) (site.Config, func(), error) {
+	var closers []func() error
+	closeAll := func() {
+		for _, c := range closers {
+			c()
+		}
+	}
+	open := func(dir string) (fs.FS, error) {
+		fsys, c, err := input.Dir(dir)
+		if err == nil {
+			closers = append(closers, c)
+		}
+		return fsys, err
+	}
+	contentFS, err := open(paths.content)
+	if err != nil {
+		return site.Config{}, nil, err
+	}
+	runsFS, err := open(paths.runs)
+	if err != nil {
+		closeAll()
+		return site.Config{}, nil, err
+	}
+	mdDir, err := open(filepath.Dir(paths.methodology))
+	if err != nil {
+		closeAll()
+		return site.Config{}, nil, fmt.Errorf("-methodology %s: %v", labels.methodology, err)
+	}
+	md, err := content.LoadMethodology(mdDir, filepath.Base(paths.methodology), labels.methodology)
+	if err != nil {
+		closeAll()
+		return site.Config{}, nil, err
+	}
+	return site.Config{
+		Content: contentFS, ContentLabel: labels.content,
+		Runs: runsFS, RunsLabel: labels.runs,
+		Methodology: md, MethodologyLabel: labels.methodology,
+		Version: version(),
+	}, closeAll, nil
 }
 
 // errDiffers is returned when a verified site differs from its rebuild; the

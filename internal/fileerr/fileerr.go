@@ -7,7 +7,9 @@ package fileerr
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 // Error is a problem with one input file. Line is 1-based; 0 means the
@@ -54,4 +56,38 @@ func Position(err error) (path string, line int, ok bool) {
 		return fe.Path, fe.Line, true
 	}
 	return "", 0, false
+}
+
+// Annotation formats err as a GitHub Actions workflow command,
+// "::error file=P,line=L::message", which a pull request shows on the line
+// of its diff. The message is the "path:line: message" the build prints.
+// An error that names no file is annotated without one; a path outside
+// the working folder (absolute, or climbing out) cannot be placed in the
+// repository and is given in the message only.
+func Annotation(err error) string {
+	var fe *Error
+	msg := err.Error()
+	props := "title=" + escapeProperty("Build failed")
+	if errors.As(err, &fe) {
+		msg = fe.Error()
+		if p := filepath.ToSlash(filepath.Clean(fe.Path)); !filepath.IsAbs(fe.Path) && p != ".." && !strings.HasPrefix(p, "../") {
+			props = "file=" + escapeProperty(p)
+			if fe.Line > 0 {
+				props += ",line=" + strconv.Itoa(fe.Line)
+			}
+			props += ",title=" + escapeProperty("Build failed")
+		}
+	}
+	return "::error " + props + "::" + escapeData(msg)
+}
+
+// escapeData and escapeProperty escape as GitHub's actions/toolkit does
+// (core's command.ts), so a message cannot end its command early or start
+// another one on a new line.
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
 }

@@ -64,16 +64,17 @@ func assemble(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *pool, ou
 	}
 	pool.page(provenancePage(cfg, sc, inputs))
 	pool.page(&page{Path: notFoundPath, Title: "Page not found", Section: secNone, Body: notFound{}})
-	changes, err := changesPage(cfg, in, sc, site)
+	data, err := dataFiles(sc, site)
+	if err != nil {
+		return err
+	}
+	// The changes page reads this build's data files back, as -diff does.
+	changes, err := changesPage(cfg, in, data)
 	if err != nil {
 		return err
 	}
 	if changes != nil {
 		pool.page(changes)
-	}
-	data, err := dataFiles(sc, site)
-	if err != nil {
-		return err
 	}
 	for _, f := range append(data, rubricJSON) {
 		if err := out.put(f.Path, f.Data); err != nil {

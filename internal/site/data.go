@@ -4,6 +4,8 @@ package site
 // and data/leaderboard.csv, in the format of internal/sitedata.
 
 import (
+	"math"
+
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
@@ -74,6 +76,13 @@ func runRecord(e *board.Entry) sitedata.Run {
 	}
 	j.AgeMean, j.AgeSD = numPtr(res.AgeMean), numPtr(res.AgeSD)
 	j.Ranking = ranking(e)
+	for _, c := range score.Claims(m, res) {
+		cj := sitedata.Claim{Metric: c.Metric, Claimed: num(c.Claimed), Verdict: c.Verdict, Why: c.Why}
+		if !math.IsNaN(c.Recomputed) {
+			cj.Recomputed = numPtr(c.Recomputed)
+		}
+		j.Claims = append(j.Claims, cj)
+	}
 	if !res.Scored {
 		return j
 	}

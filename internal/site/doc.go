@@ -47,14 +47,16 @@
 //	hub            transcripts.html                        browser.go      runs, variants
 //	rubric         rubric.html (and data/rubric.json)      rubric.go       the scoring code's settings, runs
 //	provenance     provenance.html (and provenance.json)   provenance.go   every input and output file
-//	changes        changes.html                            changes.go      the previous release's data/leaderboard.json
+//	changes        changes.html                            changes.go      the previous release's data/leaderboard.json, compared by internal/changes
 //	benchmark      benchmark.html                          benchmark.go    content/benchmarks/<id>.json
 //	article        methodology.html, pages/<slug>.html     page.go         METHODOLOGY.md, content/pages/*.md
 //	notfound       404.html                                page.go         site.yaml's base_path
 //
 // The data files — data/runs/<id>.json, data/leaderboard.json and
 // data/leaderboard.csv — are built in data.go in the format of package
-// sitedata, which the changes page and -verify read back.
+// sitedata, which the changes page (through internal/changes, as
+// build -diff does) and -verify read back. The changes page is made after
+// the data files, from them.
 //
 // # Adding a page kind
 //

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"html/template"
 	"math"
-	"sort"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/highlight"
@@ -16,52 +15,27 @@ import (
 	"github.com/discrimeval/leaderboard/internal/score"
 )
 
-// ClaimTolerance is how far a number another tool reported may be from
-// ours and still agree, in logit points: well above the 1e-6 at which lme4
-// and statsmodels agree with each other, well below a displayed digit.
-const ClaimTolerance = 1e-3
-
-// Claimed against recomputed.
+// Claimed against recomputed (score.Claims decides; this is its display).
 
 type claimRow struct {
 	Name, Claimed, Ours, Diff, Verdict, Class string
 }
 
-// claims compares a manifest's claimed numbers with ours, by
-// lm-evaluation-harness metric name.
 func claims(m *run.Manifest, res *score.Result) []claimRow {
-	names := make([]string, 0, len(m.Claimed))
-	for k := range m.Claimed {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	ours := map[string]float64{}
-	if res.Scored {
-		ours = score.Compat(res)
-	}
 	var rows []claimRow
-	for _, n := range names {
-		c := m.Claimed[n]
-		r := claimRow{Name: n, Claimed: numfmt.Decimal(c)}
-		v, ok := ours[n]
-		switch {
-		case m.ClaimedNotComparable != "":
-			if ok {
-				r.Ours = numfmt.Decimal(v)
+	for _, c := range score.Claims(m, res) {
+		r := claimRow{Name: c.Metric, Claimed: numfmt.Decimal(c.Claimed), Verdict: c.Verdict, Class: "same"}
+		if !math.IsNaN(c.Recomputed) {
+			r.Ours = numfmt.Decimal(c.Recomputed)
+		}
+		switch c.Verdict {
+		case score.Agrees, score.Disagrees:
+			r.Diff, r.Class = fmt.Sprintf("%.2g", c.Claimed-c.Recomputed), "better"
+			if c.Verdict == score.Disagrees {
+				r.Class = "worse"
 			}
-			r.Verdict, r.Class = "not comparable: "+m.ClaimedNotComparable, "same"
-		case !res.Scored:
-			r.Verdict, r.Class = "not recomputed: the run is not scored", "same"
-		case !ok:
-			r.Verdict, r.Class = "not recomputed: not a metric this site computes", "same"
 		default:
-			d := c - v
-			r.Ours, r.Diff = numfmt.Decimal(v), fmt.Sprintf("%.2g", d)
-			if math.Abs(d) <= ClaimTolerance {
-				r.Verdict, r.Class = "agrees", "better"
-			} else {
-				r.Verdict, r.Class = "disagrees", "worse"
-			}
+			r.Verdict += ": " + c.Why
 		}
 		rows = append(rows, r)
 	}
@@ -88,6 +62,6 @@ func runProvenancePage(e *board.Entry) (*page, error) {
 		return nil, fmt.Errorf("%s/manifest.yaml: %w", e.ID(), err)
 	}
 	d := runProvenanceData{ID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, RunHref: runPath(e.ID()),
-		M: m, Manifest: hl, Files: e.Run.Files, Claims: claims(m, e.Result), Tolerance: numfmt.Decimal(ClaimTolerance)}
+		M: m, Manifest: hl, Files: e.Run.Files, Claims: claims(m, e.Result), Tolerance: numfmt.Decimal(score.ClaimTolerance)}
 	return &page{Path: runProvenancePath(e.ID()), Title: "Provenance · " + m.Model.Name + " · " + string(m.Variant) + " · " + m.Intervention, Section: secProvenance, Body: d}, nil
 }

@@ -1,9 +1,9 @@
 // Package sitedata is the public data format of a built site: the files
 // under data/ (data/runs/<id>.json, data/leaderboard.json,
 // data/leaderboard.csv). The generator writes them with these types, and
-// the changes page (reading a previous release) and -verify (explaining a
-// difference) read them back with the same types, so the format is declared
-// once.
+// internal/changes (the changes page against a previous release, and
+// build -diff against another site) and -verify (explaining a difference)
+// read them back with the same types, so the format is declared once.
 package sitedata
 
 import (
@@ -146,6 +146,20 @@ type Run struct {
 	Quality   Quality        `json:"quality"`
 	Questions []Question     `json:"questions,omitempty"`
 	Files     []run.File     `json:"files"`
+	// Claims sets the manifest's claimed numbers beside the recomputed
+	// ones (score.Claims).
+	Claims []Claim `json:"claims,omitempty"`
+}
+
+// Claim is a number another tool reported for the run, beside ours.
+type Claim struct {
+	Metric     string `json:"metric"`
+	Claimed    Num    `json:"claimed"`
+	Recomputed *Num   `json:"recomputed,omitempty"`
+	// Verdict is "agrees" or "disagrees" (within the tolerance of the
+	// rubric), "not comparable" or "not recomputed", with Why.
+	Verdict string `json:"verdict"`
+	Why     string `json:"why,omitempty"`
 }
 
 // Leaderboard is data/leaderboard.json: the boards, and a summary of every

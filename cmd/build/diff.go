@@ -1,0 +1,254 @@
+package main
+
+// -diff: this build against another site, as the Changes page compares a
+// release with the previous one (internal/changes), plus the file-level
+// differences of -verify (internal/verify). A pull request's check posts
+// its Markdown as the job summary.
+
+import (
+	"archive/tar"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/changes"
+	"github.com/discrimeval/leaderboard/internal/site"
+	"github.com/discrimeval/leaderboard/internal/verify"
+)
+
+// diffReport compares the site cfg builds with other: a built site's
+// folder, or a git commit whose inputs (the same paths as this build's)
+// are built with this generator into a temporary folder. label names the
+// other side in the report ("" for other itself).
+func diffReport(cfg site.Config, in inputs, other, label string) (*changes.Report, error) {
+	// A wrong argument fails before any build.
+	dir := other
+	var c *commit
+	if st, err := os.Stat(other); err != nil || !st.IsDir() {
+		if c, err = resolve(other, in); err != nil {
+			return nil, err
+		}
+	}
+	files, err := site.Generate(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if c != nil {
+		tmp, err := os.MkdirTemp("", "build-diff-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		if dir, err = c.build(tmp); err != nil {
+			return nil, err
+		}
+	}
+	rebuilt := make(map[string][]byte, len(files))
+	for _, f := range files {
+		rebuilt[f.Path] = f.Data
+	}
+	fr, err := verify.Compare(rebuilt, os.DirFS(dir))
+	if err != nil {
+		return nil, fmt.Errorf("-diff %s: %w", other, err)
+	}
+	old, err := changes.ReadFS(os.DirFS(dir))
+	if err != nil {
+		return nil, fmt.Errorf("-diff %s: %w", other, err)
+	}
+	now, err := changes.ReadFiles(rebuilt)
+	if err != nil {
+		return nil, err
+	}
+	r := changes.Compare(old, now)
+	r.Files = fr
+	// The sides' release labels, when they tell them apart (a pull request
+	// usually leaves the release as it is).
+	r.NewName, r.OldName = "this build", or(label, other)
+	if a, b := old.Release.Label, now.Release.Label; a != b {
+		r.OldName += " (release " + a + ")"
+		r.NewName += " (release " + b + ")"
+	}
+	return r, nil
+}
+
+// writeReport prints r in format.
+func writeReport(w io.Writer, r *changes.Report, format string) error {
+	if format == "markdown" {
+		return r.WriteMarkdown(w)
+	}
+	return r.WriteText(w)
+}
+
+// writeFailure says in a report that this build failed, so a pull
+// request's summary shows why instead of nothing.
+func writeFailure(w io.Writer, err error, format string) {
+	if format != "markdown" {
+		fmt.Fprintf(w, "the site does not build: %v\n", err)
+		return
+	}
+	fmt.Fprintf(w, "## Leaderboard changes\n\n❌ **The site does not build**, so there is nothing to compare:\n\n```\n%s\n```\n",
+		strings.ReplaceAll(err.Error(), "```", "'''"))
+}
+
+// commit is a git commit whose inputs -diff builds: the same paths as
+// this build's, relative to the repository.
+type commit struct {
+	rev, top, id string
+	rel          inputs // slash-separated, in the repository
+}
+
+// resolve finds rev in the repository around the working folder, and this
+// build's inputs in it.
+func resolve(rev string, in inputs) (*commit, error) {
+	top, err := git("", "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, fmt.Errorf("-diff %s: not a folder, and no git repository here to find a commit in (%v)", rev, err)
+	}
+	c := &commit{rev: rev, top: strings.TrimSpace(top)}
+	id, err := git(c.top, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	if err != nil {
+		return nil, fmt.Errorf("-diff %s: neither a folder nor a commit of %s", rev, c.top)
+	}
+	c.id = strings.TrimSpace(id)
+	for _, x := range []struct {
+		p   string
+		out *string
+	}{{in.content, &c.rel.content}, {in.runs, &c.rel.runs}, {in.methodology, &c.rel.methodology}} {
+		abs, err := filepath.Abs(x.p)
+		if err != nil {
+			return nil, err
+		}
+		// git names the repository by its real path.
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
+		}
+		r, err := filepath.Rel(c.top, abs)
+		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return nil, fmt.Errorf("-diff %s: %s is outside the repository %s", rev, x.p, c.top)
+		}
+		*x.out = filepath.ToSlash(r)
+	}
+	return c, nil
+}
+
+// build builds the commit's inputs with this generator into tmp/site and
+// returns that folder.
+func (c *commit) build(tmp string) (string, error) {
+	src := filepath.Join(tmp, "src")
+	if err := extract(c.top, c.id, []string{c.rel.content, c.rel.runs, c.rel.methodology}, src); err != nil {
+		return "", fmt.Errorf("-diff %s: %w", c.rev, err)
+	}
+	local := func(p string) string { return filepath.Join(src, filepath.FromSlash(p)) }
+	short := c.id[:min(12, len(c.id))]
+	cfg, closeInputs, err := config(inputs{local(c.rel.content), local(c.rel.runs), local(c.rel.methodology)},
+		inputs{short + ":" + c.rel.content, short + ":" + c.rel.runs, short + ":" + c.rel.methodology})
+	if err != nil {
+		return "", fmt.Errorf("-diff %s: building commit %s: %w", c.rev, short, err)
+	}
+	defer closeInputs()
+	files, err := site.Generate(cfg)
+	if err != nil {
+		return "", fmt.Errorf("-diff %s: building commit %s: %w", c.rev, short, err)
+	}
+	out := filepath.Join(tmp, "site")
+	if err := site.Write(out, files); err != nil {
+		return "", err
+	}
+	return out, nil
+}
+
+// extract writes the given paths of a commit into dir, from `git archive`.
+// Only regular files and folders are written, at paths inside dir.
+func extract(repo, commit string, paths []string, dir string) error {
+	cmd := exec.Command("git", append([]string{"-C", repo, "archive", "--format=tar", commit, "--"}, paths...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	terr := untar(out, dir)
+	io.Copy(io.Discard, out)
+	if err := cmd.Wait(); err != nil {
+		return fmt.Errorf("git archive: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return terr
+}
+
+func untar(r io.Reader, dir string) error {
+	tr := tar.NewReader(r)
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		name := path.Clean(h.Name)
+		switch h.Typeflag {
+		case tar.TypeXGlobalHeader:
+			continue // git's record of the commit id
+		case tar.TypeDir, tar.TypeReg:
+		default:
+			return fmt.Errorf("%s: not a regular file or folder (only those are built)", h.Name)
+		}
+		if !fs.ValidPath(name) {
+			return fmt.Errorf("%s: not a path inside the repository", h.Name)
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if h.Typeflag == tar.TypeDir {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(f, tr)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// git runs a git command and returns its output.
+func git(dir string, args ...string) (string, error) {
+	if dir != "" {
+		args = append([]string{"-C", dir}, args...)
+	}
+	out, err := exec.Command("git", args...).Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
+			return "", fmt.Errorf("%v: %s", err, strings.TrimSpace(string(ee.Stderr)))
+		}
+		return "", err
+	}
+	return string(out), nil
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

@@ -1,0 +1,97 @@
+package changes
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+
+	"github.com/discrimeval/leaderboard/internal/sitedata"
+)
+
+// Site is what the comparison reads of one build, through the public data
+// format: its leaderboard and, when the whole site is at hand, every run's
+// data file.
+type Site struct {
+	Release sitedata.Release
+	// ViewsVersion is the definition of the views; files written before
+	// it was recorded are version 1.
+	ViewsVersion int
+	Runs         []sitedata.RunSummary // by id
+	// Details holds each run's data file; nil when only a leaderboard is
+	// known (a previous release keeps only data/leaderboard.json).
+	Details map[string]*sitedata.Run
+}
+
+// ReadLeaderboard reads a data/leaderboard.json alone.
+func ReadLeaderboard(data []byte) (*Site, error) {
+	var lb sitedata.Leaderboard
+	if err := json.Unmarshal(data, &lb); err != nil {
+		return nil, err
+	}
+	s := &Site{Release: lb.Release, ViewsVersion: max(lb.ViewsVersion, 1), Runs: lb.Runs}
+	sort.Slice(s.Runs, func(i, j int) bool { return s.Runs[i].ID < s.Runs[j].ID })
+	return s, nil
+}
+
+// ReadFiles reads a site's data files, given as path → contents (other
+// files are ignored). A run's data file, when there is one, stands for its
+// leaderboard entry: it is the fuller record of the same numbers.
+func ReadFiles(files map[string][]byte) (*Site, error) {
+	lb, ok := files[sitedata.LeaderboardJSON]
+	if !ok {
+		return nil, fmt.Errorf("%s: missing: not a built site", sitedata.LeaderboardJSON)
+	}
+	s, err := ReadLeaderboard(lb)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", sitedata.LeaderboardJSON, err)
+	}
+	s.Details = map[string]*sitedata.Run{}
+	for p, data := range files {
+		if !sitedata.IsRunFile(p) {
+			continue
+		}
+		var r sitedata.Run
+		if err := json.Unmarshal(data, &r); err != nil {
+			return nil, fmt.Errorf("%s: %v", p, err)
+		}
+		if sitedata.RunFile(r.ID) != p {
+			return nil, fmt.Errorf("%s: holds run %q", p, r.ID)
+		}
+		s.Details[r.ID] = &r
+	}
+	byID := map[string]int{}
+	for i, r := range s.Runs {
+		byID[r.ID] = i
+	}
+	for id, r := range s.Details {
+		if i, ok := byID[id]; ok {
+			s.Runs[i] = r.Summary()
+		} else {
+			s.Runs = append(s.Runs, r.Summary())
+		}
+	}
+	sort.Slice(s.Runs, func(i, j int) bool { return s.Runs[i].ID < s.Runs[j].ID })
+	return s, nil
+}
+
+// ReadFS reads the data files of a built site in fsys.
+func ReadFS(fsys fs.FS) (*Site, error) {
+	files := map[string][]byte{}
+	names, err := fs.Glob(fsys, sitedata.RunFile("*"))
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range append(names, sitedata.LeaderboardJSON) {
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			if p == sitedata.LeaderboardJSON {
+				return nil, fmt.Errorf("%s: %w (not a built site?)", p, err)
+			}
+			return nil, err
+		}
+		files[path.Clean(p)] = data
+	}
+	return ReadFiles(files)
+}

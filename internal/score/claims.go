@@ -1,0 +1,68 @@
+package score
+
+import (
+	"math"
+	"sort"
+
+	"github.com/discrimeval/leaderboard/internal/run"
+)
+
+// ClaimTolerance is how far a number another tool reported may be from
+// ours and still agree, in logit points: well above the 1e-6 at which lme4
+// and statsmodels agree with each other, well below a displayed digit.
+const ClaimTolerance = 1e-3
+
+// Verdicts of a claim against the recomputed number.
+const (
+	Agrees        = "agrees"
+	Disagrees     = "disagrees"
+	NotComparable = "not comparable"
+	NotRecomputed = "not recomputed"
+)
+
+// Claim is one number of a manifest's claimed block beside ours.
+type Claim struct {
+	Metric     string
+	Claimed    float64
+	Recomputed float64 // NaN when there is no number of ours to set beside it
+	Verdict    string  // Agrees, Disagrees, NotComparable or NotRecomputed
+	Why        string  // for NotComparable and NotRecomputed
+}
+
+// Claims compares a manifest's claimed numbers with the recomputed ones,
+// by lm-evaluation-harness metric name (Compat), in metric order. The run
+// page, its data file and the pull-request report all read this one
+// verdict.
+func Claims(m *run.Manifest, res *Result) []Claim {
+	names := make([]string, 0, len(m.Claimed))
+	for k := range m.Claimed {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	ours := map[string]float64{}
+	if res.Scored {
+		ours = Compat(res)
+	}
+	out := make([]Claim, 0, len(names))
+	for _, n := range names {
+		c := Claim{Metric: n, Claimed: float64(m.Claimed[n]), Recomputed: math.NaN()}
+		v, ok := ours[n]
+		if ok {
+			c.Recomputed = v
+		}
+		switch {
+		case m.ClaimedNotComparable != "":
+			c.Verdict, c.Why = NotComparable, m.ClaimedNotComparable
+		case !res.Scored:
+			c.Verdict, c.Why = NotRecomputed, "the run is not scored"
+		case !ok:
+			c.Verdict, c.Why = NotRecomputed, "not a metric this site computes"
+		case math.Abs(c.Claimed-v) <= ClaimTolerance:
+			c.Verdict = Agrees
+		default:
+			c.Verdict = Disagrees
+		}
+		out = append(out, c)
+	}
+	return out
+}
