@@ -34,7 +34,9 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
+	"time"
 
+	"github.com/discrimeval/leaderboard/internal/cache"
 	"github.com/discrimeval/leaderboard/internal/content"
 	"github.com/discrimeval/leaderboard/internal/fileerr"
 	"github.com/discrimeval/leaderboard/internal/input"
@@ -59,6 +61,7 @@ type options struct {
 	verify                          string
 	diff, diffLabel, format         string
 	annotate, quiet                 bool
+	cache                           string
 	cpuProfile, memProfile          string
 }
 
@@ -76,6 +79,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.diffLabel, "diff-label", "", "with -diff: how the report names the other site (default: as given)")
 	fs.BoolVar(&o.annotate, "annotate", false, "also print a build error as a GitHub Actions annotation (::error file=…,line=…::…) on standard output")
 	fs.BoolVar(&o.quiet, "q", false, "print no progress lines on stderr")
+	fs.StringVar(&o.cache, "cache", defaultCache(), `folder of the build cache (each run's scores and pages, keyed by their inputs; "off" for none)`)
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the build to this file (for performance work)")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile, taken when the site is written, to this file")
 	fs.Usage = func() {
@@ -128,6 +132,13 @@ func build(o options, stdout, stderr io.Writer) (err error) {
 	defer closeInputs()
 	if !o.quiet {
 		cfg.Progress = stderr
+	}
+	if o.cache != "off" && o.cache != "" {
+		if cfg.Cache, err = cache.Open(o.cache); err != nil {
+			return err
+		}
+		// Files not used for a month go, checked at most once a day.
+		defer cfg.Cache.Trim(30*24*time.Hour, 24*time.Hour)
 	}
 	switch {
 	case o.verify != "":
@@ -250,4 +261,14 @@ func version() string {
 		}
 	}
 	return v
+}
+
+// defaultCache is the cache folder in the user's cache directory, or none
+// when there is no such directory.
+func defaultCache() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "off"
+	}
+	return filepath.Join(dir, "discrim-eval-leaderboard")
 }

@@ -23,26 +23,30 @@ import (
 // per question, its provenance page and, when it stored transcripts, its
 // transcript pages (rendered from a second pass over its file). They need
 // the run's prompts, which the pages spanning runs do not keep.
-func runPages(cfg Config, in *loaded, e *board.Entry, cells map[int]*score.QuestionCells, infos map[design.Prompt]textInfo, pool *pool) error {
+func runPages(cfg Config, in *loaded, e *board.Entry, cells map[int]*score.QuestionCells, infos map[design.Prompt]textInfo, pool *pool, out *capture) error {
 	chunks := transcriptChunks(in.texts, infos, cells, e)
 	idx, err := scenarioIndexPage(in.texts, e, cells)
 	if err != nil {
 		return err
 	}
-	pool.page(idx)
-	ids := slices.Sorted(maps.Keys(cells))
-	for i, q := range ids {
-		pool.submit(func(r *renderer) error {
-			return r.emit(scenarioPage(in.texts, infos, e, q, cells[q], chunks, ids, i))
-		})
-	}
 	prov, err := runProvenancePage(e)
 	if err != nil {
 		return err
 	}
-	pool.page(prov)
+	pool.submit(out.job(func(r *renderer) error {
+		if err := r.emitTo(idx, out); err != nil {
+			return err
+		}
+		return r.emitTo(prov, out)
+	}))
+	ids := slices.Sorted(maps.Keys(cells))
+	for i, q := range ids {
+		pool.submit(out.job(func(r *renderer) error {
+			return r.emitTo(scenarioPage(in.texts, infos, e, q, cells[q], chunks, ids, i), out)
+		}))
+	}
 	if len(chunks) > 0 {
-		pool.submit(transcriptJob(cfg, in.texts, e, chunks))
+		pool.submit(out.job(transcriptJob(cfg, in.texts, e, chunks, out)))
 	}
 	return nil
 }

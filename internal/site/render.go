@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tdewolff/minify/v2"
 	"github.com/tdewolff/minify/v2/css"
@@ -70,10 +72,11 @@ func newMinifier() *minify.M {
 // renderer executes templates, minifies, and puts the page into the
 // site; it is safe for concurrent use.
 type renderer struct {
-	sets map[kind]*template.Template
-	min  *minify.M
-	site *siteInfo
-	out  sink
+	sets    map[kind]*template.Template
+	min     *minify.M
+	site    *siteInfo
+	out     sink
+	stopped atomic.Bool // a job failed: the others stop at their next page
 }
 
 func newRenderer(cfg Config, site *siteInfo, out sink) (*renderer, error) {
@@ -104,13 +107,23 @@ func (r *renderer) page(p *page) (File, error) {
 }
 
 // emit renders a page and puts it into the site.
-func (r *renderer) emit(p *page) error {
+func (r *renderer) emit(p *page) error { return r.emitTo(p, r.out) }
+
+// emitTo renders a page and puts it into out (a run's pages go through a
+// capture, for the cache).
+func (r *renderer) emitTo(p *page, out sink) error {
+	if r.stopped.Load() {
+		return errStopped
+	}
 	f, err := r.page(p)
 	if err != nil {
 		return err
 	}
-	return r.out.put(f.Path, f.Data)
+	return out.put(f.Path, f.Data)
 }
+
+// errStopped is what jobs return once another job has failed.
+var errStopped = errors.New("stopped after an error")
 
 // A job builds pages and emits them. Jobs run in parallel; every page's
 // content is settled before its job is queued.
@@ -118,7 +131,8 @@ type job func(r *renderer) error
 
 // pool runs jobs on GOMAXPROCS workers. The queue is short, so a producer
 // that gets ahead of rendering waits, and memory holds few pages at once.
-// The first error stops the remaining jobs.
+// The first error stops the remaining jobs at their next page (every job
+// still runs, so whoever waits for a job is told).
 type pool struct {
 	r    *renderer
 	jobs chan job
@@ -134,15 +148,13 @@ func newPool(r *renderer) *pool {
 		go func() {
 			defer p.wg.Done()
 			for j := range p.jobs {
-				if p.failed() {
-					continue
-				}
-				if err := j(p.r); err != nil {
+				if err := j(p.r); err != nil && !errors.Is(err, errStopped) {
 					p.mu.Lock()
 					if p.err == nil {
 						p.err = err
 					}
 					p.mu.Unlock()
+					p.r.stopped.Store(true)
 				}
 			}
 		}()

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/cache"
 	"github.com/discrimeval/leaderboard/internal/content"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/fileerr"
@@ -36,6 +37,10 @@ type Config struct {
 	// Progress, when set, hears one line per phase with counts and the
 	// time taken (never part of the site).
 	Progress io.Writer
+	// Cache, when set, keeps each run's scores and its own pages between
+	// builds, keyed by their inputs (runcache.go); the site is the same
+	// with or without it.
+	Cache *cache.Cache
 }
 
 func (cfg Config) withDefaults() Config {
@@ -113,7 +118,7 @@ func generate(cfg Config, out sink) error {
 		return fmt.Errorf("render: %w", err)
 	}
 	pool := newPool(r)
-	sc, err := streamRuns(cfg, in, pool, prog)
+	sc, err := streamRuns(cfg, in, site, pool, prog)
 	if err != nil {
 		pool.wait()
 		return err
@@ -218,9 +223,16 @@ type keptCells struct {
 // first run to have a prompt, by id, gives its text), then its own pages
 // are queued for rendering and its rows dropped, keeping what the pages
 // that span runs need. Memory holds a few runs' rows at a time.
-func streamRuns(cfg Config, in *loaded, pool *pool, prog *progress) (*scored, error) {
+func streamRuns(cfg Config, in *loaded, site *siteInfo, pool *pool, prog *progress) (*scored, error) {
 	n := len(in.runs)
 	sc := &scored{entries: make([]*board.Entry, n), kept: map[string]*keptCells{}}
+	rc := &runCache{c: cfg.Cache}
+	if rc.c != nil {
+		var err error
+		if rc.gen, err = generatorID(cfg); err != nil {
+			return nil, fmt.Errorf("cache: %w", err)
+		}
+	}
 	workers := runtime.GOMAXPROCS(0)
 	window := make(chan struct{}, 2*workers) // runs read but not yet committed
 	results := make([]chan *readRun, n)
@@ -250,51 +262,103 @@ func streamRuns(cfg Config, in *loaded, pool *pool, prog *progress) (*scored, er
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] <- readAndScore(cfg, in.runs[i])
+				results[i] <- rc.readAndScore(cfg, in.runs[i])
 			}
 		}()
 	}
 	// On an error the workers finish the runs they hold, and no more are
-	// started.
+	// started; runs' pages being stored in the cache are waited for.
 	defer func() {
 		close(stop)
 		wg.Wait()
+		rc.stored.Wait()
 	}()
-	rows := 0
 	for i := range in.runs {
 		rr := <-results[i]
 		<-window
 		if rr.err != nil {
 			return nil, rr.err
 		}
-		rows += len(rr.run.Cells)
-		if err := commitRun(cfg, in, sc, rr, pool); err != nil {
+		e, err := rc.commit(cfg, in, sc, site, rr, pool)
+		if err != nil {
 			return nil, fmt.Errorf("assemble: %w", err)
 		}
-		sc.entries[i] = &board.Entry{Run: rr.run, Result: rr.res}
+		sc.entries[i] = e
 		prog.step("runs", i+1, n)
 	}
-	prog.done("runs", "%d runs, %d rows read, scored and their pages queued", n, rows)
+	rc.stored.Wait()
+	if rc.err != nil {
+		return nil, fmt.Errorf("cache: %w", rc.err)
+	}
+	msg := fmt.Sprintf("%d runs read and scored, their pages queued", n)
+	if rc.c != nil {
+		msg += fmt.Sprintf(" (from the cache: %d runs' scores, %d runs' pages)", rc.scoresHit, rc.pagesHit)
+	}
+	prog.done("runs", "%s", msg)
 	return sc, nil
 }
 
-// readRun is one run read and scored, with its own prompt texts.
+// readRun is one run read and scored, with its own prompt texts, or its
+// record from the cache.
 type readRun struct {
-	run   *run.Run
-	res   *score.Result
-	texts map[design.Prompt]string // the run's prompt texts
-	infos map[design.Prompt]textInfo
-	err   error
+	run    *run.Run
+	res    *score.Result
+	texts  map[design.Prompt]string // the run's prompt texts (when read)
+	infos  map[design.Prompt]textInfo
+	cells  map[int]*score.QuestionCells // when read
+	cached *cachedRun                   // when it came from the cache
+	key    string                       // its key in the cache
+	err    error
+}
+
+// runCache does the runs phase with the build cache, when there is one.
+type runCache struct {
+	c                   *cache.Cache
+	gen                 string
+	stored              sync.WaitGroup // runs' pages being stored
+	mu                  sync.Mutex
+	err                 error
+	scoresHit, pagesHit int
+}
+
+func (rc *runCache) readAndScore(cfg Config, r *run.Run) *readRun {
+	if rc.c == nil {
+		return readAndScore(cfg, r)
+	}
+	rr, key, err := fromCache(cfg, rc.c, rc.gen, r)
+	if err != nil {
+		return &readRun{err: fmt.Errorf("load: %w", err)}
+	}
+	if rr != nil {
+		rr.key = key
+		return rr
+	}
+	rr = readAndScore(cfg, r)
+	rr.key = key
+	if rr.err == nil && key != "" {
+		rec, err := makeCachedRun(rc.c, rr)
+		if err == nil {
+			err = rc.c.PutEntry(key, mustGob(rec))
+		}
+		if err != nil {
+			rr.err = fmt.Errorf("cache: %w", err)
+		}
+	}
+	return rr
+}
+
+func mustGob(v any) []byte {
+	data, err := encodeGob(v)
+	if err != nil {
+		panic(err) // our own types: cannot fail
+	}
+	return data
 }
 
 func readAndScore(cfg Config, r *run.Run) *readRun {
-	rr := &readRun{run: r, texts: map[design.Prompt]string{}, infos: map[design.Prompt]textInfo{}}
-	err := r.LoadRows(cfg.Runs, cfg.RunsLabel, func(r *run.Run, c run.Cell, row *run.Row) {
-		rr.texts[c.Prompt] = row.FilledTemplate
-		rr.infos[c.Prompt] = textInfo{hash: hashText(row.FilledTemplate), transcript: transcriptSize(r.Manifest, row)}
-	})
-	if err != nil {
-		rr.err = fmt.Errorf("load: %w", err)
+	rr := &readRun{run: r}
+	if err := readRows(cfg, rr); err != nil {
+		rr.err = err
 		return rr
 	}
 	res, err := score.Score(r)
@@ -304,30 +368,102 @@ func readAndScore(cfg Config, r *run.Run) *readRun {
 		return rr
 	}
 	rr.res = res
+	rr.cells = score.Cells(r)
 	return rr
 }
 
-// commitRun adds a run to the site, in id order: its texts to the
-// dataset's, its own pages to the rendering queue; then its rows are let
-// go.
-func commitRun(cfg Config, in *loaded, sc *scored, rr *readRun, pool *pool) error {
+// readRows reads a run's rows, keeping its prompt texts and what they
+// look like.
+func readRows(cfg Config, rr *readRun) error {
 	r := rr.run
-	in.texts.add(r, rr.texts)
-	e := &board.Entry{Run: r, Result: rr.res}
-	cells := score.Cells(r)
-	keep := &keptCells{decision: r.Manifest.Scoring == run.Decision, deltas: map[int]*score.QuestionDeltas{}}
-	for q, qs := range cells {
-		keep.deltas[q] = qs.Deltas()
+	rr.texts, rr.infos = map[design.Prompt]string{}, map[design.Prompt]textInfo{}
+	r.Files = r.Files[:1] // the manifest; LoadRows adds the scored file
+	r.Cells = nil
+	err := r.LoadRows(cfg.Runs, cfg.RunsLabel, func(r *run.Run, c run.Cell, row *run.Row) {
+		rr.texts[c.Prompt] = row.FilledTemplate
+		rr.infos[c.Prompt] = textInfo{hash: hashText(row.FilledTemplate), transcript: transcriptSize(r.Manifest, row)}
+	})
+	if err != nil {
+		return fmt.Errorf("load: %w", err)
 	}
+	return nil
+}
+
+// commit adds a run to the site, in id order: its texts to the dataset's,
+// its own pages to the rendering queue (or from the cache to the site);
+// then its rows are let go.
+func (rc *runCache) commit(cfg Config, in *loaded, sc *scored, site *siteInfo, rr *readRun, pool *pool) (*board.Entry, error) {
+	r := rr.run
+	e := &board.Entry{Run: r, Result: rr.res}
+	keep := &keptCells{decision: r.Manifest.Scoring == run.Decision}
 	sc.kept[r.ID] = keep
+	if rr.cached != nil {
+		rc.scoresHit++
+		keep.deltas = rr.cached.Deltas
+		if in.texts.missing(r.Manifest.Variant, rr.infos) {
+			texts, err := cachedTexts(rc.c, rr.cached)
+			if err != nil {
+				// The blob is gone or damaged: read the texts again.
+				if err := readRows(cfg, rr); err != nil {
+					return nil, err
+				}
+				texts = rr.texts
+			}
+			rr.texts = texts
+		}
+		if f := rr.cached.First; f != nil && sc.example == nil {
+			r.Cells = []run.Cell{{Prompt: f.P, Line: f.Line, Logit: f.Logit, LP: f.LP}}
+		}
+	}
+	in.texts.add(r, rr.texts)
 	if sc.example == nil && r.Manifest.Scoring == run.Logprob && len(r.Cells) > 0 {
 		sc.example = workedExample(e)
 	}
-	if err := runPages(cfg, in, e, cells, rr.infos, pool); err != nil {
-		return err
+	out := sink(pool.r.out)
+	var key string
+	if rc.c != nil {
+		var err error
+		if key, err = pagesKey(rc.gen, rr.key, site, in.texts, r, rr.infos); err != nil {
+			return nil, err
+		}
+		ok, err := cachedPages(rc.c, key, out)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			rc.pagesHit++
+			r.Cells = nil
+			return e, nil
+		}
+		if rr.cached != nil {
+			// Scores from the cache, pages not: the rows are needed again.
+			if err := readRows(cfg, rr); err != nil {
+				return nil, err
+			}
+			rr.cells = score.Cells(r)
+		}
+	}
+	cells := rr.cells
+	if keep.deltas == nil {
+		keep.deltas = deltas(cells)
+	}
+	capt := &capture{next: out}
+	if err := runPages(cfg, in, e, cells, rr.infos, pool, capt); err != nil {
+		return nil, err
+	}
+	if rc.c != nil {
+		rc.stored.Add(1)
+		go func() {
+			defer rc.stored.Done()
+			if err := capt.store(rc.c, key); err != nil {
+				rc.mu.Lock()
+				rc.err = err
+				rc.mu.Unlock()
+			}
+		}()
 	}
 	r.Cells = nil // the scenario pages hold what they need
-	return nil
+	return e, nil
 }
 
 // progress prints one line per phase, with counts and the time taken.

@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/cache"
 	"github.com/discrimeval/leaderboard/internal/crawl"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
@@ -605,4 +606,59 @@ func TestLongTranscripts(t *testing.T) {
 	for _, p := range crawl.Site(with) {
 		t.Error(p)
 	}
+}
+
+// The build cache never changes the site: a warm build, a build after a run
+// is added, and a build with a damaged cache all equal a build without it.
+func TestCacheNeverChangesTheSite(t *testing.T) {
+	cfg := fixture(t)
+	clean := generateMap(t, cfg)
+	dir := t.TempDir()
+	c, err := cache.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Cache = c
+	same := func(what string, want map[string][]byte, cfg Config) {
+		t.Helper()
+		got := generateMap(t, cfg)
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d files, want %d", what, len(got), len(want))
+		}
+		for p, data := range want {
+			if !bytes.Equal(got[p], data) {
+				t.Fatalf("%s: %s differs from the build without a cache", what, p)
+			}
+		}
+	}
+	same("cold cache", clean, cfg)
+	same("warm cache", clean, cfg)
+	// A run added: its neighbours' pages come from the cache, its own do not.
+	more := fixture(t)
+	runs := more.Runs.(fstest.MapFS)
+	for k, v := range runs {
+		if strings.HasPrefix(k, "alpha/") {
+			runs["aardvark/"+strings.TrimPrefix(k, "alpha/")] = v
+		}
+	}
+	want := generateMap(t, more)
+	more.Cache = c
+	same("one run added", want, more)
+	// Every cached file damaged: all of it is noticed and recomputed.
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Base(p) == "trim.txt" {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil || len(data) == 0 {
+			return err
+		}
+		data[len(data)/2] ^= 0xff
+		return os.WriteFile(p, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same("damaged cache", want, more)
+	same("repaired cache", want, more)
 }

@@ -47,6 +47,19 @@ func (d *datasetTexts) add(r *run.Run, texts map[design.Prompt]string) {
 	}
 }
 
+// missing reports whether some of a run's prompts have no text yet.
+func (d *datasetTexts) missing(variant run.Variant, prompts map[design.Prompt]textInfo) bool {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	m := d.byVariant[variant]
+	for p := range prompts {
+		if _, ok := m[p]; !ok {
+			return true
+		}
+	}
+	return false
+}
+
 // text returns the dataset text of a prompt.
 func (d *datasetTexts) text(variant run.Variant, q int, c design.Cell) (string, bool) {
 	t, ok := d.owned(variant, design.Prompt{Q: q, Cell: c})

@@ -44,7 +44,7 @@ type transcriptEntry struct {
 	Decisions     []string
 }
 
-func transcriptJob(cfg Config, texts *datasetTexts, e *board.Entry, chunks map[design.Prompt]int) job {
+func transcriptJob(cfg Config, texts *datasetTexts, e *board.Entry, chunks map[design.Prompt]int, out sink) job {
 	return func(r *renderer) error {
 		m := e.Run.Manifest
 		type key struct{ q, page int }
@@ -103,7 +103,7 @@ func transcriptJob(cfg Config, texts *datasetTexts, e *board.Entry, chunks map[d
 					d.Parts = append(d.Parts, partLink{n, transcriptPath(e.ID(), k.q, n), n == k.page})
 				}
 			}
-			if err := r.emit(&page{Path: transcriptPath(e.ID(), k.q, k.page), Title: title, Section: secTranscripts, Body: d}); err != nil {
+			if err := r.emitTo(&page{Path: transcriptPath(e.ID(), k.q, k.page), Title: title, Section: secTranscripts, Body: d}, out); err != nil {
 				return err
 			}
 		}

@@ -1,0 +1,335 @@
+package site
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"slices"
+	"sync"
+
+	"github.com/discrimeval/leaderboard/internal/cache"
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/fileerr"
+	"github.com/discrimeval/leaderboard/internal/input"
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
+)
+
+// The build cache (Config.Cache) keeps two things per run, each under a
+// key that hashes everything it depends on:
+//
+//   - the run's record — its result, the differences the pages spanning
+//     runs show, what its prompts look like — keyed by the generator, the
+//     manifest and the scored file: reading and scoring are skipped when
+//     neither changed (the file is still hashed and checked against the
+//     manifest, as the floor of any build must);
+//   - the run's own pages, keyed by that key, the site's frame (title,
+//     navigation, release, templates) and what the run's pages show of the
+//     other runs (each prompt's dataset text, the scenarios' names).
+//
+// Pages spanning runs are always rendered. Whatever comes from the cache
+// is checked against its hash; anything missing or damaged is recomputed.
+
+// generatorID identifies the code and templates that make the site: the
+// executable's hash, and the templates' and assets' (which tests may
+// replace).
+func generatorID(cfg Config) (string, error) {
+	h := sha256.New()
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return "", err
+	}
+	_, err = io.Copy(h, f)
+	f.Close()
+	if err != nil {
+		return "", err
+	}
+	for _, fsys := range []fs.FS{cfg.Templates, cfg.Static} {
+		err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := fs.ReadFile(fsys, p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(h, "%s %d\n", p, len(data))
+			h.Write(data)
+			return nil
+		})
+		if err != nil {
+			return "", err
+		}
+	}
+	fmt.Fprintf(h, "version %s\n", cfg.Version)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// cachedRun is what the cache keeps of a run once read and scored.
+type cachedRun struct {
+	Rows       int
+	ScoredSize int64
+	Result     []byte // score.Result.MarshalBinary
+	Deltas     map[int]*score.QuestionDeltas
+	Prompts    []design.Prompt // in file order
+	Hashes     []uint64        // each prompt's text hash
+	Transcript []int           // each prompt's transcript size
+	TextsBlob  string          // the run's prompt texts, a blob
+	First      *firstCell      // the first row, for the rubric's example (log-prob runs)
+}
+
+// firstCell is what the rubric's worked example needs of a run's first row.
+type firstCell struct {
+	Line  int
+	P     design.Prompt
+	Logit float64
+	LP    []float64
+}
+
+func encodeGob(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(v)
+	return buf.Bytes(), err
+}
+
+func decodeGob(data []byte, v any) error {
+	return gob.NewDecoder(bytes.NewReader(data)).Decode(v)
+}
+
+// hashScored hashes a run's scored file as stored, checking it is a
+// regular file, and compares the hash with the manifest's.
+func hashScored(cfg Config, r *run.Run) (sum string, size int64, err error) {
+	m := r.Manifest
+	spath := path.Join(r.ID, m.Scored.Path)
+	sname := path.Join(cfg.RunsLabel, spath)
+	mname := path.Join(cfg.RunsLabel, r.ID, "manifest.yaml")
+	f, err := input.Open(cfg.Runs, spath, sname)
+	if err != nil {
+		return "", 0, fileerr.New(mname, m.Line("scored", "path"), "scored.path %q: %v", m.Scored.Path, err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return "", 0, fileerr.New(sname, 0, "%v", err)
+	}
+	sum = hex.EncodeToString(h.Sum(nil))
+	if sum != m.Scored.SHA256 {
+		return "", 0, fileerr.New(mname, m.Line("scored", "sha256"), "scored.sha256 is %s, but %s has sha256 %s: the file changed after the run was frozen; restore it, or re-freeze the run (run.WriteDir, or the importers) if the change is meant", m.Scored.SHA256, sname, sum)
+	}
+	return sum, n, nil
+}
+
+// fromCache returns a run read and scored from its cached record, or nil.
+// A scored file that cannot be hashed, or whose hash is not the manifest's,
+// is left to the uncached path, whose errors name the row at fault.
+func fromCache(cfg Config, c *cache.Cache, gen string, r *run.Run) (*readRun, string, error) {
+	sum, size, err := hashScored(cfg, r)
+	if err != nil {
+		return nil, "", nil
+	}
+	key := cache.Key(gen, "run", r.Files[0].SHA256, sum)
+	data, err := c.GetEntry(key)
+	if err != nil {
+		return nil, key, nil
+	}
+	var rec cachedRun
+	res := new(score.Result)
+	if decodeGob(data, &rec) != nil || res.UnmarshalBinary(rec.Result) != nil || rec.ScoredSize != size || len(rec.Hashes) != len(rec.Prompts) || len(rec.Transcript) != len(rec.Prompts) {
+		c.Forget(key)
+		return nil, key, nil
+	}
+	if rec.Rows != r.Manifest.Scored.Rows {
+		return nil, "", fileerr.New(path.Join(cfg.RunsLabel, r.ID, "manifest.yaml"), r.Manifest.Line("scored", "rows"),
+			"scored.rows is %d, but %s has %d rows: restore the file, or re-freeze the run if the change is meant", r.Manifest.Scored.Rows, path.Join(cfg.RunsLabel, r.ID, r.Manifest.Scored.Path), rec.Rows)
+	}
+	r.Files = append(r.Files, run.File{Path: path.Join(r.ID, r.Manifest.Scored.Path), SHA256: sum, Size: size})
+	rr := &readRun{run: r, res: res, cached: &rec, infos: map[design.Prompt]textInfo{}}
+	for i, p := range rec.Prompts {
+		rr.infos[p] = textInfo{hash: rec.Hashes[i], transcript: rec.Transcript[i]}
+	}
+	return rr, key, nil
+}
+
+// makeCachedRun makes the cache's record of a run just read and scored, storing
+// its texts as a blob.
+func makeCachedRun(c *cache.Cache, rr *readRun) (*cachedRun, error) {
+	r := rr.run
+	res, err := rr.res.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	rec := &cachedRun{Rows: len(r.Cells), ScoredSize: r.Files[len(r.Files)-1].Size, Result: res, Deltas: deltas(rr.cells)}
+	for _, c := range r.Cells {
+		info := rr.infos[c.Prompt]
+		rec.Prompts = append(rec.Prompts, c.Prompt)
+		rec.Hashes = append(rec.Hashes, info.hash)
+		rec.Transcript = append(rec.Transcript, info.transcript)
+	}
+	texts, err := encodeGob(rr.texts)
+	if err != nil {
+		return nil, err
+	}
+	if rec.TextsBlob, err = c.Put(texts); err != nil {
+		return nil, err
+	}
+	if r.Manifest.Scoring == run.Logprob && len(r.Cells) > 0 {
+		c0 := r.Cells[0]
+		rec.First = &firstCell{Line: c0.Line, P: c0.Prompt, Logit: c0.Logit, LP: c0.LP}
+	}
+	return rec, nil
+}
+
+// deltas keeps of a run's cells what the pages spanning runs show.
+func deltas(cells map[int]*score.QuestionCells) map[int]*score.QuestionDeltas {
+	out := make(map[int]*score.QuestionDeltas, len(cells))
+	for q, qs := range cells {
+		out[q] = qs.Deltas()
+	}
+	return out
+}
+
+// cachedTexts reads a run's prompt texts from the cache.
+func cachedTexts(c *cache.Cache, rec *cachedRun) (map[design.Prompt]string, error) {
+	data, err := c.Get(rec.TextsBlob)
+	if err != nil {
+		return nil, err
+	}
+	var texts map[design.Prompt]string
+	if err := decodeGob(data, &texts); err != nil {
+		return nil, err
+	}
+	return texts, nil
+}
+
+// pagesKey is the key of a run's own pages: its record's key, the site's
+// frame, and what its pages show of the other runs — each prompt's dataset
+// text and each question's name.
+func pagesKey(gen, runKey string, site *siteInfo, texts *datasetTexts, r *run.Run, infos map[design.Prompt]textInfo) (string, error) {
+	frame, err := json.Marshal(site)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	prompts := slices.SortedFunc(maps.Keys(infos), func(a, b design.Prompt) int {
+		if a.Q != b.Q {
+			return a.Q - b.Q
+		}
+		return a.Index() - b.Index()
+	})
+	lastQ := -1
+	for _, p := range prompts {
+		if p.Q != lastQ {
+			fmt.Fprintf(h, "q%d %s\n", p.Q, texts.title(r.Manifest.Variant, p.Q))
+			lastQ = p.Q
+		}
+		t, _ := texts.owned(r.Manifest.Variant, p)
+		fmt.Fprintf(h, "%d %x\n", p.Index(), hashText(t.text))
+	}
+	return cache.Key(gen, "pages", r.ID, runKey, string(frame), hex.EncodeToString(h.Sum(nil))), nil
+}
+
+// pagesEntry lists a run's own pages by path and blob.
+type pagesEntry struct {
+	Paths, Blobs []string
+}
+
+// capture forwards a run's pages to the site and keeps them, to store in
+// the cache once every one of the run's page jobs is done.
+type capture struct {
+	next  sink
+	mu    sync.Mutex
+	files []File
+	jobs  sync.WaitGroup
+	err   error
+}
+
+func (c *capture) put(p string, data []byte) error {
+	c.mu.Lock()
+	c.files = append(c.files, File{Path: p, Data: data})
+	c.mu.Unlock()
+	return c.next.put(p, data)
+}
+
+// job wraps one of the run's page jobs so the capture knows when they are
+// all done, and whether one failed.
+func (c *capture) job(j job) job {
+	c.jobs.Add(1)
+	return func(r *renderer) error {
+		defer c.jobs.Done()
+		err := j(r)
+		if err != nil {
+			c.mu.Lock()
+			c.err = err
+			c.mu.Unlock()
+		}
+		return err
+	}
+}
+
+// store waits for the run's jobs and stores its pages in the cache.
+func (c *capture) store(ch *cache.Cache, key string) error {
+	c.jobs.Wait()
+	if c.err != nil {
+		return nil // the build fails; nothing to keep
+	}
+	slices.SortFunc(c.files, func(a, b File) int {
+		if a.Path < b.Path {
+			return -1
+		}
+		return 1
+	})
+	var e pagesEntry
+	for _, f := range c.files {
+		sum, err := ch.Put(f.Data)
+		if err != nil {
+			return err
+		}
+		e.Paths, e.Blobs = append(e.Paths, f.Path), append(e.Blobs, sum)
+	}
+	data, err := encodeGob(e)
+	if err != nil {
+		return err
+	}
+	return ch.PutEntry(key, data)
+}
+
+// cachedPages puts a run's pages from the cache into the site, when every
+// one of them is there intact; false when they are not (and nothing was
+// put).
+func cachedPages(ch *cache.Cache, key string, out sink) (bool, error) {
+	data, err := ch.GetEntry(key)
+	if err != nil {
+		return false, nil
+	}
+	var e pagesEntry
+	if decodeGob(data, &e) != nil || len(e.Paths) != len(e.Blobs) {
+		ch.Forget(key)
+		return false, nil
+	}
+	files := make([][]byte, len(e.Blobs))
+	for i, sum := range e.Blobs {
+		if files[i], err = ch.Get(sum); err != nil {
+			ch.Forget(key)
+			return false, nil
+		}
+	}
+	for i, p := range e.Paths {
+		if err := out.put(p, files[i]); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
