@@ -1,9 +1,10 @@
 // Command scale measures the generator at scale (make scale): for each
 // number of runs it generates synthetic runs (cmd/synth -n), measures the
 // floor — what any build must do: decompress and hash every scored file,
-// hash it, and copy the built output — then a clean build, a -verify and,
-// with -cache, a rebuild after adding one run; and prints one Markdown
-// table row per size for BENCHMARKS.md. With -hugo it also times Debian's
+// hash it, and copy the built output — then a clean build (-cache off), a
+// -verify, and a rebuild with the build cache after adding one run to a
+// site of one run fewer (checked byte-identical with the clean build); and
+// prints one Markdown table row per size for BENCHMARKS.md. With -hugo it also times Debian's
 // hugo building the same number of pages of the same mean size.
 //
 //	go run ./cmd/scale [-n 25,50,100,200,400] [-dir /tmp/scale] [-hugo]
@@ -77,8 +78,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, "| runs | floor | build | build ÷ floor | CPU | peak RSS | verify | output | files | largest files |")
-	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(stdout, "| runs | floor | build | build ÷ floor | CPU | peak RSS | verify | +1 run, cached | output | per run | files | largest files |")
+	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, n := range ns {
 		runs := filepath.Join(*dir, fmt.Sprintf("runs-%d", n))
 		if err := linkRuns(all, runs, ids[:n]); err != nil {
@@ -86,7 +87,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		out := filepath.Join(*dir, fmt.Sprintf("site-%d", n))
 		fmt.Fprintf(stderr, "scale: %d runs: build\n", n)
-		b, err := measure(filepath.Join(bin, "build"), "-runs", runs, "-o", out, "-q")
+		b, err := measure(filepath.Join(bin, "build"), "-runs", runs, "-o", out, "-q", "-cache", "off")
 		if err != nil {
 			return err
 		}
@@ -100,13 +101,22 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		inc := "–"
+		if n > 1 {
+			fmt.Fprintf(stderr, "scale: %d runs: one run added, cached\n", n)
+			u, err := incremental(bin, *dir, all, ids[:n], out)
+			if err != nil {
+				return err
+			}
+			inc = fmt.Sprintf("%.1f s (%.0f%%)", u.wall.Seconds(), 100*u.wall.Seconds()/b.wall.Seconds())
+		}
 		size, files, largest, err := outputStats(out)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "| %d | %.1f s | %.1f s | %.1f× | %.1f s | %d MB | %.1f s, %d MB | %d MB | %d | %s |\n",
+		fmt.Fprintf(stdout, "| %d | %.1f s | %.1f s | %.1f× | %.1f s | %d MB | %.1f s (%.2f×), %d MB | %s | %d MB | %.2f MB | %d | %s |\n",
 			n, floor.Seconds(), b.wall.Seconds(), b.wall.Seconds()/floor.Seconds(), b.cpu.Seconds(), b.rssKB/1024,
-			v.wall.Seconds(), v.rssKB/1024, size>>20, files, largest)
+			v.wall.Seconds(), v.wall.Seconds()/b.wall.Seconds(), v.rssKB/1024, inc, size>>20, float64(size)/float64(n)/(1<<20), files, largest)
 		if *hugo {
 			if err := hugoRow(stdout, stderr, *dir, out, files, size); err != nil {
 				return err
@@ -114,6 +124,38 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// incremental builds the site of all runs but the last with a fresh cache,
+// then times the build of all of them with that cache, and checks the
+// result is byte for byte the clean build's (clean).
+func incremental(bin, dir, all string, ids []string, clean string) (usage, error) {
+	cacheDir := filepath.Join(dir, "cache")
+	runs := filepath.Join(dir, "runs-inc")
+	out := filepath.Join(dir, "site-inc")
+	for _, p := range []string{cacheDir, out} {
+		if err := os.RemoveAll(p); err != nil {
+			return usage{}, err
+		}
+	}
+	build := filepath.Join(bin, "build")
+	if err := linkRuns(all, runs, ids[:len(ids)-1]); err != nil {
+		return usage{}, err
+	}
+	if _, err := measure(build, "-runs", runs, "-o", out, "-q", "-cache", cacheDir); err != nil {
+		return usage{}, err
+	}
+	if err := linkRuns(all, runs, ids); err != nil {
+		return usage{}, err
+	}
+	u, err := measure(build, "-runs", runs, "-o", out, "-q", "-cache", cacheDir)
+	if err != nil {
+		return usage{}, err
+	}
+	if diff, err := exec.Command("diff", "-r", "-q", clean, out).CombinedOutput(); err != nil {
+		return usage{}, fmt.Errorf("the cached rebuild is not the clean build: %v\n%s", err, diff)
+	}
+	return u, nil
 }
 
 type usage struct {
