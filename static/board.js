@@ -114,7 +114,7 @@
     style.textContent = hidden.map(function (k) {
       return "table.board [data-col=\"" + k + "\"], table.board .c-" + k + " { display: none; }";
     }).join("\n");
-    out.textContent = shown + " of " + runs.length + " runs shown";
+    out.textContent = shown + " of " + runs.length + " shown";
     if (record) { write(hidden); }
   }
 
