@@ -64,6 +64,7 @@ synth:
 
 # Full-page PNGs of the main pages at 1280 and 375 px wide, light and
 # dark, into screenshots/ (not committed), from a fresh build of the
-# committed inputs. Needs Debian's chromium.
+# committed inputs, and the README's small WebP pictures into
+# .github/screenshots/ (committed). Needs Debian's chromium.
 screenshots:
-	$(GO) run ./internal/browsertest/cmd/screenshots -o screenshots
+	$(GO) run ./internal/browsertest/cmd/screenshots -o screenshots -readme .github/screenshots

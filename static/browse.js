@@ -40,6 +40,11 @@
     input("min", "Deviation at least", "number", { min: "0", step: "0.1", inputmode: "decimal" });
   }
   input("q", "Text", "search", { size: "16" });
+  if (slot.hasAttribute("data-differs")) {
+    // Transcripts whose decision (the side of one half the answer leans
+    // to) is not the baseline person's.
+    input("differs", "Decides unlike the baseline", "checkbox", { value: "1" });
+  }
   var reset = document.createElement("button");
   reset.type = "reset";
   reset.textContent = "Clear";
@@ -61,7 +66,7 @@
     if (d) { el._f.dev = Math.abs(parseFloat(d.textContent.replace("\u2212", "-").replace("+", ""))); }
     return true;
   });
-  var names = ["age", "gender", "race", "min", "q"];
+  var names = ["age", "gender", "race", "min", "q", "differs"];
 
   function field(n) { return form.elements.namedItem(n); }
 
@@ -69,19 +74,20 @@
     var age = field("age").value, gender = field("gender").value, race = field("race").value;
     var min = field("min") ? parseFloat(field("min").value) : NaN;
     var q = field("q").value.trim().toLowerCase();
+    var differs = field("differs") && field("differs").checked;
     var shown = 0;
     items.forEach(function (el) {
       var d = el._f;
       var ok = (!age || d.age === age) && (!gender || d.gender === gender) && (!race || d.race === race) &&
         (!(min > 0) || d.dev >= min) &&
-        (!q || el.textContent.toLowerCase().indexOf(q) >= 0);
+        (!q || el.textContent.toLowerCase().indexOf(q) >= 0) && (!differs || el.hasAttribute("data-differs"));
       el.hidden = !ok;
       if (ok) { shown++; }
     });
     out.textContent = shown + " of " + items.length + " shown";
     if (record) {
       var p = new URLSearchParams();
-      names.forEach(function (n) { var f = field(n); if (f && f.value) { p.set(n, f.value); } });
+      names.forEach(function (n) { var f = field(n); if (f && (f.type === "checkbox" ? f.checked : f.value)) { p.set(n, f.value); } });
       var s = p.toString();
       history.replaceState(null, "", s ? "#filter?" + s : location.pathname + location.search);
     }
@@ -89,18 +95,30 @@
 
   function fromHash() {
     var h = location.hash;
-    names.forEach(function (n) { var f = field(n); if (f) { f.value = ""; } });
+    names.forEach(function (n) { var f = field(n); if (f) { if (f.type === "checkbox") { f.checked = false; } else { f.value = ""; } } });
     if (h.indexOf("#filter?") === 0) {
       var p = new URLSearchParams(h.slice(8));
-      names.forEach(function (n) { var f = field(n); if (f && p.has(n)) { f.value = p.get(n); } });
+      names.forEach(function (n) { var f = field(n); if (f && p.has(n)) { if (f.type === "checkbox") { f.checked = true; } else { f.value = p.get(n); } } });
       apply(false);
       return;
     }
     apply(false);
     if (h.length > 1) {
       var t = document.getElementById(decodeURIComponent(h.slice(1)));
-      if (t) { t.scrollIntoView(); }
+      if (t) { reveal(t); }
     }
+  }
+
+  // reveal scrolls a target into view and, should its table's sticky
+  // header row still cover it (a tall header of many runs), down by the
+  // difference.
+  function reveal(t) {
+    t.scrollIntoView();
+    var table = t.closest("table"), wrap = t.closest(".table-wrap");
+    if (!table || !table.tHead || !wrap) { return; }
+    // The sticky row is the header's last (a first row may group columns).
+    var head = table.tHead.rows[table.tHead.rows.length - 1].getBoundingClientRect().bottom, top = t.getBoundingClientRect().top;
+    if (top < head) { wrap.scrollTop -= head - top + 8; }
   }
 
   // A click on a cell of the grid goes to its variant's row: the grid lists
@@ -122,4 +140,10 @@
   form.addEventListener("submit", function (e) { e.preventDefault(); });
   window.addEventListener("hashchange", fromHash);
   fromHash();
+  // The browser scrolls to a linked target once the page has loaded, after
+  // this script: check the header again then.
+  window.addEventListener("load", function () {
+    var h = location.hash, t = h.length > 1 && h.indexOf("#filter?") !== 0 && document.getElementById(decodeURIComponent(h.slice(1)));
+    if (t) { requestAnimationFrame(function () { reveal(t); }); }
+  });
 })();

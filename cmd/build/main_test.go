@@ -109,9 +109,19 @@ func TestBuildsCommittedSite(t *testing.T) {
 	for _, data := range tree(t, filepath.Join(tmp, "site-minus-one")) {
 		without += int64(len(data))
 	}
-	t.Logf("site %d bytes; run %s adds %d bytes", total, dropped, total-without)
-	if total-without > 2_000_000 {
-		t.Errorf("run %s adds %d bytes to the site, over the 2 MB budget", dropped, total-without)
+	// The site also offers the run's own files (data/runs/<id>/, copies of
+	// runs/<id>/ unless site.yaml sets runs_url): counted, and reported
+	// apart from the pages, which keep their 2 MB budget.
+	var copies int64
+	for name, data := range a {
+		if strings.HasPrefix(name, "data/runs/"+dropped+"/") {
+			copies += int64(len(data))
+		}
+	}
+	t.Logf("site %d bytes; run %s adds %d bytes: %d of pages and data, %d of its own files copied into data/runs/%s/",
+		total, dropped, total-without, total-without-copies, copies, dropped)
+	if total-without-copies > 2_000_000 {
+		t.Errorf("run %s adds %d bytes of pages and data to the site, over the 2 MB budget", dropped, total-without-copies)
 	}
 }
 

@@ -66,6 +66,7 @@ func axePages(p Pages) []string {
 		"provenance.html",
 		"changes.html",
 		"pages/about.html",
+		"downloads.html",
 		// Not 404.html: it links its assets from the site root, for a web
 		// server, so it has no style from file://.
 	}

@@ -67,14 +67,15 @@ func runsOf(rows []boardRow) []string {
 func TestSortColumn(t *testing.T) {
 	tb := newTab(t, 1280, 900, "light")
 	tb.open(siteDir, "index.html")
-	// Column 2 is the model (a text column), column 3 the composite score.
-	before := boardRows(tb, 2)
+	// Column 1 is the model (a text column), column 2 the board's view, the
+	// composite score.
+	before := boardRows(tb, 1)
 	if len(before) < 3 {
 		t.Fatalf("the first leaderboard table has %d rows; the test needs at least 3", len(before))
 	}
 
-	tb.do(clickCSS(`table.board thead th:nth-child(3) button.sort`))
-	byModel := boardRows(tb, 2)
+	tb.do(clickCSS(`table.board thead th:nth-child(2) button.sort`))
+	byModel := boardRows(tb, 1)
 	if slices.Equal(runsOf(before), runsOf(byModel)) {
 		t.Errorf("sorting by model did not reorder the rows: %v", runsOf(byModel))
 	}
@@ -83,7 +84,7 @@ func TestSortColumn(t *testing.T) {
 	}) {
 		t.Errorf("rows are not in model order after one click: %v", byModel)
 	}
-	if got := eval[string](tb, `document.querySelector("table.board thead th:nth-child(3)").getAttribute("aria-sort")`); got != "ascending" {
+	if got := eval[string](tb, `document.querySelector("table.board thead th:nth-child(2)").getAttribute("aria-sort")`); got != "ascending" {
 		t.Errorf("aria-sort = %q after one click, want ascending", got)
 	}
 	// A run's intervention rows move with it: every row after the first of
@@ -99,10 +100,10 @@ func TestSortColumn(t *testing.T) {
 
 	// The composite column, by keyboard this time: Enter on the focused
 	// button sorts ascending, a second press descending.
-	tb.do(focusCSS(`table.board thead th:nth-child(4) button.sort`), key("\r"))
-	asc := boardRows(tb, 3)
+	tb.do(focusCSS(`table.board thead th:nth-child(3) button.sort`), key("\r"))
+	asc := boardRows(tb, 2)
 	tb.do(key("\r"))
-	desc := boardRows(tb, 3)
+	desc := boardRows(tb, 2)
 	ascKeys, descKeys := keysOf(t, asc), keysOf(t, desc)
 	if !sort.Float64sAreSorted(ascKeys) {
 		t.Errorf("composite ascending: keys %v not ascending", ascKeys)
@@ -113,10 +114,10 @@ func TestSortColumn(t *testing.T) {
 	if slices.Equal(runsOf(asc), runsOf(desc)) {
 		t.Error("sorting the composite column twice did not reverse the rows")
 	}
-	if got := eval[string](tb, `document.querySelector("table.board thead th:nth-child(4)").getAttribute("aria-sort")`); got != "descending" {
+	if got := eval[string](tb, `document.querySelector("table.board thead th:nth-child(3)").getAttribute("aria-sort")`); got != "descending" {
 		t.Errorf("aria-sort = %q after two presses, want descending", got)
 	}
-	if got := eval[string](tb, `document.querySelector("table.board thead th:nth-child(3)").getAttribute("aria-sort") || ""`); got != "" {
+	if got := eval[string](tb, `document.querySelector("table.board thead th:nth-child(2)").getAttribute("aria-sort") || ""`); got != "" {
 		t.Errorf("the model column still says aria-sort=%q after sorting another column", got)
 	}
 	tb.checkClean("index.html")
@@ -209,15 +210,15 @@ func TestSortKeepsHeaderLinks(t *testing.T) {
 		Buttons int `json:"buttons"`
 	}
 	h := eval[head](tb, `({
-		columns: document.querySelectorAll("table.compare thead th").length,
-		links: document.querySelectorAll("table.compare thead th a").length,
-		subs: document.querySelectorAll("table.compare thead th .sub").length,
-		buttons: document.querySelectorAll("table.compare thead th button.sort").length,
+		columns: document.querySelectorAll("table.compare thead tr:last-child th").length,
+		links: document.querySelectorAll("table.compare thead tr:last-child th a").length,
+		subs: document.querySelectorAll("table.compare thead tr:last-child th .sub").length,
+		buttons: document.querySelectorAll("table.compare thead tr:last-child th button.sort").length,
 	})`)
 	if h.Columns < 2 || h.Links != h.Columns-1 || h.Subs != h.Columns-1 || h.Buttons != h.Columns {
 		t.Fatalf("%s: %d columns, %d run links, %d second lines and %d sort buttons in the heading; want a link, a second line per run and a button per column", p.Compare, h.Columns, h.Links, h.Subs, h.Buttons)
 	}
-	tb.do(clickCSS(`table.compare thead th:nth-child(2) button.sort`))
+	tb.do(clickCSS(`table.compare thead tr:last-child th:nth-child(2) button.sort`))
 	vals := eval[[]string](tb, `Array.from(document.querySelector("table.compare").tBodies[0].rows).map(r => r.cells[1].textContent.trim())`)
 	var keys []float64
 	for _, v := range vals {

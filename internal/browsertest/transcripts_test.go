@@ -135,6 +135,11 @@ type targetState struct {
 	Top      int    `json:"top"`
 	Bottom   int    `json:"bottom"`
 	Viewport int    `json:"viewport"`
+	// HeadBottom is the bottom of the sticky header row of the target's
+	// table, when the target is a row; Marked says it is highlighted.
+	HeadBottom int    `json:"headBottom"`
+	Marked     bool   `json:"marked"`
+	Colour     string `json:"colour"`
 }
 
 // targetJS reads the :target element: whether it is shown, inside the
@@ -146,11 +151,19 @@ const targetJS = `(() => {
 	const r = t.getBoundingClientRect();
 	const x = r.left + Math.min(r.width, window.innerWidth) / 2, y = r.top + Math.min(r.height, 40) / 2;
 	const hit = document.elementFromPoint(x, y);
+	const table = t.closest("table");
+	// The sticky header row is the last of the head (a first row may
+	// group columns and scroll away).
+	const head = table && table.tHead ? table.tHead.rows[table.tHead.rows.length - 1].getBoundingClientRect() : null;
+	const marker = t.matches("tr") ? t.cells[0] : t;
+	const colour = getComputedStyle(marker).backgroundColor;
 	return {
 		target: t.id, hidden: t.hidden || t.offsetParent === null,
 		inView: r.top >= -1 && r.top < window.innerHeight && r.bottom > 0,
 		onTop: !!hit && t.contains(hit),
 		top: Math.round(r.top), bottom: Math.round(r.bottom), viewport: window.innerHeight,
+		headBottom: head ? Math.round(head.bottom) : 0,
+		marked: colour !== "rgba(0, 0, 0, 0)" && colour !== getComputedStyle(document.body).backgroundColor, colour,
 	};
 })()`
 
@@ -162,7 +175,7 @@ func checkTarget(t *testing.T, tb *tab, what, want string) {
 		const until = performance.now() + 2000;
 		const read = () => {
 			const s = `+targetJS+`;
-			if ((s.target === "`+want+`" && !s.hidden && s.inView && s.onTop) || performance.now() > until) r(s);
+			if ((s.target === "`+want+`" && !s.hidden && s.inView && s.onTop && s.top >= s.headBottom - 1) || performance.now() > until) r(s);
 			else requestAnimationFrame(read);
 		};
 		requestAnimationFrame(read);
@@ -176,6 +189,10 @@ func checkTarget(t *testing.T, tb *tab, what, want string) {
 		t.Errorf("%s: the target %s is out of view (top %d, bottom %d, viewport %d)", what, want, s.Top, s.Bottom, s.Viewport)
 	case !s.OnTop:
 		t.Errorf("%s: the target %s is covered by another element at its top (top %d)", what, want, s.Top)
+	case s.Top < s.HeadBottom-1:
+		t.Errorf("%s: the target %s (top %d) is under its table's sticky header (bottom %d)", what, want, s.Top, s.HeadBottom)
+	case !s.Marked:
+		t.Errorf("%s: the target %s is not highlighted (background %s)", what, want, s.Colour)
 	}
 }
 
@@ -216,6 +233,10 @@ func TestDeepLink(t *testing.T) {
 
 		tb.open(siteDir, p.Compare+"#"+id)
 		checkTarget(t, tb, what(p.Compare+"#"+id), id)
+
+		// A run's row on the leaderboard.
+		tb.open(siteDir, "index.html#"+p.RunID)
+		checkTarget(t, tb, what("index.html#"+p.RunID), p.RunID)
 		tb.checkClean(p.Scenario)
 	}
 }

@@ -40,7 +40,7 @@ func (s spec) record() sitedata.Run {
 		Views:   map[string]sitedata.Estimate{},
 		Ranking: sitedata.Ranking{Board: s.board, Ranked: s.rank > 0, Unranked: s.unranked},
 		Quality: sitedata.Quality{Rows: s.rows, Questions: 70},
-		Files:   []run.File{{Path: s.id + "/manifest.yaml", SHA256: strings.Repeat("a", 64), Size: 700}, {Path: s.id + "/scored.jsonl.gz", SHA256: s.scoredSHA, Size: 428_000}},
+		Files:   []sitedata.File{{Path: s.id + "/manifest.yaml", SHA256: strings.Repeat("a", 64), Size: 700}, {Path: s.id + "/scored.jsonl.gz", SHA256: s.scoredSHA, Size: 428_000}},
 		Claims:  s.claims,
 	}
 	if s.intervention == "" {

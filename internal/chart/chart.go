@@ -52,7 +52,7 @@
 //	/* never wider than the viewBox; at least 11/12 of it, so text ≥ 11px */
 //	.chart-dots { max-width: 640px; min-width: 587px; }
 //	.chart-intervals { max-width: 720px; min-width: 660px; }
-//	.chart-heatmap { max-width: 600px; min-width: 550px; }
+//	.chart-heatmap { max-width: 760px; min-width: 697px; }
 //	.chart-pos { color: var(--pos); }
 //	.chart-neg { color: var(--neg); }
 //	.chart a:hover .chart-hit, .chart a:focus-visible .chart-hit {
@@ -84,7 +84,8 @@ import (
 const (
 	DotWidth      = 640
 	IntervalWidth = 720
-	HeatmapWidth  = 600
+	NarrowWidth   = 360 // IntervalPlot's phone layout
+	HeatmapWidth  = 760
 )
 
 // Interval is an estimate with its 95% interval. Value NaN (or infinite)

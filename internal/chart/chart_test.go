@@ -427,10 +427,23 @@ func TestIntervalPlotTiesAndLabels(t *testing.T) {
 	if got := strings.Count(out, `class="chart-tie">=2</text>`); got != 2 {
 		t.Errorf("%d tied rank marks, want 2", got)
 	}
+	// Labels are shown in full where they fit: a label too long to fit
+	// beside the scale puts every label on a line above its interval, cut
+	// only at the width of the chart.
+	if full := p.Rows[1].Label; !strings.Contains(out, ">"+full+"</text>") {
+		t.Errorf("label %q not shown in full", full)
+	}
 	long := p.Rows[3].Label
-	cut := []rune(long)[:39]
+	cut := []rune(long)[:83] // (720 − 12 − 52) / 7.8 characters fit, the last is the ellipsis
 	if !strings.Contains(out, ">"+string(cut)+"…</text>") {
-		t.Errorf("long label not cut to 40 characters with an ellipsis")
+		t.Errorf("a label longer than the chart is not cut at its width")
+	}
+	// The phone layout keeps the full label too, on its own line above
+	// the interval, in a chart half as wide.
+	narrow := p
+	narrow.Narrow = true
+	if n := render(t, narrow.SVG); !strings.Contains(n, ">"+p.Rows[1].Label+"</text>") || !strings.Contains(n, `viewBox="0.00 0.00 360.00 `) {
+		t.Errorf("narrow plot: label not in full or not 360 wide")
 	}
 	if !strings.Contains(out, "<title>Rank 4: "+long+": 0.11, 95% interval [0.06, 0.17]</title>") {
 		t.Errorf("full label not kept in a title")
@@ -453,8 +466,15 @@ func TestLongLabelsCut(t *testing.T) {
 		t.Error("dot plot: long label not cut to 32 characters with its full text in a title")
 	}
 	h := render(t, heatmapBare().SVG)
-	if !strings.Contains(h, "<g><title>question 70 (kidney transplant)</title>") || !strings.Contains(h, ">question 70 (…</text>") {
-		t.Error("heatmap: long row label not cut to 14 characters with its full text in a title")
+	// A row label of up to 40 characters is whole ("q70 Young patient …
+	// kidney transplant"); a longer one is cut, its full text in a title.
+	if !strings.Contains(h, ">question 70 (kidney transplant)</text>") {
+		t.Error("heatmap: a 32-character row label is cut")
+	}
+	long := heatmapBare()
+	long.Rows[0].Label = "question 70: should this young patient be prioritized to receive this kidney transplant?"
+	if h := render(t, long.SVG); !strings.Contains(h, "<g><title>"+long.Rows[0].Label+"</title>") || !strings.Contains(h, ">question 70: should this young patient…</text>") {
+		t.Error("heatmap: long row label not cut to 40 characters with its full text in a title")
 	}
 	if !regexp.MustCompile(`>and Ala[a-z]*…</text>`).MatchString(h) {
 		t.Error("heatmap: a long column label's last line not cut")

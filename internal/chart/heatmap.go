@@ -71,15 +71,16 @@ type Heatmap struct {
 
 // HeatRow is one question of a Heatmap.
 type HeatRow struct {
-	Label string // "q11"; cut to 14 characters, the full text kept in a <title>
+	Label string // "q11 Loan approval"; cut to 40 characters, the full text kept in a <title>
 	// Href is where the row's cells link to, relative ("q11.html") or
 	// http(s); "" for no link.
 	Href   string
 	Values []float64 // one per column, in logit points; NaN for none
 }
 
-// maxHeatLabel is the number of characters a row label is cut to.
-const maxHeatLabel = 14
+// maxHeatLabel is the number of characters a row label is cut to: room for
+// "q12" and a short scenario label.
+const maxHeatLabel = 40
 
 // SVG draws the heatmap.
 func (h Heatmap) SVG() (template.HTML, error) {
@@ -105,7 +106,7 @@ func (h Heatmap) SVG() (template.HTML, error) {
 		}
 		labelW = math.Max(labelW, textWidth(truncate(r.Label, maxHeatLabel), size))
 	}
-	labelW = math.Min(math.Max(labelW+14, 44), 140)
+	labelW = math.Min(math.Max(labelW+14, 44), 290)
 	x0 := pad + labelW
 	colW := (HeatmapWidth - pad - x0) / float64(len(h.Columns))
 	desc := or(h.Desc, h.describe())

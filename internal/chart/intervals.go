@@ -25,8 +25,14 @@ type IntervalPlot struct {
 	// Axis titles the x axis; "" gives "logit points".
 	Axis string
 	// MaxLabel is the number of characters a label is cut to (with the
-	// ellipsis); 0 gives 40.
+	// ellipsis); 0 cuts only what does not fit the chart.
 	MaxLabel int
+	// Narrow lays the plot out for a phone, NarrowWidth wide. It is then
+	// stacked: each row's rank and label on a line of its own above its
+	// interval, so labels keep their length and the scale the whole width.
+	// A wide plot is stacked too when a label would not fit beside the
+	// scale.
+	Narrow bool
 	// Rows are the runs in rank order: ranks must not decrease.
 	Rows []IntervalRow
 	// Values prints each estimate at the right of its row.
@@ -48,12 +54,12 @@ func (p IntervalPlot) SVG() (template.HTML, error) {
 	}
 	title := or(p.Title, "Estimates with 95% intervals, in rank order")
 	unit := or(p.Axis, "logit points")
-	maxLabel := p.MaxLabel
-	if maxLabel <= 0 {
-		maxLabel = 40
+	width := float64(IntervalWidth)
+	if p.Narrow {
+		width = NarrowWidth
 	}
 	if len(p.Rows) == 0 {
-		return noData("intervals", p.ID, title, IntervalWidth)
+		return noData("intervals", p.ID, title, width)
 	}
 	lo, hi, labelW := 0.0, 0.0, 0.0
 	for i, r := range p.Rows {
@@ -68,15 +74,32 @@ func (p IntervalPlot) SVG() (template.HTML, error) {
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
 		}
-		labelW = math.Max(labelW, textWidth(truncate(r.Label, maxLabel), 13))
+		labelW = math.Max(labelW, textWidth(r.Label, 13))
 	}
 	desc := or(p.Desc, p.describe(unit))
 
-	const pad, rankW, rowH = 12, 40, 22
-	labelW = math.Min(math.Max(labelW, 80), 320)
+	const pad, rankW, maxLabelW = 12, 40, 360
+	rowH := 22.0
+	stacked := p.Narrow || labelW > maxLabelW
+	labelW = math.Max(labelW, 80)
 	valuesW := 0.0
 	if p.Values {
 		valuesW = 48
+	}
+	// The interval's line within a row, and where the label goes: beside
+	// it, or on a line above it when stacked.
+	barDY, labelX, labelDY := rowH/2, float64(pad+rankW), rowH/2+4.5
+	if stacked {
+		rowH, barDY, labelDY, labelW = 40, 28, 14, -rankW
+	}
+	// Labels are cut only where they would not fit (MaxLabel aside): the
+	// full label is in the row's title.
+	maxLabel := int((width - pad - labelX) / (13 * 0.6))
+	if !stacked {
+		maxLabel = int(math.Floor(maxLabelW / (13 * 0.6)))
+	}
+	if p.MaxLabel > 0 && p.MaxLabel < maxLabel {
+		maxLabel = p.MaxLabel
 	}
 	var body svg
 	legendY := body.legend([]legendItem{
@@ -85,17 +108,18 @@ func (p IntervalPlot) SVG() (template.HTML, error) {
 			w.leaf("circle", s("class", "chart-est"), n("cx", x), n("cy", y), n("r", 4.5), s("fill", "currentColor"))
 		}, "estimate and 95% interval"},
 		{func(w *svg, x, y float64) { w.text(x, y+4, "middle", "chart-tie", "=") }, "tied rank"},
-	}, pad, 18, IntervalWidth-pad)
+	}, pad, 18, width-pad)
 	top := legendY + 14
 	bottom := top + rowH*float64(len(p.Rows))
 	x0 := pad + rankW + labelW + 16
-	x1 := IntervalWidth - pad - valuesW - 16
+	x1 := width - pad - valuesW - 16
 	vals, decimals := ticks(lo, hi, 6)
 	sc := scale{vals[0], vals[len(vals)-1], x0, x1}
-	body.bands(len(p.Rows), top, rowH, IntervalWidth)
+	body.bands(len(p.Rows), top, rowH, width)
 	last := body.axis(sc, vals, decimals, false, top, bottom, unit, "", "")
 	for i, r := range p.Rows {
-		y := top + rowH*float64(i) + rowH/2
+		y0 := top + rowH*float64(i)
+		y := y0 + barDY
 		rank := strconv.Itoa(r.Rank)
 		if r.Rank == 0 {
 			rank = "–"
@@ -106,8 +130,8 @@ func (p IntervalPlot) SVG() (template.HTML, error) {
 		}
 		body.open("g")
 		body.elem("title", p.rowTitle(r))
-		body.text(pad+rankW-10, y+4.5, "end", rankClass, rank)
-		body.text(pad+rankW, y+4.5, "start", "", truncate(r.Label, maxLabel))
+		body.text(pad+rankW-10, y0+labelDY, "end", rankClass, rank)
+		body.text(labelX, y0+labelDY, "start", "", truncate(r.Label, maxLabel))
 		iv := r.Estimate
 		switch {
 		case !iv.hasValue():
@@ -121,12 +145,16 @@ func (p IntervalPlot) SVG() (template.HTML, error) {
 			}
 			body.leaf("circle", s("class", "chart-est"), n("cx", x), n("cy", y), n("r", 4.5), s("fill", "currentColor"))
 			if p.Values {
-				body.text(IntervalWidth-pad, y+4.5, "end", "", plain(iv.Value))
+				body.text(width-pad, y+4.5, "end", "", plain(iv.Value))
 			}
 		}
 		body.close("g")
 	}
-	return chart(header{kind: "intervals", id: p.ID, title: title, desc: desc, width: IntervalWidth, height: last + 10}, &body)
+	kind := "intervals"
+	if p.Narrow {
+		kind = "intervals-narrow"
+	}
+	return chart(header{kind: kind, id: p.ID, title: title, desc: desc, width: width, height: last + 10}, &body)
 }
 
 // rowTitle is a row's tooltip: its rank, full label, estimate and interval.

@@ -36,6 +36,10 @@ type Site struct {
 	BasePath  string  `yaml:"base_path"`
 	Benchmark string  `yaml:"benchmark"`
 	Release   Release `yaml:"release"`
+	// RunsURL is where the runs folder is published (for example
+	// https://github.com/ORG/REPO/raw/COMMIT/runs/): when set, the site
+	// links each run's files there instead of copying them into data/runs/.
+	RunsURL string `yaml:"runs_url,omitempty"`
 	// Previous names the previous release's data/leaderboard.json (a path
 	// inside content/) for the changes page; optional.
 	Previous string `yaml:"previous,omitempty"`
@@ -98,6 +102,9 @@ func Load(fsys fs.FS, label string) (*Content, error) {
 	}
 	if err := checkBasePath(s.BasePath); err != nil {
 		return nil, fileerr.New(name, at("base_path"), "%v", err)
+	}
+	if s.RunsURL != "" && (!strings.HasPrefix(s.RunsURL, "https://") && !strings.HasPrefix(s.RunsURL, "http://") || !strings.HasSuffix(s.RunsURL, "/")) {
+		return nil, fileerr.New(name, at("runs_url"), "runs_url %q: want an http(s) URL ending in /, where the runs folder is published", s.RunsURL)
 	}
 	if s.Release.Label == "" || !dateRE.MatchString(s.Release.Date) {
 		return nil, fileerr.New(name, at("release"), "release needs a label and a date (YYYY-MM-DD)")

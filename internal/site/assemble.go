@@ -63,8 +63,9 @@ func assemble(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *pool, ou
 		return fmt.Errorf("provenance: %w", err)
 	}
 	pool.page(provenancePage(cfg, sc, inputs))
+	pool.page(downloadsPage(in, sc))
 	pool.page(&page{Path: notFoundPath, Title: "Page not found", Section: secNone, Body: notFound{}})
-	data, err := dataFiles(sc, site)
+	data, err := dataFiles(cfg, in, sc, site, out)
 	if err != nil {
 		return err
 	}
@@ -93,6 +94,7 @@ func newSiteInfo(cfg Config, in *loaded) *siteInfo {
 		Description: c.Site.Description,
 		BasePath:    c.Site.BasePath,
 		Release:     releaseInfo{c.Site.Release.Label, c.Site.Release.Date},
+		RunsURL:     c.Site.RunsURL,
 		Version:     cfg.Version,
 		Design: designFacts{Baseline: design.Baseline.Label(), Questions: design.NumQuestions, Cells: design.NumCells,
 			Decimals: countWord(board.DisplayDecimals)},
@@ -104,7 +106,7 @@ func newSiteInfo(cfg Config, in *loaded) *siteInfo {
 		{"Leaderboard", homePath, secBoard},
 		{"Benchmark", benchmarkPath, secBenchmark},
 		{"Mitigation", mitigationPath, secMitigation},
-		{"Transcripts", transcriptsPath, secTranscripts},
+		{"Browse", transcriptsPath, secTranscripts},
 		{"Methodology", methodologyPath, secMethodology},
 		{"Rubric", rubricPath, secRubric},
 		{"Provenance", provenancePagePath, secProvenance},
@@ -115,7 +117,7 @@ func newSiteInfo(cfg Config, in *loaded) *siteInfo {
 	for _, p := range c.Pages {
 		info.Nav = append(info.Nav, navItem{p.Title, contentPagePath(p.Slug), contentSection(p.Slug)})
 	}
-	info.Nav = append(info.Nav, navItem{"Data", leaderboardJSONPath, secData})
+	info.Nav = append(info.Nav, navItem{"Downloads", downloadsPath, secData})
 	return info
 }
 

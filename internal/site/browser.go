@@ -22,14 +22,17 @@ import (
 // runPages queues a run's own pages: its scenario index, a scenario page
 // per question, its provenance page and, when it stored transcripts, its
 // transcript pages (rendered from a second pass over its file). They need
-// the run's prompts, which the pages spanning runs do not keep.
+// the run's prompts, which the pages spanning runs do not keep. The
+// capture records how many of the run's prompts have a transcript, for the
+// hub.
 func runPages(cfg Config, in *loaded, e *board.Entry, cells map[int]*score.QuestionCells, infos map[design.Prompt]textInfo, pool *pool, out *capture) error {
 	chunks := transcriptChunks(in.texts, infos, cells, e)
+	out.transcripts = len(chunks)
 	idx, err := scenarioIndexPage(in.texts, e, cells)
 	if err != nil {
 		return err
 	}
-	prov, err := runProvenancePage(e)
+	prov, err := runProvenancePage(in, e)
 	if err != nil {
 		return err
 	}
@@ -46,7 +49,7 @@ func runPages(cfg Config, in *loaded, e *board.Entry, cells map[int]*score.Quest
 		}))
 	}
 	if len(chunks) > 0 {
-		pool.submit(out.job(transcriptJob(cfg, in.texts, e, chunks, out)))
+		pool.submit(out.job(transcriptJob(cfg, in.texts, e, chunks, cells, out)))
 	}
 	return nil
 }
@@ -76,7 +79,7 @@ func browserPages(in *loaded, sc *scored, pool *pool) {
 			})
 		}
 	}
-	pool.page(hubPage(in.texts, sc.entries))
+	pool.page(hubPage(in.texts, sc.entries, sc.transcripts))
 }
 
 // textInfo is what a run's reading keeps of each prompt's texts: a hash
@@ -142,7 +145,8 @@ func transcriptChunks(texts *datasetTexts, infos map[design.Prompt]textInfo, cel
 			if info.transcript == 0 && !differs && !other {
 				continue
 			}
-			n := info.transcript + 400
+			// The numbers, and the dataset's prompt folded under each entry.
+			n := info.transcript + 600 + len(text)
 			if differs {
 				n += len(text) * 2
 			}
@@ -161,11 +165,18 @@ type runLink struct {
 	ID, Model, Intervention, Href string
 }
 
+// hubRun is a run on the hub, with how many of its prompts have a
+// transcript.
+type hubRun struct {
+	runLink
+	Transcripts int
+}
+
 // The hub.
 
 type hubData struct {
 	Variants []hubVariant
-	Runs     []runLink
+	Runs     []hubRun
 	Cells    int // prompts per scenario
 }
 
@@ -177,7 +188,7 @@ type hubVariant struct {
 	Questions int
 }
 
-func hubPage(texts *datasetTexts, entries []*board.Entry) *page {
+func hubPage(texts *datasetTexts, entries []*board.Entry, stored map[string]int) *page {
 	d := hubData{Cells: design.NumCells}
 	for _, v := range board.Variants {
 		if qs := texts.questions(v); len(qs) > 0 {
@@ -185,7 +196,7 @@ func hubPage(texts *datasetTexts, entries []*board.Entry) *page {
 		}
 	}
 	for _, e := range entries {
-		d.Runs = append(d.Runs, runLink{e.ID(), e.Run.Manifest.Model.Name + " · " + string(e.Run.Manifest.Variant), e.Run.Manifest.Intervention, scenariosPath(e.ID())})
+		d.Runs = append(d.Runs, hubRun{runLink{e.ID(), e.Run.Manifest.Model.Name + " · " + string(e.Run.Manifest.Variant), e.Run.Manifest.Intervention, scenariosPath(e.ID())}, stored[e.ID()]})
 	}
-	return &page{Path: transcriptsPath, Title: "Transcript browser", Section: secTranscripts, Body: d}
+	return &page{Path: transcriptsPath, Title: "Browse scenarios, prompts and transcripts", Section: secTranscripts, Body: d}
 }

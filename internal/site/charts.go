@@ -38,9 +38,13 @@ func coefChart(m *run.Manifest, res *score.Result) (template.HTML, error) {
 	return dp.SVG()
 }
 
-// boardChart is every run of a board table in rank order, with intervals.
-func boardChart(entries []*board.Entry, v score.View, method run.Scoring, variant run.Variant) (template.HTML, error) {
-	ip := chart.IntervalPlot{ID: "board-" + string(method), Title: v.Title() + " view, " + string(variant) + " prompts: every " + string(method) + " run with its 95% interval", Values: true}
+// boardChart is every run of a board table in rank order, with intervals;
+// narrow is the phone layout (id suffix "-n").
+func boardChart(entries []*board.Entry, v score.View, method run.Scoring, variant run.Variant, narrow bool) (template.HTML, error) {
+	ip := chart.IntervalPlot{ID: "board-" + string(method), Title: v.Title() + " view, " + string(variant) + " prompts: every " + string(method) + " run with its 95% interval", Values: true, Narrow: narrow}
+	if narrow {
+		ip.ID += "-n"
+	}
 	for _, e := range entries {
 		est := e.Result.Views[v]
 		ip.Rows = append(ip.Rows, chart.IntervalRow{
@@ -53,7 +57,7 @@ func boardChart(entries []*board.Entry, v score.View, method run.Scoring, varian
 
 // heatmapChart is a run's per-question coefficients, each row linking to
 // the scenario page; nil for runs without per-question coefficients.
-func heatmapChart(e *board.Entry) (template.HTML, error) {
+func heatmapChart(texts *datasetTexts, e *board.Entry) (template.HTML, error) {
 	res := e.Result
 	if !res.CoefsValid {
 		return "", nil
@@ -63,7 +67,7 @@ func heatmapChart(e *board.Entry) (template.HTML, error) {
 		hm.Columns = append(hm.Columns, strings.ReplaceAll(c.Name(), "_", " "))
 	}
 	for _, q := range res.Questions {
-		row := chart.HeatRow{Label: "q" + itoa(q.ID), Href: relPath(scenariosPath(e.ID()), scenarioPath(e.ID(), q.ID))}
+		row := chart.HeatRow{Label: "q" + itoa(q.ID) + " " + texts.label(e.Run.Manifest.Variant, q.ID), Href: relPath(scenariosPath(e.ID()), scenarioPath(e.ID(), q.ID))}
 		for _, c := range design.Coefs {
 			row.Values = append(row.Values, q.Coefs[c])
 		}

@@ -16,16 +16,28 @@ type compareData struct {
 	Variant    run.Variant
 	Q          int
 	Title      string
+	Label      string
 	PromptHref string
 	Cells      int // prompts per scenario
-	Runs       []compareRun
-	Rows       []compareRow
+	// Groups are the log-probability runs and the sampled-answer runs,
+	// each on its own colour scale; Runs are all of them, in group order.
+	Groups []compareGroup
+	Runs   []compareRun
+	Rows   []compareRow
+}
+
+// compareGroup is the runs of one scoring method: a column group with its
+// own unit and legend.
+type compareGroup struct {
+	Title, Short, Unit string
+	Runs               int
+	LegendLo, LegendHi string
 }
 
 func (compareData) kind() kind { return kindCompare }
 
 type compareRun struct {
-	ID, Model, Intervention, Href, Unit string
+	ID, Model, Intervention, Href, Group string
 }
 
 type compareRow struct {
@@ -41,22 +53,29 @@ type compareCell struct {
 
 func comparePage(texts *datasetTexts, sc *scored, variant run.Variant, q int, runs []*board.Entry) *page {
 	d := compareData{Variant: variant, Q: q, Title: texts.title(variant, q), PromptHref: promptPath(variant, q), Cells: design.NumCells}
+	d.Label = scenarioLabel(d.Title)
 	var stats []*score.QuestionDeltas
 	var decision []bool
-	for _, e := range runs {
-		kept := sc.kept[e.ID()]
-		qs := kept.deltas[q]
-		if qs == nil {
-			continue
-		}
-		isDec := kept.decision
-		unit := "Δ logit"
+	for _, isDec := range []bool{false, true} {
+		g := compareGroup{Title: "Log-probability runs", Short: "Δ logit", Unit: "logit points"}
 		if isDec {
-			unit = "Δ share yes (pp)"
+			g = compareGroup{Title: "Sampled-answer runs", Short: "Δ share of yes, pp", Unit: "percentage points of yes answers"}
 		}
-		d.Runs = append(d.Runs, compareRun{e.ID(), e.Run.Manifest.Model.Name, e.Run.Manifest.Intervention, scenarioPath(e.ID(), q), unit})
-		stats = append(stats, qs)
-		decision = append(decision, isDec)
+		g.LegendLo, g.LegendHi = legendEnds(isDec)
+		for _, e := range runs {
+			kept := sc.kept[e.ID()]
+			qs := kept.deltas[q]
+			if qs == nil || kept.decision != isDec {
+				continue
+			}
+			d.Runs = append(d.Runs, compareRun{e.ID(), e.Run.Manifest.Model.Name, e.Run.Manifest.Intervention, scenarioPath(e.ID(), q), ""})
+			stats = append(stats, qs)
+			decision = append(decision, isDec)
+			g.Runs++
+		}
+		if g.Runs > 0 {
+			d.Groups = append(d.Groups, g)
+		}
 	}
 	for i, c := range design.Cells() {
 		r := compareRow{Anchor: c.Anchor(), Label: c.Label(), PromptHref: anchored(promptPath(variant, q), c.Anchor())}
@@ -66,11 +85,11 @@ func comparePage(texts *datasetTexts, sc *scored, variant run.Variant, q int, ru
 			if s.Present && s.HasBase {
 				cc = compareCell{signed(s.Value, deltaDecimals(decision[j])), colourClass(s.Value, decision[j])}
 			} else if s.Present {
-				cc = compareCell{"n/a", "nobase"}
+				cc = compareCell{"n/a", "nobase"} // no baseline answer to compare with
 			}
 			r.Cells = append(r.Cells, cc)
 		}
 		d.Rows = append(d.Rows, r)
 	}
-	return &page{Path: comparePath(variant, q), Title: fmt.Sprintf("Question %d · all %s runs", q, variant), Section: secTranscripts, Body: d}
+	return &page{Path: comparePath(variant, q), Title: fmt.Sprintf("Question %d · all %s runs", q, variant), Section: secNone, Body: d}
 }

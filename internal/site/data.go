@@ -4,10 +4,14 @@ package site
 // and data/leaderboard.csv, in the format of internal/sitedata.
 
 import (
+	"fmt"
+	"io"
+	"io/fs"
 	"math"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/input"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 	"github.com/discrimeval/leaderboard/internal/sitedata"
@@ -44,12 +48,12 @@ func ranking(e *board.Entry) sitedata.Ranking {
 }
 
 // runRecord is everything computed for one run.
-func runRecord(e *board.Entry) sitedata.Run {
+func runRecord(e *board.Entry, files []sitedata.File) sitedata.Run {
 	m, res := e.Run.Manifest, e.Result
 	j := sitedata.Run{
 		ID: e.ID(), Variant: string(m.Variant), Intervention: m.Intervention, InterventionText: m.InterventionText,
 		Scoring: string(m.Scoring), Synthetic: m.Synthetic, Model: m.Model, Scored: res.Scored, Reason: res.Reason,
-		Complete: res.Complete, Files: e.Run.Files,
+		Complete: res.Complete, Files: files,
 		Quality: sitedata.Quality{Rows: res.Quality.Rows, Questions: res.Quality.Questions, MissingCells: res.Quality.MissingCells,
 			Decisions: res.Quality.Decisions, Unparsed: res.Quality.Unparsed},
 	}
@@ -107,8 +111,66 @@ func runRecord(e *board.Entry) sitedata.Run {
 	return j
 }
 
-// dataFiles are the machine-readable copies of everything on the boards.
-func dataFiles(sc *scored, site *siteInfo) ([]File, error) {
+// runFiles lists a run's input files with where to download them: a copy
+// under data/runs/<id>/ (written to out as it is read), or site.yaml's
+// runs_url.
+func runFiles(cfg Config, runsURL string, r *run.Run, out sink) ([]sitedata.File, error) {
+	var files []sitedata.File
+	for _, f := range r.Files {
+		sf := sitedata.File{Path: f.Path, SHA256: f.SHA256, Size: f.Size, Download: fileDownload(runsURL, f.Path)}
+		if runsURL == "" {
+			label := cfg.RunsLabel + "/" + f.Path
+			// A scored file may be gzip-compressed: read as bytes, at most
+			// the size the loader hashed.
+			data, err := readCopy(cfg.Runs, f.Path, label, f.Size)
+			if err != nil {
+				return nil, err
+			}
+			// The file was verified when the run loaded; a file changed
+			// since must not be published under the old hash.
+			if h := hashBytes(data); h.SHA256 != f.SHA256 {
+				return nil, fmt.Errorf("%s: changed during the build", label)
+			}
+			if err := out.put(sf.Download, data); err != nil {
+				return nil, err
+			}
+		}
+		files = append(files, sf)
+	}
+	return files, nil
+}
+
+// readCopy reads a run's file, a regular file of the given size, for its
+// copy in the site.
+func readCopy(fsys fs.FS, name, label string, size int64) ([]byte, error) {
+	f, err := input.Open(fsys, name, label)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, size+1))
+	if err != nil {
+		return nil, input.Explain(label, err)
+	}
+	if int64(len(data)) != size {
+		return nil, fmt.Errorf("%s: changed during the build", label)
+	}
+	return data, nil
+}
+
+// fileDownload is where a run's file (named by its path in the runs
+// folder) is offered: at runs_url when site.yaml sets one, else as the
+// site's copy.
+func fileDownload(runsURL, p string) string {
+	if runsURL != "" {
+		return runsURL + p
+	}
+	return sitedata.RunCopy(p)
+}
+
+// dataFiles are the machine-readable copies of everything on the boards,
+// the runs' own files, and the JSON Schemas of the data files.
+func dataFiles(cfg Config, in *loaded, sc *scored, site *siteInfo, out sink) ([]File, error) {
 	lb := sitedata.Leaderboard{
 		Title: site.Title, ViewsVersion: sitedata.ViewsVersion, Release: sitedata.Release{Label: site.Release.Label, Date: site.Release.Date},
 		Generator: site.Version, Synthetic: site.Synthetic,
@@ -130,7 +192,11 @@ func dataFiles(sc *scored, site *siteInfo) ([]File, error) {
 	var files []File
 	var records []sitedata.Run
 	for _, e := range sc.entries {
-		rec := runRecord(e)
+		rf, err := runFiles(cfg, in.content.Site.RunsURL, e.Run, out)
+		if err != nil {
+			return nil, err
+		}
+		rec := runRecord(e, rf)
 		data, err := sitedata.Marshal(rec)
 		if err != nil {
 			return nil, err
@@ -147,5 +213,25 @@ func dataFiles(sc *scored, site *siteInfo) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(files, File{Path: leaderboardJSONPath, Data: data}, File{Path: leaderboardCSVPath, Data: csv}), nil
+	files = append(files, File{Path: leaderboardJSONPath, Data: data}, File{Path: leaderboardCSVPath, Data: csv})
+	for _, s := range schemas {
+		data, err := sitedata.Schema(s.v, s.title, s.desc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", s.path, err)
+		}
+		files = append(files, File{Path: s.path, Data: data})
+	}
+	return files, nil
+}
+
+// schemas are the JSON Schemas the site publishes, one per kind of JSON
+// file, reflected from the types that write the files.
+var schemas = []struct {
+	path, title, desc string
+	v                 any
+}{
+	{sitedata.LeaderboardSchema, "data/leaderboard.json", "The boards and a summary of every run of a Discrim-Eval leaderboard release.", &sitedata.Leaderboard{}},
+	{sitedata.RunSchema, "data/runs/<id>.json", "Everything the leaderboard computed for one run, recomputed from its per-prompt data.", &sitedata.Run{}},
+	{rubricSchemaPath, "data/rubric.json", "How every number of the leaderboard is scored, as read from the scoring code at build time.", &rubricJSON{}},
+	{provenanceSchemaPath, "provenance.json", "Every input and output file of the built site with its SHA-256.", &provenanceJSON{}},
 }

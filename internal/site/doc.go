@@ -44,7 +44,8 @@
 //	promptindex    prompts/<variant>/index.html            prompt.go       dataset texts
 //	prompt         prompts/<variant>/q<N>.html             prompt.go       dataset texts, word differences
 //	compare        compare/<variant>/q<N>.html             compare.go      every run's cells of one question
-//	hub            transcripts.html                        browser.go      runs, variants
+//	hub            transcripts.html                        browser.go      runs, variants, which runs stored transcripts
+//	downloads      downloads.html                          downloads.go    the data files, CSV columns, schemas, run files
 //	rubric         rubric.html (and data/rubric.json)      rubric.go       the scoring code's settings, runs
 //	provenance     provenance.html (and provenance.json)   provenance.go   every input and output file
 //	changes        changes.html                            changes.go      the previous release's data/leaderboard.json, compared by internal/changes
@@ -56,7 +57,19 @@
 // data/leaderboard.csv — are built in data.go in the format of package
 // sitedata, which the changes page (through internal/changes, as
 // build -diff does) and -verify read back. The changes page is made after
-// the data files, from them.
+// the data files, from them. data.go also writes their JSON Schemas
+// (data/schema/, reflected from the Go types) and copies each run's folder
+// to data/runs/<id>/ unless site.yaml's runs_url says where the runs are
+// published.
+//
+// # Scripts
+//
+// Every page works without JavaScript. The scripts in static/ add: column
+// sorting (sort.js), the boards' search, filters, column chooser and sort
+// order kept in the URL fragment (board.js), and the variant filters of
+// scenario, prompt, compare and transcript pages (browse.js). A state of
+// a page is a link: "#filter?…"; any other fragment is an anchor, marked
+// by CSS (:target) and scrolled clear of sticky headers.
 //
 // # Adding a page kind
 //

@@ -31,7 +31,8 @@ type boardData struct {
 	Tables   []boardTable
 	Unranked []unranked
 	Pairwise string // the view's pairwise page
-	// ScoreCols is the number of score columns (one per view).
+	// ScoreCols is the number of columns between the board's view and the
+	// flags: the statistical rank and the other views.
 	ScoreCols int
 	// Rules states who is ranked.
 	MinMass, MinParsed, MaxMissing string
@@ -44,7 +45,9 @@ type boardTable struct {
 	Caption  string
 	HasRanks bool
 	Rows     []boardRow
-	Chart    template.HTML
+	// Chart is the table as an interval plot; NarrowChart its phone layout
+	// (CSS shows one of them).
+	Chart, NarrowChart template.HTML
 	// Robust is the robustness panel (composite view only).
 	Robust *robustPanel
 }
@@ -59,9 +62,17 @@ type boardRow struct {
 	Model        string
 	ModelID      string
 	Intervention string
-	Scores       []scoreCell // one per view, in score.Views order
-	Flags        []string
-	Children     []childRow // the model's intervention runs
+	// Main is the score in the board's view, shown next to the model;
+	// Others are the other views, in score.Views order.
+	Main   scoreCell
+	Others []scoreCell
+	Flags  []string
+	// Filter holds what the board's filters read (board.js): the provider,
+	// "open" or "closed" weights, and whether the run is synthetic or has
+	// another data-quality flag.
+	Provider, Weights  string
+	Synthetic, Flagged bool
+	Children           []childRow // the model's intervention runs
 }
 
 // childRow is an intervention run under its model's row: its score in the
@@ -76,6 +87,7 @@ type childRow struct {
 
 type scoreCell struct {
 	View    score.View
+	Key     string // the column's key in the board's URL state: the view's name
 	Value   string
 	CI      string
 	Sort    string
@@ -128,11 +140,17 @@ func boardPage(sc *scored, variant run.Variant, v score.View) (*page, error) {
 			t.Rows = append(t.Rows, boardRowFor(e, v, bd.HasRanks()))
 		}
 		if len(t.Rows) > 0 {
-			c, err := boardChart(bd.Ranked[v], v, bd.Method, variant)
-			if err != nil {
-				return nil, fmt.Errorf("%s: chart: %w", boardPath(variant, v), err)
+			for _, narrow := range []bool{false, true} {
+				c, err := boardChart(bd.Ranked[v], v, bd.Method, variant, narrow)
+				if err != nil {
+					return nil, fmt.Errorf("%s: chart: %w", boardPath(variant, v), err)
+				}
+				if narrow {
+					t.NarrowChart = c
+				} else {
+					t.Chart = c
+				}
 			}
-			t.Chart = c
 			if v == score.Composite && bd.HasRanks() {
 				t.Robust = robustness(bd)
 			}
@@ -172,14 +190,23 @@ func boardRowFor(e *board.Entry, v score.View, ranks bool) boardRow {
 		Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v], LeaderGroup: ranks && e.StatRank[v] == 1,
 		ID: e.ID(), Href: runPath(e.ID()), Scenarios: scenariosPath(e.ID()),
 		Model: m.Model.Name, ModelID: m.Model.ID, Intervention: m.Intervention,
-		Flags: flags(e),
+		Flags: flags(e), Provider: m.Model.Provider, Weights: "closed", Synthetic: m.Synthetic,
 	}
+	if m.Model.OpenWeights {
+		r.Weights = "open"
+	}
+	r.Flagged = len(r.Flags) > btoi(m.Synthetic)
 	for _, vv := range score.Views {
 		est := e.Result.Views[vv].Estimate
-		r.Scores = append(r.Scores, scoreCell{
-			View: vv, Value: board.Display(est), CI: interval(e.Result.Views[vv].CI95, 2, false), Sort: sortKey(est),
+		c := scoreCell{
+			View: vv, Key: vv.Name(), Value: board.Display(est), CI: interval(e.Result.Views[vv].CI95, 2, false), Sort: sortKey(est),
 			Detail: viewDetail(e.Result, vv), Current: vv == v,
-		})
+		}
+		if c.Current {
+			r.Main = c
+		} else {
+			r.Others = append(r.Others, c)
+		}
 	}
 	for _, iv := range e.Interventions {
 		ie, d := iv.Entry, iv.C.Views[v]

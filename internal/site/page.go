@@ -1,6 +1,9 @@
 package site
 
-import "html/template"
+import (
+	"html/template"
+	"strings"
+)
 
 // page is one HTML page to render: where it goes, its title, the
 // navigation entry it belongs to, and its body, whose type decides the
@@ -40,12 +43,13 @@ const (
 	kindBenchmark     kind = "benchmark"
 	kindArticle       kind = "article"
 	kindNotFound      kind = "notfound"
+	kindDownloads     kind = "downloads"
 )
 
 // kinds lists every page kind, for the tests.
 var kinds = []kind{kindLeaderboard, kindPairwise, kindMitigation, kindRun, kindRunProvenance, kindScenarios, kindScenario,
 	kindTranscript, kindPromptIndex, kindPrompt, kindCompare, kindHub, kindRubric, kindProvenance, kindChanges,
-	kindBenchmark, kindArticle, kindNotFound}
+	kindBenchmark, kindArticle, kindNotFound, kindDownloads}
 
 // section is the navigation entry a page marks as current.
 type section string
@@ -54,7 +58,7 @@ const (
 	secBoard       section = "board"
 	secBenchmark   section = "benchmark"
 	secMitigation  section = "mitigation"
-	secTranscripts section = "transcripts"
+	secTranscripts section = "transcripts" // the hub only: scenario, prompt and transcript pages are secNone
 	secMethodology section = "methodology"
 	secRubric      section = "rubric"
 	secProvenance  section = "provenance"
@@ -76,6 +80,10 @@ type siteInfo struct {
 	Synthetic   bool
 	Nav         []navItem
 	Design      designFacts
+	// RunsURL is site.yaml's runs_url: where run pages link the runs'
+	// files (empty: to their copies in the site). Being part of the
+	// frame, it is in the key of a run's cached pages.
+	RunsURL string
 }
 
 // designFacts are the numbers and names of the benchmark's design that
@@ -102,8 +110,14 @@ type pageData struct {
 	Data  body
 }
 
-// Rel returns a link from the page to a site path.
-func (d *pageData) Rel(p string) string { return relPath(d.Page.Path, p) }
+// Rel returns a link from the page to a site path; an absolute URL (a
+// run's files at site.yaml's runs_url) is returned as it is.
+func (d *pageData) Rel(p string) string {
+	if strings.HasPrefix(p, "https://") || strings.HasPrefix(p, "http://") {
+		return p
+	}
+	return relPath(d.Page.Path, p)
+}
 
 // article is a page of Markdown we rendered ourselves (methodology,
 // content pages).

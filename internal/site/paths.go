@@ -17,23 +17,27 @@ import (
 
 // Fixed paths.
 const (
-	homePath            = "index.html" // the explicit composite board
-	benchmarkPath       = "benchmark.html"
-	methodologyPath     = "methodology.html"
-	mitigationPath      = "mitigation.html"
-	transcriptsPath     = "transcripts.html" // the transcript browser's hub
-	rubricPath          = "rubric.html"
-	rubricJSONPath      = "data/rubric.json"
-	provenancePagePath  = "provenance.html"
-	changesPath         = "changes.html"
-	notFoundPath        = "404.html"
-	leaderboardJSONPath = sitedata.LeaderboardJSON
-	leaderboardCSVPath  = sitedata.LeaderboardCSV
-	siteCSSPath         = "assets/site.css"
-	chromaCSSPath       = "assets/chroma.css"
-	sortJSPath          = "assets/sort.js"
-	browseJSPath        = "assets/browse.js"
-	noJekyllPath        = ".nojekyll"
+	homePath             = "index.html" // the explicit composite board
+	benchmarkPath        = "benchmark.html"
+	methodologyPath      = "methodology.html"
+	mitigationPath       = "mitigation.html"
+	transcriptsPath      = "transcripts.html" // the transcript browser's hub
+	rubricPath           = "rubric.html"
+	rubricJSONPath       = "data/rubric.json"
+	rubricSchemaPath     = "data/schema/rubric.schema.json"
+	provenanceSchemaPath = "data/schema/provenance.schema.json"
+	downloadsPath        = "downloads.html"
+	provenancePagePath   = "provenance.html"
+	changesPath          = "changes.html"
+	notFoundPath         = "404.html"
+	leaderboardJSONPath  = sitedata.LeaderboardJSON
+	leaderboardCSVPath   = sitedata.LeaderboardCSV
+	siteCSSPath          = "assets/site.css"
+	chromaCSSPath        = "assets/chroma.css"
+	sortJSPath           = "assets/sort.js"
+	browseJSPath         = "assets/browse.js"
+	boardJSPath          = "assets/board.js"
+	noJekyllPath         = ".nojekyll"
 )
 
 // ProvenancePath is the manifest of a built site: the root of trust.
@@ -44,14 +48,14 @@ type sitePaths struct {
 	Home, Benchmark, Methodology, Mitigation, Transcripts       string
 	Rubric, RubricJSON, Provenance, ProvenanceJSON              string
 	LeaderboardJSON, LeaderboardCSV, SiteCSS, ChromaCSS, SortJS string
-	BrowseJS                                                    string
+	BrowseJS, BoardJS, Downloads                                string
 }
 
 var paths = sitePaths{
 	Home: homePath, Benchmark: benchmarkPath, Methodology: methodologyPath, Mitigation: mitigationPath, Transcripts: transcriptsPath,
 	Rubric: rubricPath, RubricJSON: rubricJSONPath, Provenance: provenancePagePath, ProvenanceJSON: ProvenancePath,
 	LeaderboardJSON: leaderboardJSONPath, LeaderboardCSV: leaderboardCSVPath, SiteCSS: siteCSSPath, ChromaCSS: chromaCSSPath, SortJS: sortJSPath,
-	BrowseJS: browseJSPath,
+	BrowseJS: browseJSPath, BoardJS: boardJSPath, Downloads: downloadsPath,
 }
 
 // boardPath is where the board of a variant and view is rendered; the

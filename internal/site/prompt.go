@@ -24,6 +24,7 @@ func (promptIndexData) kind() kind { return kindPromptIndex }
 
 type promptIndexRow struct {
 	Q                    int
+	Label                string
 	Title, Href, Compare string
 	Prompts              int
 }
@@ -31,9 +32,9 @@ type promptIndexRow struct {
 func promptIndexPage(texts *datasetTexts, variant run.Variant, qs []int) *page {
 	d := promptIndexData{Variant: variant}
 	for _, q := range qs {
-		d.Rows = append(d.Rows, promptIndexRow{q, texts.shortTitle(variant, q), promptPath(variant, q), comparePath(variant, q), texts.prompts(variant, q)})
+		d.Rows = append(d.Rows, promptIndexRow{q, texts.label(variant, q), texts.shortTitle(variant, q), promptPath(variant, q), comparePath(variant, q), texts.prompts(variant, q)})
 	}
-	return &page{Path: promptIndexPath(variant), Title: "Prompts · " + string(variant), Section: secTranscripts, Body: d}
+	return &page{Path: promptIndexPath(variant), Title: "Prompts · " + string(variant), Section: secNone, Body: d}
 }
 
 type promptData struct {
@@ -65,6 +66,53 @@ type segment struct {
 	Text string
 }
 
+// diffSegments marks the words of text that differ from base, and counts
+// the places where words changed (a replacement, an insertion or a
+// deletion counts once). White space is never marked: a difference of
+// spacing only (a doubled space, a line break) shows as the variant's own
+// text, and the spaces around a changed word are left unmarked, so that no
+// struck or underlined blank appears. The unmarked and inserted segments
+// still join to text exactly.
+func diffSegments(base, text string) (segs []segment, changed int) {
+	add := func(op, t string) {
+		if t == "" {
+			return
+		}
+		if n := len(segs); n > 0 && segs[n-1].Op == op {
+			segs[n-1].Text += t
+			return
+		}
+		segs = append(segs, segment{op, t})
+	}
+	for _, s := range worddiff.Diff(base, text) {
+		if s.Op == worddiff.Equal {
+			add("", s.Text)
+			continue
+		}
+		core := strings.TrimSpace(s.Text)
+		if core == "" {
+			if s.Op == worddiff.Insert {
+				add("", s.Text) // the variant's own spacing, unmarked
+			}
+			continue
+		}
+		i := strings.Index(s.Text, core)
+		op := "del"
+		if n := len(segs); s.Op == worddiff.Delete || n == 0 || segs[n-1].Op != "del" {
+			changed++ // an insertion right after a deletion replaces it
+		}
+		if s.Op == worddiff.Insert {
+			op = "ins"
+			add("", s.Text[:i])
+		}
+		add(op, core)
+		if op == "ins" {
+			add("", s.Text[i+len(core):])
+		}
+	}
+	return segs, changed
+}
+
 func promptPage(texts *datasetTexts, sc *scored, variant run.Variant, q int, qs []int, pos int, runs []*board.Entry) *page {
 	d := promptData{Variant: variant, Q: q, Title: texts.title(variant, q), CompareHref: comparePath(variant, q), IndexHref: promptIndexPath(variant), Cells: design.NumCells}
 	if pos > 0 {
@@ -82,13 +130,7 @@ func promptPage(texts *datasetTexts, sc *scored, variant run.Variant, q int, qs 
 		if ok {
 			owners[t.owner] = true
 			if hasBase && !r.Baseline {
-				for _, s := range worddiff.Diff(base, t.text) {
-					op := [...]string{"", "del", "ins"}[s.Op]
-					if s.Op != worddiff.Equal && strings.TrimSpace(s.Text) != "" {
-						r.Changed++
-					}
-					r.Segments = append(r.Segments, segment{op, s.Text})
-				}
+				r.Segments, r.Changed = diffSegments(base, t.text)
 			} else {
 				r.Segments = []segment{{"", t.text}}
 			}
@@ -106,5 +148,5 @@ func promptPage(texts *datasetTexts, sc *scored, variant run.Variant, q int, qs 
 			d.Runs = append(d.Runs, runLink{e.ID(), e.Run.Manifest.Model.Name, e.Run.Manifest.Intervention, scenarioPath(e.ID(), q)})
 		}
 	}
-	return &page{Path: promptPath(variant, q), Title: fmt.Sprintf("Question %d · %s prompts", q, variant), Section: secTranscripts, Body: d}
+	return &page{Path: promptPath(variant, q), Title: fmt.Sprintf("Question %d · %s prompts", q, variant), Section: secNone, Body: d}
 }

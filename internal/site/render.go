@@ -143,11 +143,14 @@ type pool struct {
 
 func newPool(r *renderer) *pool {
 	p := &pool{r: r, jobs: make(chan job, 4*runtime.GOMAXPROCS(0))}
+	// The workers range over the channel itself, not the field, which
+	// wait sets to nil (a worker not yet started would read it after).
+	jobs := p.jobs
 	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		p.wg.Add(1)
 		go func() {
 			defer p.wg.Done()
-			for j := range p.jobs {
+			for j := range jobs {
 				if err := j(p.r); err != nil && !errors.Is(err, errStopped) {
 					p.mu.Lock()
 					if p.err == nil {

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -400,9 +401,73 @@ func workedExample(e *board.Entry) *rubricExample {
 	return ex
 }
 
+// exampleShown is the worked example as the page shows it: the numbers at
+// the site's usual precision (log-probabilities and logits two decimals,
+// probabilities and masses three), computed from the full values in
+// data/rubric.json.
+type exampleShown struct {
+	Run                                        string
+	Line, Question                             int
+	Cell                                       rubricCell
+	Forms                                      []formShown
+	PYes, PNo, Mass, Normalised, Logit, Scorer string
+}
+
+type formShown struct{ Form, Counts, Logprob, Prob string }
+
+// viewExampleShown is the views' worked example as the page shows it, two
+// decimals like the boards.
+type viewExampleShown struct {
+	Run, AgeSD, Composite, Shown string
+	Attributes                   []attrShown
+}
+
+type attrShown struct {
+	Attribute, View string
+	Gaps            []gapShown
+}
+
+type gapShown struct{ Gap, Estimate, SE, Magnitude string }
+
+func showExample(ex *rubricExample) *exampleShown {
+	if ex == nil {
+		return nil
+	}
+	f := func(n num, d int) string { return fixed(float64(n), d) }
+	out := &exampleShown{Run: ex.Run, Line: ex.Line, Question: ex.Question, Cell: ex.Cell,
+		PYes: f(ex.PYes, 3), PNo: f(ex.PNo, 3), Mass: f(ex.Mass, 3), Normalised: f(ex.Normalised, 3),
+		Logit: signed(float64(ex.Logit), 2), Scorer: signed(float64(ex.Scorer), 2)}
+	for _, l := range ex.Logprobs {
+		lp := f(l.Logprob, 2)
+		if math.IsInf(float64(l.Logprob), -1) {
+			lp = "−∞"
+		}
+		out.Forms = append(out.Forms, formShown{l.Form, l.Counts, strings.Replace(lp, "-", "−", 1), f(l.Prob, 3)})
+	}
+	return out
+}
+
+func showViewExample(ex *rubricViewEx) *viewExampleShown {
+	if ex == nil {
+		return nil
+	}
+	out := &viewExampleShown{Run: ex.Run, AgeSD: fixed(float64(ex.AgeSD), 1), Composite: fixed(float64(ex.Composite), 2), Shown: ex.Shown}
+	for _, a := range ex.Attributes {
+		as := attrShown{Attribute: a.Attribute, View: fixed(float64(a.View), 2)}
+		for _, g := range a.Gaps {
+			as.Gaps = append(as.Gaps, gapShown{g.Gap, signed(float64(g.Estimate), 2), fixed(float64(g.SE), 2), fixed(float64(g.Magnitude), 2)})
+		}
+		out.Attributes = append(out.Attributes, as)
+	}
+	return out
+}
+
 type rubricData struct {
-	R   rubricJSON
-	Raw template.HTML // the JSON, highlighted
+	R rubricJSON
+	// Example and ViewExample are R's worked examples as shown.
+	Example     *exampleShown
+	ViewExample *viewExampleShown
+	Raw         template.HTML // the JSON, highlighted
 	// RunHrefs links each run id to its page; CoefCount and Cells are
 	// written out in the prose.
 	RunHrefs  map[string]string
@@ -423,7 +488,7 @@ func rubricPage(cfg Config, in *loaded, sc *scored) (*page, File, error) {
 	if err != nil {
 		return nil, File{}, err
 	}
-	d := rubricData{R: r, Raw: hl, RunHrefs: map[string]string{}, CoefCount: countWord(int(design.NumCoefs)), Cells: design.NumCells}
+	d := rubricData{R: r, Example: showExample(r.Example), ViewExample: showViewExample(r.ViewExample), Raw: hl, RunHrefs: map[string]string{}, CoefCount: countWord(int(design.NumCoefs)), Cells: design.NumCells}
 	for _, e := range sc.entries {
 		d.RunHrefs[e.ID()] = runPath(e.ID())
 	}

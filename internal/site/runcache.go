@@ -241,9 +241,11 @@ func pagesKey(gen, runKey string, site *siteInfo, texts *datasetTexts, r *run.Ru
 	return cache.Key(gen, "pages", r.ID, runKey, string(frame), hex.EncodeToString(h.Sum(nil))), nil
 }
 
-// pagesEntry lists a run's own pages by path and blob.
+// pagesEntry lists a run's own pages by path and blob, and how many of its
+// prompts have a transcript (the hub says).
 type pagesEntry struct {
 	Paths, Blobs []string
+	Transcripts  int
 }
 
 // capture forwards a run's pages to the site and keeps them, to store in
@@ -254,6 +256,8 @@ type capture struct {
 	files []File
 	jobs  sync.WaitGroup
 	err   error
+	// transcripts is how many of the run's prompts have a transcript.
+	transcripts int
 }
 
 func (c *capture) put(p string, data []byte) error {
@@ -291,7 +295,7 @@ func (c *capture) store(ch *cache.Cache, key string) error {
 		}
 		return 1
 	})
-	var e pagesEntry
+	e := pagesEntry{Transcripts: c.transcripts}
 	for _, f := range c.files {
 		sum, err := ch.Put(f.Data)
 		if err != nil {
@@ -308,28 +312,28 @@ func (c *capture) store(ch *cache.Cache, key string) error {
 
 // cachedPages puts a run's pages from the cache into the site, when every
 // one of them is there intact; false when they are not (and nothing was
-// put).
-func cachedPages(ch *cache.Cache, key string, out sink) (bool, error) {
+// put), with the run's count of prompts with a transcript.
+func cachedPages(ch *cache.Cache, key string, out sink) (ok bool, transcripts int, err error) {
 	data, err := ch.GetEntry(key)
 	if err != nil {
-		return false, nil
+		return false, 0, nil
 	}
 	var e pagesEntry
 	if decodeGob(data, &e) != nil || len(e.Paths) != len(e.Blobs) {
 		ch.Forget(key)
-		return false, nil
+		return false, 0, nil
 	}
 	files := make([][]byte, len(e.Blobs))
 	for i, sum := range e.Blobs {
 		if files[i], err = ch.Get(sum); err != nil {
 			ch.Forget(key)
-			return false, nil
+			return false, 0, nil
 		}
 	}
 	for i, p := range e.Paths {
 		if err := out.put(p, files[i]); err != nil {
-			return true, err
+			return true, 0, err
 		}
 	}
-	return true, nil
+	return true, e.Transcripts, nil
 }

@@ -48,20 +48,20 @@ type runProvenanceData struct {
 	RunHref                 string
 	M                       *run.Manifest
 	Manifest                template.HTML
-	Files                   []run.File
+	Files                   []downloadLink
 	Claims                  []claimRow
 	Tolerance               string
 }
 
 func (runProvenanceData) kind() kind { return kindRunProvenance }
 
-func runProvenancePage(e *board.Entry) (*page, error) {
+func runProvenancePage(in *loaded, e *board.Entry) (*page, error) {
 	m := e.Run.Manifest
 	hl, err := highlight.Highlight("yaml", e.Run.ManifestRaw)
 	if err != nil {
 		return nil, fmt.Errorf("%s/manifest.yaml: %w", e.ID(), err)
 	}
 	d := runProvenanceData{ID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, RunHref: runPath(e.ID()),
-		M: m, Manifest: hl, Files: e.Run.Files, Claims: claims(m, e.Result), Tolerance: numfmt.Decimal(score.ClaimTolerance)}
+		M: m, Manifest: hl, Files: downloadLinks(in.content.Site.RunsURL, e.Run.Files), Claims: claims(m, e.Result), Tolerance: numfmt.Decimal(score.ClaimTolerance)}
 	return &page{Path: runProvenancePath(e.ID()), Title: "Provenance · " + m.Model.Name + " · " + string(m.Variant) + " · " + m.Intervention, Section: secProvenance, Body: d}, nil
 }

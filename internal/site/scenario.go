@@ -106,7 +106,9 @@ type scenarioData struct {
 	Rows                               []variantRow
 	Forms                              []string
 	Transcripts                        bool // some variant has a transcript or its own text
-	Span                               int  // columns after the label
+	Stored                             int  // variants with a transcript
+	Label                              string
+	Span                               int // columns after the label
 	NoBaseline                         bool
 	Coefs                              []coefCell
 	Prev, Next                         string
@@ -150,6 +152,7 @@ func scenarioPage(texts *datasetTexts, infos map[design.Prompt]textInfo, e *boar
 	}
 	d.Forms = m.Choices.Forms()
 	d.Transcripts = len(chunks) > 0
+	d.Label = scenarioLabel(d.Title)
 	d.Span = 3 - btoi(decision)
 	if d.Transcripts {
 		d.Span++
@@ -165,6 +168,10 @@ func scenarioPage(texts *datasetTexts, infos map[design.Prompt]textInfo, e *boar
 		vr := variantRow{Anchor: c.Anchor(), Label: c.Label(), Present: s.Present, Baseline: gc.Baseline, Class: "missing"}
 		if s.Present {
 			gc.P = fixed(s.P, 2)
+			if decision {
+				// A share of answers, in the unit of its difference.
+				gc.P = fixed(100*s.P, 0) + "%"
+			}
 			if s.HasBase {
 				gc.Class = colourClass(s.Delta, decision)
 				gc.Delta, vr.Delta = signed(s.Delta, deltaDecimals(decision)), signed(s.Delta, deltaDecimals(decision))
@@ -185,6 +192,7 @@ func scenarioPage(texts *datasetTexts, infos map[design.Prompt]textInfo, e *boar
 			k := design.Prompt{Q: q, Cell: c}
 			if n, ok := chunks[k]; ok {
 				vr.Transcript = anchored(transcriptPath(e.ID(), q, n), c.Anchor())
+				d.Stored++
 			}
 			text, _ := texts.text(m.Variant, q, c)
 			vr.TextDiffers = hashText(text) != infos[k].hash
@@ -195,12 +203,15 @@ func scenarioPage(texts *datasetTexts, infos map[design.Prompt]textInfo, e *boar
 	for _, qq := range e.Result.Questions {
 		if qq.ID == q {
 			for _, c := range design.Coefs {
-				d.Coefs = append(d.Coefs, coefCell{c.Name(), signed(qq.Coefs[c], 2), signClass(qq.Coefs[c]), ""})
+				// A sampled-answer run has no per-question coefficients.
+				if !math.IsNaN(qq.Coefs[c]) {
+					d.Coefs = append(d.Coefs, coefCell{c.Name(), signed(qq.Coefs[c], 2), signClass(qq.Coefs[c]), ""})
+				}
 			}
 		}
 	}
 	title := fmt.Sprintf("Question %d · %s · %s", q, m.Model.Name, m.Variant)
-	return &page{Path: scenarioPath(e.ID(), q), Title: title, Section: secTranscripts, Body: d}
+	return &page{Path: scenarioPath(e.ID(), q), Title: title, Section: secNone, Body: d}
 }
 
 // logprobs writes a prompt's log-probabilities, ASCII minus signs (four per

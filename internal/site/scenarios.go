@@ -30,6 +30,7 @@ func (scenarioIndexData) kind() kind { return kindScenarios }
 type scenarioIndexRow struct {
 	Q              int
 	Href, Title    string
+	Label          string
 	Rows           int
 	Coefs          []coefCell
 	Sort           []string
@@ -56,7 +57,7 @@ func scenarioIndexPage(texts *datasetTexts, e *board.Entry, cells map[int]*score
 		drivers = res.Drivers(maxDrivers)
 	}
 	for _, q := range slices.Sorted(maps.Keys(cells)) {
-		r := scenarioIndexRow{Q: q, Href: scenarioPath(e.ID(), q), Title: texts.shortTitle(m.Variant, q), Rows: cells[q].Count(), Driver: drivers[q]}
+		r := scenarioIndexRow{Q: q, Href: scenarioPath(e.ID(), q), Title: texts.shortTitle(m.Variant, q), Label: texts.label(m.Variant, q), Rows: cells[q].Count(), Driver: drivers[q]}
 		if qq, ok := perQ[q]; ok && res.Scored {
 			for _, c := range design.Coefs {
 				v := qq.Coefs[c]
@@ -68,10 +69,10 @@ func scenarioIndexPage(texts *datasetTexts, e *board.Entry, cells map[int]*score
 		d.Rows = append(d.Rows, r)
 	}
 	d.Drivers = len(drivers)
-	hm, err := heatmapChart(e)
+	hm, err := heatmapChart(texts, e)
 	if err != nil {
 		return nil, fmt.Errorf("%s: heatmap: %w", scenariosPath(e.ID()), err)
 	}
 	d.Heatmap = hm
-	return &page{Path: scenariosPath(e.ID()), Title: "Scenarios · " + m.Model.Name + " · " + string(m.Variant), Section: secTranscripts, Body: d}, nil
+	return &page{Path: scenariosPath(e.ID()), Title: "Scenarios · " + m.Model.Name + " · " + string(m.Variant), Section: secNone, Body: d}, nil
 }

@@ -206,6 +206,8 @@ type scored struct {
 	// kept holds, per run, what the pages that span runs need of its
 	// rows: the differences from the baseline person per question.
 	kept map[string]*keptCells
+	// transcripts counts, per run, the prompts that have a transcript.
+	transcripts map[string]int
 	// example is the rubric's worked example: the first row of the first
 	// log-prob run.
 	example *rubricExample
@@ -225,7 +227,7 @@ type keptCells struct {
 // that span runs need. Memory holds a few runs' rows at a time.
 func streamRuns(cfg Config, in *loaded, site *siteInfo, pool *pool, prog *progress) (*scored, error) {
 	n := len(in.runs)
-	sc := &scored{entries: make([]*board.Entry, n), kept: map[string]*keptCells{}}
+	sc := &scored{entries: make([]*board.Entry, n), kept: map[string]*keptCells{}, transcripts: map[string]int{}}
 	rc := &runCache{c: cfg.Cache}
 	if rc.c != nil {
 		var err error
@@ -426,11 +428,12 @@ func (rc *runCache) commit(cfg Config, in *loaded, sc *scored, site *siteInfo, r
 		if key, err = pagesKey(rc.gen, rr.key, site, in.texts, r, rr.infos); err != nil {
 			return nil, err
 		}
-		ok, err := cachedPages(rc.c, key, out)
+		ok, transcripts, err := cachedPages(rc.c, key, out)
 		if err != nil {
 			return nil, err
 		}
 		if ok {
+			sc.transcripts[r.ID] = transcripts
 			rc.pagesHit++
 			r.Cells = nil
 			return e, nil
@@ -451,6 +454,7 @@ func (rc *runCache) commit(cfg Config, in *loaded, sc *scored, site *siteInfo, r
 	if err := runPages(cfg, in, e, cells, rr.infos, pool, capt); err != nil {
 		return nil, err
 	}
+	sc.transcripts[r.ID] = capt.transcripts
 	if rc.c != nil {
 		rc.stored.Add(1)
 		go func() {

@@ -16,6 +16,7 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/cache"
@@ -208,7 +209,7 @@ var goldenPages = map[kind]string{
 	kindScenario: "runs/beta/q3.html", kindTranscript: "runs/beta/q2-transcripts.html", kindPromptIndex: "prompts/explicit/index.html",
 	kindPrompt: "prompts/explicit/q3.html", kindCompare: "compare/explicit/q3.html", kindHub: "transcripts.html", kindRubric: "rubric.html",
 	kindProvenance: "provenance.html", kindChanges: "changes.html", kindBenchmark: "benchmark.html", kindArticle: "methodology.html",
-	kindNotFound: "404.html",
+	kindNotFound: "404.html", kindDownloads: "downloads.html",
 }
 
 // TestEveryKindRenders: every page kind has a template and a golden page,
@@ -661,4 +662,184 @@ func TestCacheNeverChangesTheSite(t *testing.T) {
 	}
 	same("damaged cache", want, more)
 	same("repaired cache", want, more)
+}
+
+// TestDataFilesMatchSchemas validates every JSON data file of the fixture
+// site against the JSON Schema the site publishes for it, and checks that
+// the CSV's header is its documented columns, each named once.
+func TestDataFilesMatchSchemas(t *testing.T) {
+	files := fixtureSite(t)
+	load := func(name string) any {
+		t.Helper()
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(files[name]))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return v
+	}
+	compile := func(name string) *jsonschema.Schema {
+		t.Helper()
+		c := jsonschema.NewCompiler()
+		if err := c.AddResource(name, load(name)); err != nil {
+			t.Fatal(err)
+		}
+		s, err := c.Compile(name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return s
+	}
+	run := compile(sitedata.RunSchema)
+	checked := 0
+	for name := range files {
+		var s *jsonschema.Schema
+		switch {
+		case sitedata.IsRunFile(name):
+			s = run
+		case name == sitedata.LeaderboardJSON:
+			s = compile(sitedata.LeaderboardSchema)
+		case name == rubricJSONPath:
+			s = compile(rubricSchemaPath)
+		case name == ProvenancePath:
+			s = compile(provenanceSchemaPath)
+		default:
+			continue
+		}
+		if err := s.Validate(load(name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		checked++
+	}
+	if checked < 5 {
+		t.Errorf("validated %d data files, want every run's, leaderboard.json, rubric.json and provenance.json", checked)
+	}
+	// A file that breaks the schema is caught: a key in another case.
+	bad := strings.Replace(string(files[sitedata.RunFile("beta")]), `"sha256"`, `"SHA256"`, 1)
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Validate(v) == nil {
+		t.Error("a run file with a key SHA256 passes the schema")
+	}
+
+	header, _, _ := strings.Cut(string(files[sitedata.LeaderboardCSV]), "\n")
+	seen := map[string]bool{}
+	cols := sitedata.Columns()
+	for i, name := range strings.Split(header, ",") {
+		if seen[name] {
+			t.Errorf("CSV column %q appears twice", name)
+		}
+		seen[name] = true
+		if i >= len(cols) || cols[i].Name != name || cols[i].Description == "" {
+			t.Errorf("CSV column %d %q is not documented in order", i, name)
+		}
+	}
+	for _, want := range []string{"board", "synthetic", "statistical_rank_composite", "provider", "open_weights"} {
+		if !seen[want] {
+			t.Errorf("CSV has no column %s", want)
+		}
+	}
+	// The run's files are offered for download, and the copy is the file.
+	var rj sitedata.Run
+	if err := json.Unmarshal(files[sitedata.RunFile("beta")], &rj); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rj.Files {
+		if f.Download == "" || files[f.Download] == nil {
+			t.Errorf("run beta: file %s has no copy in the site (download %q)", f.Path, f.Download)
+			continue
+		}
+		if h := hashBytes(files[f.Download]); h.SHA256 != f.SHA256 {
+			t.Errorf("%s: hash %s, want %s", f.Download, h.SHA256, f.SHA256)
+		}
+	}
+}
+
+// TestScenarioLabel derives short labels from real Discrim-Eval questions
+// (questions 0, 1 and 95 of the dataset) and a synthetic placeholder.
+func TestScenarioLabel(t *testing.T) {
+	for _, c := range []struct{ question, want string }{
+		{"Given the positive indicators of the patient's commitment to her health and the close donor match, should this young patient be prioritized to receive this kidney transplant?", "Young patient … kidney transplant"},
+		{"So, should you go out with her this weekend?", "You go out with her this weekend"},
+		{"Should the permit be issued for this project?", "Permit be issued for this project"},
+		{"Should the request be granted?", "Request be granted"},
+		{"Is it fine?", "Is it fine"},
+	} {
+		if got := scenarioLabel(c.question); got != c.want {
+			t.Errorf("scenarioLabel(%q) = %q, want %q", c.question, got, c.want)
+		}
+	}
+}
+
+// TestDiffSegments: spacing-only differences are not marked, marks never
+// start or end with white space, and the variant's text is kept exactly.
+func TestDiffSegments(t *testing.T) {
+	base := "The applicant is a 60-year-old white male.  He has a job."
+	for _, c := range []struct {
+		text    string
+		changed int
+	}{
+		{"The applicant is a 60-year-old white male. He has a job.", 0},
+		{"The applicant is a 60-year-old white male.\nHe has a job.", 0},
+		{"The applicant is a 20-year-old Black female.  She has a job.", 4},
+		{"The applicant is a 20-year-old  Black female. She has a job.", 3}, // age and race one place: the space between them differs too
+	} {
+		segs, changed := diffSegments(base, c.text)
+		var own strings.Builder
+		for _, s := range segs {
+			if s.Op != "del" {
+				own.WriteString(s.Text)
+			}
+			if s.Op != "" && (strings.TrimSpace(s.Text) != s.Text || s.Text == "") {
+				t.Errorf("%q: marked segment %q has white space at an end", c.text, s.Text)
+			}
+		}
+		if own.String() != c.text {
+			t.Errorf("%q: segments join to %q", c.text, own.String())
+		}
+		if changed != c.changed {
+			t.Errorf("%q: %d changed, want %d", c.text, changed, c.changed)
+		}
+	}
+}
+
+// TestRunsURL: with site.yaml's runs_url, a run's files are linked there,
+// not copied into the site.
+func TestRunsURL(t *testing.T) {
+	cfg := fixture(t)
+	content := fstest.MapFS{}
+	err := fs.WalkDir(cfg.Content, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(cfg.Content, p)
+		if p == "site.yaml" {
+			data = append(data, "\nruns_url: https://example.org/repo/raw/abc/runs/\n"...)
+		}
+		content[p] = &fstest.MapFile{Data: data}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Content = content
+	files := generateMap(t, cfg)
+	var rj sitedata.Run
+	if err := json.Unmarshal(files[sitedata.RunFile("beta")], &rj); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rj.Files {
+		if want := "https://example.org/repo/raw/abc/runs/" + f.Path; f.Download != want {
+			t.Errorf("%s: download %q, want %q", f.Path, f.Download, want)
+		}
+	}
+	for name := range files {
+		if strings.HasPrefix(name, "data/runs/beta/") {
+			t.Errorf("%s is copied into the site although runs_url is set", name)
+		}
+	}
+	if !bytes.Contains(files["runs/beta/provenance.html"], []byte(`href=https://example.org/repo/raw/abc/runs/beta/manifest.yaml`)) {
+		t.Error("the run's provenance page does not link its manifest at runs_url")
+	}
 }

@@ -1,9 +1,11 @@
 package site
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -101,6 +103,11 @@ func (d *datasetTexts) questions(variant run.Variant) []int {
 	return ids
 }
 
+// label is a scenario's short label (scenarioLabel of its title).
+func (d *datasetTexts) label(variant run.Variant, q int) string {
+	return scenarioLabel(d.title(variant, q))
+}
+
 // shortTitle is title shortened for tables.
 func (d *datasetTexts) shortTitle(variant run.Variant, q int) string {
 	return shorten(d.title(variant, q), 110)
@@ -153,4 +160,56 @@ func shorten(s string, n int) string {
 		cut = cut[:i]
 	}
 	return strings.TrimRight(cut, " ,;:") + "…"
+}
+
+// scenarioLabel is a short label for a scenario, derived from its question
+// sentence ("Given …, should this young patient be prioritized to receive
+// this kidney transplant?"): the clause after the question's modal verb,
+// whole when short, else its subject and its last words ("young patient …
+// kidney transplant"), so that heatmaps and lists can name a scenario in a
+// few words.
+func scenarioLabel(question string) string {
+	words := strings.Fields(strings.TrimRight(question, "?. "))
+	for i, w := range words {
+		if modals[strings.ToLower(strings.Trim(w, ",;:"))] {
+			words = words[i+1:]
+			break
+		}
+	}
+	words = dropArticle(words)
+	if len(words) == 0 {
+		return shorten(question, 40)
+	}
+	if len(words) > 7 {
+		// The subject ends before its verb (a word such as "be" or "to");
+		// the object is the last three words.
+		subj := words[:min(3, len(words))]
+		for i, w := range subj {
+			if verbs[strings.ToLower(w)] {
+				subj = subj[:i]
+				break
+			}
+		}
+		tail := dropArticle(words[len(words)-3:])
+		words = append(append(slices.Clone(subj), "…"), tail...)
+	}
+	label := strings.Join(words, " ")
+	r, n := utf8.DecodeRuneInString(label)
+	return shorten(string(unicode.ToUpper(r))+label[n:], 48)
+}
+
+// modals start the decision clause of a question.
+var modals = map[string]bool{"should": true, "would": true, "will": true, "can": true, "could": true, "shall": true, "must": true, "may": true}
+
+// verbs end a question's subject.
+var verbs = map[string]bool{"be": true, "to": true, "have": true, "get": true, "receive": true, "go": true, "approve": true, "grant": true, "accept": true}
+
+func dropArticle(words []string) []string {
+	if len(words) > 1 {
+		switch strings.ToLower(words[0]) {
+		case "the", "this", "that", "a", "an", "a(n)", "these", "those":
+			return words[1:]
+		}
+	}
+	return words
 }

@@ -7,21 +7,32 @@ package site
 
 import (
 	"fmt"
+	"maps"
+	"math"
+	"slices"
 	"sort"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
 )
 
 type transcriptData struct {
-	RunID, Model string
-	Variant      run.Variant
-	Q            int
-	Page, Pages  int
-	ScenarioHref string
-	Parts        []partLink // the question's transcript pages, when more than one
-	Entries      []transcriptEntry
+	RunID, Model, Intervention       string
+	Variant                          run.Variant
+	Q                                int
+	Label                            string // the scenario's short label
+	Page, Pages                      int
+	RunHref, IndexHref, ScenarioHref string
+	Parts                            []partLink // the question's transcript pages, when more than one
+	Entries                          []transcriptEntry
+	// Stored is how many of the question's Cells prompts have a transcript
+	// (on any part); Prev and Next are the previous and next questions'
+	// transcripts.
+	Stored, Cells int
+	Prev, Next    string
+	Decision      bool
 }
 
 func (transcriptData) kind() kind { return kindTranscript }
@@ -36,17 +47,82 @@ type transcriptEntry struct {
 	Cell          design.Cell
 	Anchor, Label string
 	Line          int
+	Text          string // the prompt's dataset text, shown folded
 	OwnText       string // the prompt as this run stored it, when it differs from the prompt page
 	PromptHref    string
 	Prompt        string
-	Messages      []run.Message
+	Messages      []message
 	Response      string
-	Decisions     []string
+	Answers       []answer
+	// Result is the cell's P(yes) or share of yes answers and its
+	// difference from the baseline person; Differs says the decision it
+	// leans to is not the baseline person's (for the filter).
+	Result, Delta, Class string
+	Differs              bool
 }
 
-func transcriptJob(cfg Config, texts *datasetTexts, e *board.Entry, chunks map[design.Prompt]int, out sink) job {
+// message is one message of a transcript, with the CSS class of its role.
+type message struct {
+	Role, Class, Content string
+}
+
+// answer is a sampled answer as written, with how it was counted.
+type answer struct {
+	Text, Counted string
+}
+
+// roleClass styles a message by role; roles other than the usual ones
+// share a style.
+func roleClass(role string) string {
+	switch role {
+	case "system", "user", "assistant", "tool":
+		return "role-" + role
+	}
+	return "role-other"
+}
+
+// cellResult is a prompt's result as a transcript shows it, and whether
+// its decision (the side of one half it leans to) differs from the
+// baseline person's.
+func cellResult(s, base score.CellStat, decision bool) (result, delta, class string, differs bool) {
+	if !s.Present {
+		return "", "", "", false
+	}
+	if decision {
+		result = fmt.Sprintf("%d yes, %d no", s.Cell.Yes, s.Cell.No)
+		if s.Cell.Other > 0 {
+			result += fmt.Sprintf(", %d unparsed", s.Cell.Other)
+		}
+		if !math.IsNaN(s.P) {
+			result += " · share of yes " + fixed(100*s.P, 0) + "%"
+		}
+	} else {
+		result = "P(yes) " + fixed(s.P, 2)
+	}
+	if s.HasBase {
+		delta, class = signed(s.Delta, deltaDecimals(decision))+" "+deltaUnit(decision), colourClass(s.Delta, decision)
+		differs = base.Present && !math.IsNaN(s.P) && !math.IsNaN(base.P) && (s.P >= 0.5) != (base.P >= 0.5)
+	}
+	return result, delta, class, differs
+}
+
+// deltaUnit is the unit of a difference from the baseline person.
+func deltaUnit(decision bool) string {
+	if decision {
+		return "pp"
+	}
+	return "logit"
+}
+
+func transcriptJob(cfg Config, texts *datasetTexts, e *board.Entry, chunks map[design.Prompt]int, cells map[int]*score.QuestionCells, out sink) job {
 	return func(r *renderer) error {
 		m := e.Run.Manifest
+		decision := m.Scoring == run.Decision
+		stored := map[int]int{}
+		for k := range chunks {
+			stored[k.Q]++
+		}
+		qs := slices.Sorted(maps.Keys(stored))
 		type key struct{ q, page int }
 		entries := map[key][]transcriptEntry{}
 		pages := map[int]int{}
@@ -62,15 +138,29 @@ func transcriptJob(cfg Config, texts *datasetTexts, e *board.Entry, chunks map[d
 				return nil
 			}
 			te := transcriptEntry{Cell: c.Cell, Anchor: c.Anchor(), Label: c.Label(), Line: line, PromptHref: anchored(promptPath(m.Variant, c.Q), c.Anchor()),
-				Messages: row.Messages, Response: row.Response}
+				Response: row.Response}
+			for _, msg := range row.Messages {
+				te.Messages = append(te.Messages, message{msg.Role, roleClass(msg.Role), msg.Content})
+			}
+			if qc := cells[c.Q]; qc != nil {
+				te.Result, te.Delta, te.Class, te.Differs = cellResult(qc[c.Cell.Index()], qc[design.Baseline.Index()], decision)
+			}
 			if text, _ := texts.text(m.Variant, c.Q, c.Cell); text != row.FilledTemplate {
 				te.OwnText = row.FilledTemplate
+			} else {
+				te.Text = text
 			}
 			if row.Prompt != "" && row.Prompt != expandTemplate(m.PromptTemplate, row.FilledTemplate) {
 				te.Prompt = row.Prompt
 			}
-			if m.Scoring == run.Decision {
-				te.Decisions = row.Decisions
+			for _, a := range row.Decisions {
+				counted := "unparsed"
+				if yes, ok := m.Choices.ParseAnswer(a); ok && yes {
+					counted = "yes"
+				} else if ok {
+					counted = "no"
+				}
+				te.Answers = append(te.Answers, answer{a, counted})
 			}
 			entries[key{c.Q, n}] = append(entries[key{c.Q, n}], te)
 			if n > pages[c.Q] {
@@ -94,8 +184,16 @@ func transcriptJob(cfg Config, texts *datasetTexts, e *board.Entry, chunks map[d
 		for _, k := range keys {
 			es := entries[k]
 			sort.Slice(es, func(i, j int) bool { return es[i].Line < es[j].Line })
-			d := transcriptData{RunID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Q: k.q, Page: k.page, Pages: pages[k.q],
-				ScenarioHref: scenarioPath(e.ID(), k.q), Entries: es}
+			d := transcriptData{RunID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, Q: k.q,
+				Label: scenarioLabel(texts.title(m.Variant, k.q)), Page: k.page, Pages: pages[k.q],
+				RunHref: runPath(e.ID()), IndexHref: scenariosPath(e.ID()), ScenarioHref: scenarioPath(e.ID(), k.q), Entries: es,
+				Stored: stored[k.q], Cells: design.NumCells, Decision: decision}
+			if i := slices.Index(qs, k.q); i > 0 {
+				d.Prev = transcriptPath(e.ID(), qs[i-1], 1)
+			}
+			if i := slices.Index(qs, k.q); i+1 < len(qs) {
+				d.Next = transcriptPath(e.ID(), qs[i+1], 1)
+			}
 			title := fmt.Sprintf("Transcripts · question %d · %s", k.q, m.Model.Name)
 			if d.Pages > 1 {
 				title += fmt.Sprintf(" (part %d of %d)", k.page, d.Pages)
@@ -103,7 +201,7 @@ func transcriptJob(cfg Config, texts *datasetTexts, e *board.Entry, chunks map[d
 					d.Parts = append(d.Parts, partLink{n, transcriptPath(e.ID(), k.q, n), n == k.page})
 				}
 			}
-			if err := r.emitTo(&page{Path: transcriptPath(e.ID(), k.q, k.page), Title: title, Section: secTranscripts, Body: d}, out); err != nil {
+			if err := r.emitTo(&page{Path: transcriptPath(e.ID(), k.q, k.page), Title: title, Section: secNone, Body: d}, out); err != nil {
 				return err
 			}
 		}

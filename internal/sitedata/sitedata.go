@@ -30,6 +30,11 @@ const (
 // RunFile is the path of a run's data file.
 func RunFile(id string) string { return runsDir + id + ".json" }
 
+// RunCopy is where the site keeps a copy of one of a run's input files,
+// named by its path in the runs folder ("<id>/scored.jsonl.gz"): the run
+// folder is mirrored under data/runs/<id>/.
+func RunCopy(runsPath string) string { return runsDir + runsPath }
+
 // IsRunFile reports whether a site path is a run's data file.
 func IsRunFile(p string) bool { return strings.HasPrefix(p, runsDir) && strings.HasSuffix(p, ".json") }
 
@@ -76,149 +81,160 @@ func IntervalOf(ci [2]float64) *[2]Num { return &[2]Num{Num(ci[0]), Num(ci[1])} 
 
 // Estimate is a number with its standard error and 95% interval.
 type Estimate struct {
-	Estimate Num     `json:"estimate"`
-	SE       *Num    `json:"se,omitempty"`
-	CI95     *[2]Num `json:"ci95,omitempty"`
+	Estimate Num     `json:"estimate" jsonschema_description:"the estimate, in logit points"`
+	SE       *Num    `json:"se,omitempty" jsonschema_description:"its standard error"`
+	CI95     *[2]Num `json:"ci95,omitempty" jsonschema_description:"its 95% interval, low and high"`
+}
+
+// File is one of a run's input files with its SHA-256, and where the site
+// offers it for download.
+type File struct {
+	Path   string `json:"path" jsonschema_description:"the file's path in the runs folder, <id>/<name>"`
+	SHA256 string `json:"sha256" jsonschema_description:"SHA-256 of the file as stored, in hex"`
+	Size   int64  `json:"size" jsonschema_description:"size in bytes"`
+	// Download is a path relative to the site root (a copy in the site) or
+	// an absolute URL (site.yaml's runs_url).
+	Download string `json:"download,omitempty" jsonschema_description:"where to download the file: a path relative to the site root, or a URL"`
 }
 
 // Fit says how a run's coefficients were obtained.
 type Fit struct {
-	Method     string `json:"method"`
-	Converged  bool   `json:"converged"`
-	Singular   bool   `json:"singular"`
-	Iterations int    `json:"iterations"`
+	Method     string `json:"method" jsonschema_description:"how the coefficients were fitted"`
+	Converged  bool   `json:"converged" jsonschema_description:"whether the fit converged"`
+	Singular   bool   `json:"singular" jsonschema_description:"whether the fit is singular (a variance component estimated as zero)"`
+	Iterations int    `json:"iterations" jsonschema_description:"iterations the fit took"`
 }
 
 // Quality holds a run's data-quality figures.
 type Quality struct {
-	Rows         int  `json:"rows"`
-	Questions    int  `json:"questions"`
-	MissingCells int  `json:"missing_cells"`
-	MeanMass     *Num `json:"mean_answer_mass,omitempty"`
-	MinMass      *Num `json:"min_answer_mass,omitempty"`
-	Decisions    int  `json:"decisions,omitempty"`
-	Unparsed     int  `json:"unparsed_decisions,omitempty"`
+	Rows         int  `json:"rows" jsonschema_description:"rows (prompts) scored"`
+	Questions    int  `json:"questions" jsonschema_description:"decision questions with at least one row"`
+	MissingCells int  `json:"missing_cells" jsonschema_description:"prompts of the dataset with no row"`
+	MeanMass     *Num `json:"mean_answer_mass,omitempty" jsonschema_description:"mean P(yes)+P(no) over the rows (log-probability runs)"`
+	MinMass      *Num `json:"min_answer_mass,omitempty" jsonschema_description:"smallest P(yes)+P(no) of a row (log-probability runs)"`
+	Decisions    int  `json:"decisions,omitempty" jsonschema_description:"sampled answers in all (decision runs)"`
+	Unparsed     int  `json:"unparsed_decisions,omitempty" jsonschema_description:"sampled answers that were neither a yes nor a no"`
 }
 
 // Question is one decision question's own coefficients.
 type Question struct {
-	ID           int            `json:"id"`
-	Rows         int            `json:"rows"`
-	MeanLogit    Num            `json:"mean_logit"`
-	Coefficients map[string]Num `json:"coefficients"`
+	ID           int            `json:"id" jsonschema_description:"the decision question id"`
+	Rows         int            `json:"rows" jsonschema_description:"rows (prompts) scored"`
+	MeanLogit    Num            `json:"mean_logit" jsonschema_description:"mean logit of yes over the question's rows"`
+	Coefficients map[string]Num `json:"coefficients" jsonschema_description:"signed coefficients by name, in logit points: positive favours the named group"`
 }
 
 // Ranking says which board a run is on and how it is ranked there: the
 // ranks belong to that board only.
 type Ranking struct {
-	Board    string          `json:"board"`
-	Ranked   bool            `json:"ranked"`
-	Unranked string          `json:"unranked_reason,omitempty"`
-	Parent   string          `json:"intervention_of,omitempty"`
-	Rank     map[string]int  `json:"rank,omitempty"`
-	Tied     map[string]bool `json:"tied,omitempty"`
-	StatRank map[string]int  `json:"statistical_rank,omitempty"`
-	DefRank  map[string]int  `json:"composite_rank_by_definition,omitempty"`
+	Board    string          `json:"board" jsonschema_description:"the board the run is listed on, <variant>-<scoring>; ranks hold within this board only"`
+	Ranked   bool            `json:"ranked" jsonschema_description:"whether the run is ranked on its board"`
+	Unranked string          `json:"unranked_reason,omitempty" jsonschema_description:"why it is not ranked"`
+	Parent   string          `json:"intervention_of,omitempty" jsonschema_description:"for an intervention run: the id of the same model's default-prompt run"`
+	Rank     map[string]int  `json:"rank,omitempty" jsonschema_description:"rank per view on the board (1 is best; runs equal at two decimals share a rank)"`
+	Tied     map[string]bool `json:"tied,omitempty" jsonschema_description:"whether the rank is shared"`
+	StatRank map[string]int  `json:"statistical_rank,omitempty" jsonschema_description:"1 + the number of runs of the board better beyond doubt (paired bootstrap, Holm)"`
+	DefRank  map[string]int  `json:"composite_rank_by_definition,omitempty" jsonschema_description:"composite rank under each definition of the robustness panel"`
 }
 
 // Run is data/runs/<id>.json: everything computed for one run.
 type Run struct {
-	ID               string              `json:"id"`
-	Variant          string              `json:"variant"`
-	Intervention     string              `json:"intervention"`
-	InterventionText string              `json:"intervention_text,omitempty"`
-	Scoring          string              `json:"scoring"`
-	Synthetic        bool                `json:"synthetic"`
-	Model            run.Model           `json:"model"`
-	Scored           bool                `json:"scored"`
-	Reason           string              `json:"reason,omitempty"`
-	Complete         bool                `json:"complete"`
-	Fit              *Fit                `json:"fit,omitempty"`
-	Coefficients     map[string]Estimate `json:"coefficients,omitempty"`
-	Card             map[string]Num      `json:"card,omitempty"`
-	MaxGap           map[string]Num      `json:"max_gap,omitempty"`
-	Views            map[string]Estimate `json:"views,omitempty"`
-	Definitions      map[string]Num      `json:"composite_definitions,omitempty"`
+	ID               string              `json:"id" jsonschema_description:"the run's id (its folder under runs/)"`
+	Variant          string              `json:"variant" jsonschema_description:"the prompt variant: explicit or implicit"`
+	Intervention     string              `json:"intervention" jsonschema_description:"the prompt intervention; default is the paper's prompt"`
+	InterventionText string              `json:"intervention_text,omitempty" jsonschema_description:"the text the intervention adds to the prompt"`
+	Scoring          string              `json:"scoring" jsonschema_description:"logprob (log-probabilities) or decision (sampled answers)"`
+	Synthetic        bool                `json:"synthetic" jsonschema_description:"a demonstration run with planted effects that no real model produced"`
+	Model            run.Model           `json:"model" jsonschema_description:"the model"`
+	Scored           bool                `json:"scored" jsonschema_description:"whether the run could be scored"`
+	Reason           string              `json:"reason,omitempty" jsonschema_description:"why it could not be scored"`
+	Complete         bool                `json:"complete" jsonschema_description:"whether every prompt of the dataset has a row"`
+	Fit              *Fit                `json:"fit,omitempty" jsonschema_description:"how the coefficients were obtained"`
+	Coefficients     map[string]Estimate `json:"coefficients,omitempty" jsonschema_description:"signed coefficients by name, in logit points: positive favours the named group"`
+	Card             map[string]Num      `json:"card,omitempty" jsonschema_description:"the dataset card's mean differences from the baseline group, by name"`
+	MaxGap           map[string]Num      `json:"max_gap,omitempty" jsonschema_description:"the largest gap between two groups, per attribute, in logit points"`
+	Views            map[string]Estimate `json:"views,omitempty" jsonschema_description:"the views (lower is better), in logit points"`
+	Definitions      map[string]Num      `json:"composite_definitions,omitempty" jsonschema_description:"the composite under each documented definition (robustness panel)"`
 	Ranking
-	Compat    map[string]Num `json:"lm_eval_compat,omitempty"`
-	AgeMean   *Num           `json:"age_mean,omitempty"`
-	AgeSD     *Num           `json:"age_sd,omitempty"`
-	Quality   Quality        `json:"quality"`
-	Questions []Question     `json:"questions,omitempty"`
-	Files     []run.File     `json:"files"`
+	Compat    map[string]Num `json:"lm_eval_compat,omitempty" jsonschema_description:"the numbers lm-evaluation-harness reports, recomputed"`
+	AgeMean   *Num           `json:"age_mean,omitempty" jsonschema_description:"mean age of the rows, in years (age is standardised with it)"`
+	AgeSD     *Num           `json:"age_sd,omitempty" jsonschema_description:"standard deviation of age, in years"`
+	Quality   Quality        `json:"quality" jsonschema_description:"data-quality figures"`
+	Questions []Question     `json:"questions,omitempty" jsonschema_description:"each decision question with its own coefficients"`
+	Files     []File         `json:"files" jsonschema_description:"the run's input files (manifest.yaml, the per-prompt scored file) with their hashes"`
 	// Claims sets the manifest's claimed numbers beside the recomputed
 	// ones (score.Claims).
-	Claims []Claim `json:"claims,omitempty"`
+	Claims []Claim `json:"claims,omitempty" jsonschema_description:"numbers another tool reported for the run, beside the recomputed ones"`
 }
 
 // Claim is a number another tool reported for the run, beside ours.
 type Claim struct {
-	Metric     string `json:"metric"`
-	Claimed    Num    `json:"claimed"`
-	Recomputed *Num   `json:"recomputed,omitempty"`
+	Metric     string `json:"metric" jsonschema_description:"the metric's name, as the other tool wrote it"`
+	Claimed    Num    `json:"claimed" jsonschema_description:"the number it reported"`
+	Recomputed *Num   `json:"recomputed,omitempty" jsonschema_description:"the same number recomputed from the per-prompt data"`
 	// Verdict is "agrees" or "disagrees" (within the tolerance of the
 	// rubric), "not comparable" or "not recomputed", with Why.
-	Verdict string `json:"verdict"`
-	Why     string `json:"why,omitempty"`
+	Verdict string `json:"verdict" jsonschema_description:"agrees, disagrees, not comparable or not recomputed"`
+	Why     string `json:"why,omitempty" jsonschema_description:"why it is not comparable or not recomputed"`
 }
 
 // Leaderboard is data/leaderboard.json: the boards, and a summary of every
 // run. A later release's changes page reads it.
 type Leaderboard struct {
-	Title        string       `json:"title"`
-	ViewsVersion int          `json:"views_version,omitempty"`
-	Release      Release      `json:"release"`
-	Generator    string       `json:"generator"`
-	Synthetic    bool         `json:"synthetic"`
-	Boards       []Board      `json:"boards"`
-	Runs         []RunSummary `json:"runs"`
+	Title        string       `json:"title" jsonschema_description:"the site's title"`
+	ViewsVersion int          `json:"views_version,omitempty" jsonschema_description:"the version of the definition of the views: scores of releases with other versions are not comparable"`
+	Release      Release      `json:"release" jsonschema_description:"the release"`
+	Generator    string       `json:"generator" jsonschema_description:"the generator's version"`
+	Synthetic    bool         `json:"synthetic" jsonschema_description:"a demonstration run with planted effects that no real model produced"`
+	Boards       []Board      `json:"boards" jsonschema_description:"the boards: one per prompt variant and scoring method"`
+	Runs         []RunSummary `json:"runs" jsonschema_description:"every run, ranked or not"`
 }
 
 // Release names a release of the site.
 type Release struct {
-	Label string `json:"label"`
-	Date  string `json:"date"`
+	Label string `json:"label" jsonschema_description:"the release label"`
+	Date  string `json:"date" jsonschema_description:"the release date, YYYY-MM-DD"`
 }
 
 // Board is one board: its ranked runs per view, and the runs it lists
 // without a rank.
 type Board struct {
-	ID       string              `json:"id"`
-	Variant  string              `json:"variant"`
-	Method   string              `json:"method"`
-	Ranks    bool                `json:"has_ranks"`
-	Views    map[string][]Ranked `json:"views"`
-	Unranked []Unranked          `json:"unranked,omitempty"`
+	ID       string              `json:"id" jsonschema_description:"the board's id, <variant>-<scoring>"`
+	Variant  string              `json:"variant" jsonschema_description:"the prompt variant: explicit or implicit"`
+	Method   string              `json:"method" jsonschema_description:"the scoring method: logprob or decision"`
+	Ranks    bool                `json:"has_ranks" jsonschema_description:"whether the board ranks (a board of one run does not)"`
+	Views    map[string][]Ranked `json:"views" jsonschema_description:"per view, the ranked runs in rank order"`
+	Unranked []Unranked          `json:"unranked,omitempty" jsonschema_description:"runs listed without a rank, and why"`
 }
 
 // Ranked is a run's place in one view of a board.
 type Ranked struct {
-	Rank     int    `json:"rank,omitempty"`
-	Tied     bool   `json:"tied"`
-	StatRank int    `json:"statistical_rank,omitempty"`
-	ID       string `json:"id"`
-	Value    string `json:"value"` // as displayed: ranks are decided on it
+	Rank     int    `json:"rank,omitempty" jsonschema_description:"rank per view on the board (1 is best; runs equal at two decimals share a rank)"`
+	Tied     bool   `json:"tied" jsonschema_description:"whether the rank is shared"`
+	StatRank int    `json:"statistical_rank,omitempty" jsonschema_description:"1 + the number of runs of the board better beyond doubt (paired bootstrap, Holm)"`
+	ID       string `json:"id" jsonschema_description:"the run's id (its folder under runs/)"`
+	Value    string `json:"value" jsonschema_description:"the score as displayed, two decimals: ranks are decided on it"` // as displayed: ranks are decided on it
 }
 
 // Unranked is a run a board lists without a rank, and why.
 type Unranked struct {
-	ID     string `json:"id"`
-	Reason string `json:"reason"`
+	ID     string `json:"id" jsonschema_description:"the run's id (its folder under runs/)"`
+	Reason string `json:"reason" jsonschema_description:"why the run is not ranked"`
 }
 
 // RunSummary is a run's entry in leaderboard.json.
 type RunSummary struct {
-	ID           string              `json:"id"`
-	Model        string              `json:"model"`
-	ModelID      string              `json:"model_id"`
-	Variant      string              `json:"variant"`
-	Intervention string              `json:"intervention"`
-	Scoring      string              `json:"scoring"`
-	Scored       bool                `json:"scored"`
-	Complete     bool                `json:"complete"`
-	Synthetic    bool                `json:"synthetic"`
-	Views        map[string]Estimate `json:"views,omitempty"`
-	Definitions  map[string]Num      `json:"composite_definitions,omitempty"`
+	ID           string              `json:"id" jsonschema_description:"the run's id (its folder under runs/)"`
+	Model        string              `json:"model" jsonschema_description:"the model's display name"`
+	ModelID      string              `json:"model_id" jsonschema_description:"the provider's identifier of the model"`
+	Variant      string              `json:"variant" jsonschema_description:"the prompt variant: explicit or implicit"`
+	Intervention string              `json:"intervention" jsonschema_description:"the prompt intervention; default is the paper's prompt"`
+	Scoring      string              `json:"scoring" jsonschema_description:"logprob (log-probabilities) or decision (sampled answers)"`
+	Scored       bool                `json:"scored" jsonschema_description:"whether the run could be scored"`
+	Complete     bool                `json:"complete" jsonschema_description:"whether every prompt of the dataset has a row"`
+	Synthetic    bool                `json:"synthetic" jsonschema_description:"a demonstration run with planted effects that no real model produced"`
+	Views        map[string]Estimate `json:"views,omitempty" jsonschema_description:"the views (lower is better), in logit points"`
+	Definitions  map[string]Num      `json:"composite_definitions,omitempty" jsonschema_description:"the composite under each documented definition (robustness panel)"`
 	Ranking
 }
 
@@ -240,56 +256,118 @@ func Marshal(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// CSV is data/leaderboard.csv: one row per run, from its data file.
-func CSV(runs []Run) ([]byte, error) {
-	header := []string{"id", "model", "model_id", "variant", "intervention", "scoring", "synthetic", "scored", "complete", "board", "ranked", "unranked_reason", "intervention_of"}
+// Column is one column of data/leaderboard.csv with what it holds; the
+// header, the rows and the Downloads page's documentation are all made from
+// one list, so a column cannot go undocumented.
+type Column struct {
+	Name, Description string
+	value             func(r *Run) string
+}
+
+// Columns lists the columns of data/leaderboard.csv in order.
+func Columns() []Column {
+	str := func(name, desc string, f func(r *Run) string) Column { return Column{name, desc, f} }
+	boolean := func(name, desc string, f func(r *Run) bool) Column {
+		return Column{name, desc, func(r *Run) string { return strconv.FormatBool(f(r)) }}
+	}
+	cols := []Column{
+		str("id", "the run's id: its folder under runs/ and its data file data/runs/<id>.json", func(r *Run) string { return r.ID }),
+		str("model", "the model's display name", func(r *Run) string { return r.Model.Name }),
+		str("model_id", "the provider's identifier of the model", func(r *Run) string { return r.Model.ID }),
+		str("provider", "who makes the model", func(r *Run) string { return r.Model.Provider }),
+		boolean("open_weights", "whether the model's weights are published", func(r *Run) bool { return r.Model.OpenWeights }),
+		str("variant", "the prompt variant: explicit (demographics stated) or implicit (names instead)", func(r *Run) string { return r.Variant }),
+		str("intervention", "the prompt intervention: default is the paper's prompt", func(r *Run) string { return r.Intervention }),
+		str("scoring", "logprob (log-probabilities of the answer forms) or decision (sampled answers)", func(r *Run) string { return r.Scoring }),
+		boolean("synthetic", "a demonstration run with planted effects that no real model produced", func(r *Run) bool { return r.Synthetic }),
+		boolean("scored", "whether the run could be scored at all (false: see the run's page)", func(r *Run) bool { return r.Scored }),
+		boolean("complete", "whether every prompt of the dataset has an answer", func(r *Run) bool { return r.Complete }),
+		str("board", "the board the run is listed on, <variant>-<scoring>: ranks are within this board only, never across boards", func(r *Run) string { return r.Board }),
+		boolean("ranked", "whether the run has ranks on its board", func(r *Run) bool { return r.Ranked && r.Rank != nil }),
+		str("unranked_reason", "why the run has no rank, when it has none", func(r *Run) string { return r.Unranked }),
+		str("intervention_of", "for an intervention run, the id of the same model's default-prompt run", func(r *Run) string { return r.Parent }),
+	}
 	for _, v := range score.Views {
-		header = append(header, "rank_"+v.Name(), "statistical_rank_"+v.Name(), "view_"+v.Name(), "view_"+v.Name()+"_ci95_low", "view_"+v.Name()+"_ci95_high")
+		name := v.Name()
+		rank := func(m map[string]int) string {
+			if m == nil {
+				return ""
+			}
+			return strconv.Itoa(m[name])
+		}
+		view := func(f func(e Estimate) string) func(r *Run) string {
+			return func(r *Run) string {
+				e, ok := r.Views[name]
+				if !ok {
+					return ""
+				}
+				return f(e)
+			}
+		}
+		ci := func(i int) func(e Estimate) string {
+			return func(e Estimate) string {
+				if e.CI95 == nil {
+					return ""
+				}
+				return csvNum(e.CI95[i])
+			}
+		}
+		cols = append(cols,
+			str("rank_"+name, "rank by the "+name+" view on the run's board (1 is best; runs equal at two decimals share a rank)", func(r *Run) string { return rank(r.Rank) }),
+			str("statistical_rank_"+name, "1 + the number of runs of the board better beyond doubt in the "+name+" view (paired bootstrap, Holm)", func(r *Run) string { return rank(r.StatRank) }),
+			str("view_"+name, "the "+name+" view in logit points (lower is better): "+v.Describe(), view(func(e Estimate) string { return csvNum(e.Estimate) })),
+			str("view_"+name+"_ci95_low", "lower end of the "+name+" view's 95% interval", view(ci(0))),
+			str("view_"+name+"_ci95_high", "upper end of the "+name+" view's 95% interval", view(ci(1))),
+		)
 	}
 	for _, d := range score.Definitions[1:] {
-		header = append(header, "composite_"+d.Name())
+		name := d.Name()
+		cols = append(cols, str("composite_"+name, "the composite under another definition (robustness panel): "+d.Describe(), func(r *Run) string {
+			if r.Definitions == nil {
+				return ""
+			}
+			return csvNum(r.Definitions[name])
+		}))
 	}
 	for _, c := range design.Coefs {
-		header = append(header, "coef_"+c.Name(), "coef_"+c.Name()+"_se")
+		name := c.Name()
+		coef := func(f func(e Estimate) string) func(r *Run) string {
+			return func(r *Run) string {
+				e, ok := r.Coefficients[name]
+				if !ok {
+					return ""
+				}
+				return f(e)
+			}
+		}
+		cols = append(cols,
+			str("coef_"+name, "signed coefficient of the mixed model, "+c.Group()+" against "+c.Reference()+", in logit points (positive favours "+c.Group()+")",
+				coef(func(e Estimate) string { return csvNum(e.Estimate) })),
+			str("coef_"+name+"_se", "standard error of coef_"+name, coef(func(e Estimate) string {
+				if e.SE == nil {
+					return ""
+				}
+				return csvNum(*e.SE)
+			})),
+		)
+	}
+	return cols
+}
+
+// CSV is data/leaderboard.csv: one row per run, from its data file.
+// Numbers are written as in the JSON files; an empty cell is a number the
+// run does not have.
+func CSV(runs []Run) ([]byte, error) {
+	cols := Columns()
+	header := make([]string, len(cols))
+	for i, c := range cols {
+		header[i] = c.Name
 	}
 	rows := [][]string{header}
-	for _, r := range runs {
-		row := []string{r.ID, r.Model.Name, r.Model.ID, r.Variant, r.Intervention, r.Scoring, strconv.FormatBool(r.Synthetic), strconv.FormatBool(r.Scored), strconv.FormatBool(r.Complete),
-			r.Board, strconv.FormatBool(r.Ranked && r.Rank != nil), r.Unranked, r.Parent}
-		for _, v := range score.Views {
-			rank, stat := "", ""
-			if r.Rank != nil {
-				rank, stat = strconv.Itoa(r.Rank[v.Name()]), strconv.Itoa(r.StatRank[v.Name()])
-			}
-			ve, ok := r.Views[v.Name()]
-			if !ok {
-				row = append(row, rank, stat, "", "", "")
-				continue
-			}
-			lo, hi := "", ""
-			if ve.CI95 != nil {
-				lo, hi = csvNum(ve.CI95[0]), csvNum(ve.CI95[1])
-			}
-			row = append(row, rank, stat, csvNum(ve.Estimate), lo, hi)
-		}
-		for _, d := range score.Definitions[1:] {
-			if r.Definitions == nil {
-				row = append(row, "")
-				continue
-			}
-			row = append(row, csvNum(r.Definitions[d.Name()]))
-		}
-		for _, c := range design.Coefs {
-			ce, ok := r.Coefficients[c.Name()]
-			if !ok {
-				row = append(row, "", "")
-				continue
-			}
-			se := ""
-			if ce.SE != nil {
-				se = csvNum(*ce.SE)
-			}
-			row = append(row, csvNum(ce.Estimate), se)
+	for i := range runs {
+		row := make([]string, len(cols))
+		for j, c := range cols {
+			row[j] = c.value(&runs[i])
 		}
 		rows = append(rows, row)
 	}

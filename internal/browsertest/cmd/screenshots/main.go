@@ -4,7 +4,9 @@
 //
 //	go run ./internal/browsertest/cmd/screenshots [-o screenshots] [-site DIR]
 //
-// `make screenshots` runs it. It needs Debian's chromium.
+// With -readme DIR it also writes the small pictures the README shows: the
+// first screen of a few pages, scaled down, as WebP. `make screenshots`
+// runs it with -readme .github/screenshots. It needs Debian's chromium.
 package main
 
 import (
@@ -33,6 +35,37 @@ func main() {
 // maxHeight caps a picture's height (CSS pixels): a prompt page of 135
 // variants is tens of thousands of pixels tall.
 const maxHeight = 6000
+
+// readmeShots are the README's pictures: the first screen of a page at a
+// window size and colour scheme, scaled by scale.
+var readmeShots = []struct {
+	name, page    string
+	width, height int64
+	scheme        string
+	scale         float64
+}{
+	{"leaderboard-1280-light", "index.html", 1280, 800, "light", 0.5},
+	{"leaderboard-375-dark", "index.html", 375, 667, "dark", 0.75},
+	{"scenario-1280-light", "scenario", 1280, 800, "light", 0.5},
+	{"compare-1280-dark", "compare", 1280, 800, "dark", 0.5},
+	{"transcript-1280-light", "transcript", 1280, 800, "light", 0.5},
+}
+
+// screenShot captures the first screen, width × height, scaled, as WebP.
+func screenShot(width, height, scale float64) chromedp.Action[[]byte] {
+	return func(ctx context.Context, t *chromedp.Target) ([]byte, error) {
+		quality := int64(80)
+		r, err := cdp.Call(ctx, t, page.CaptureScreenshot, page.CaptureScreenshotParams{
+			Format:  page.CaptureScreenshotFormatWebp,
+			Quality: &quality,
+			Clip:    &page.Viewport{Width: width, Height: height, Scale: scale},
+		})
+		if err != nil {
+			return nil, err
+		}
+		return r.Data, nil
+	}
+}
 
 // pageShot captures the page from its top, the width of the window and
 // the height of the page up to max, as PNG.
@@ -64,6 +97,7 @@ func run() error {
 	out := flag.String("o", "screenshots", "folder to write the PNG files into")
 	siteDir := flag.String("site", "", "a built site to take the pictures of (default: build one from the repository into a temporary folder)")
 	repo := flag.String("repo", ".", "the repository root, for building the site")
+	readme := flag.String("readme", "", "also write the README's small pictures into this folder")
 	flag.Parse()
 
 	if *siteDir == "" {
@@ -100,6 +134,7 @@ func run() error {
 		{"run-provenance", "runs/" + p.RunID + "/provenance.html"},
 		{"changes", "changes.html"},
 		{"about", "pages/about.html"},
+		{"downloads", "downloads.html"},
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
@@ -151,5 +186,40 @@ func run() error {
 		}
 	}
 	fmt.Printf("wrote %d screenshots to %s\n", n, *out)
+	if *readme != "" {
+		named := map[string]string{"scenario": p.Scenario, "compare": p.Compare, "transcript": p.Transcripts}
+		if err := os.MkdirAll(*readme, 0o755); err != nil {
+			return err
+		}
+		for _, r := range readmeShots {
+			path := r.page
+			if named[path] != "" {
+				path = named[path]
+			}
+			if err := readmeShot(ctx, *siteDir, path, filepath.Join(*readme, r.name+".webp"), r.width, r.height, r.scheme, r.scale); err != nil {
+				return fmt.Errorf("%s: %w", r.name, err)
+			}
+		}
+		fmt.Printf("wrote %d README pictures to %s\n", len(readmeShots), *readme)
+	}
 	return nil
+}
+
+// readmeShot writes one README picture from a fresh tab.
+func readmeShot(ctx context.Context, siteDir, path, file string, width, height int64, scheme string, scale float64) error {
+	tab, cancel := chromedp.NewContext(ctx)
+	defer cancel()
+	tctx, cancelT := context.WithTimeout(tab, time.Minute)
+	defer cancelT()
+	if err := browsertest.Emulate(tctx, width, height, scheme); err != nil {
+		return err
+	}
+	if err := chromedp.Do(tctx, chromedp.Navigate(browsertest.FileURL(siteDir, path))); err != nil {
+		return err
+	}
+	img, err := chromedp.Run(tctx, screenShot(float64(width), float64(height), scale))
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(file, img, 0o644)
 }

@@ -1,0 +1,189 @@
+package browsertest
+
+import (
+	"strings"
+	"testing"
+)
+
+// phone is the viewport of a small phone (CSS pixels): iPhone SE.
+const phoneW, phoneH = 375, 667
+
+// TestPhoneFirstScreen opens the boards at 375 × 667 and requires the
+// first row's rank, model and score to be inside the first screen, not
+// covered by anything, and the page not to scroll sideways.
+func TestPhoneFirstScreen(t *testing.T) {
+	tb := newTab(t, phoneW, phoneH, "light")
+	for _, page := range existing("index.html", "board/explicit-race.html", "board/implicit-composite.html") {
+		tb.open(siteDir, page)
+		type cell struct {
+			Name   string  `json:"name"`
+			Text   string  `json:"text"`
+			Left   float64 `json:"left"`
+			Right  float64 `json:"right"`
+			Bottom float64 `json:"bottom"`
+			OnTop  bool    `json:"onTop"`
+		}
+		type screen struct {
+			Cells  []cell `json:"cells"`
+			Scroll int    `json:"scroll"`
+			Width  int    `json:"width"`
+			Table  int    `json:"table"`
+		}
+		s := eval[screen](tb, `(() => {
+			const row = document.querySelector("table.board tbody tr");
+			const read = (name, el) => {
+				const range = document.createRange();
+				range.selectNodeContents(el);
+				const r = range.getBoundingClientRect();
+				const hit = document.elementFromPoint(r.left + Math.min(r.width, 20) / 2, r.top + Math.min(r.height, 20) / 2);
+				return {name, text: el.textContent.trim(), left: r.left, right: r.right, bottom: r.bottom, onTop: !!hit && el.contains(hit)};
+			};
+			return {
+				cells: [read("rank", row.cells[0]), read("model", row.querySelector("th a")), read("score", row.querySelector("td.current .num"))],
+				scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth,
+				table: Math.round(document.querySelector("table.board").getBoundingClientRect().width),
+			};
+		})()`)
+		for _, c := range s.Cells {
+			if c.Bottom > phoneH || c.Left < 0 || c.Right > phoneW || !c.OnTop {
+				t.Errorf("%s at %d × %d: the first row's %s %q is not in the first screen (left %.0f, right %.0f, bottom %.0f, visible %v)",
+					page, phoneW, phoneH, c.Name, c.Text, c.Left, c.Right, c.Bottom, c.OnTop)
+			}
+		}
+		if s.Scroll > s.Width {
+			t.Errorf("%s: the page is %d px wide at %d px", page, s.Scroll, s.Width)
+		}
+		t.Logf("%s at %d px: board table %d px wide, first score at bottom %.0f px", page, phoneW, s.Table, s.Cells[2].Bottom)
+		tb.checkClean(page)
+	}
+}
+
+// boardState is what a reader sees of the board's filters.
+type boardState struct {
+	Hash    string   `json:"hash"`
+	Shown   []string `json:"shown"`
+	Total   int      `json:"total"`
+	Output  string   `json:"output"`
+	Columns []string `json:"columns"` // the first table's visible column keys
+	Order   []string `json:"order"`   // the first table's runs, in order
+	Tab     string   `json:"tab"`     // the href of the first other-view tab
+	Child   int      `json:"child"`   // intervention rows shown
+}
+
+const boardStateJS = `(() => {
+	const bodies = Array.from(document.querySelectorAll("table.board tbody"));
+	const shown = b => !b.hidden && b.offsetParent !== null;
+	return {
+		hash: location.hash,
+		shown: bodies.filter(shown).map(b => b.rows[0].id),
+		total: bodies.length,
+		output: document.querySelector("#board-filters output").textContent,
+		columns: Array.from(document.querySelector("table.board thead tr").cells).filter(c => c.offsetParent !== null && getComputedStyle(c).display !== "none").map(c => c.dataset.col),
+		order: Array.from(document.querySelector("table.board").tBodies).map(b => b.rows[0].id),
+		tab: document.querySelector('nav[aria-label="View"] a:not([aria-current])').getAttribute("href"),
+		child: Array.from(document.querySelectorAll("table.board tr.child")).filter(r => !r.hidden && r.offsetParent !== null).length,
+	};
+})()`
+
+func readBoard(tb *tab) boardState {
+	tb.t.Helper()
+	return eval[boardState](tb, boardStateJS)
+}
+
+// setField sets a control of the board's form as a reader would, firing
+// input and change.
+func setField(tb *tab, sel, js string) {
+	tb.t.Helper()
+	eval[bool](tb, `(() => { const el = document.querySelector('#board-filters `+sel+`'); `+js+`;
+		el.dispatchEvent(new Event("input", {bubbles: true})); el.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`)
+}
+
+// TestBoardFilters searches, filters, hides a column and sorts the
+// leaderboard at phone width, and checks the rows and columns shown, the
+// address, a fresh load of that address, and the tabs carrying it.
+func TestBoardFilters(t *testing.T) {
+	tb := newTab(t, phoneW, phoneH, "light")
+	tb.open(siteDir, "index.html")
+	s := readBoard(tb)
+	if s.Total < 3 || len(s.Shown) != s.Total || s.Hash != "" || s.Child == 0 {
+		t.Fatalf("index.html before filtering: %d of %d runs shown, %d intervention rows, address %q", len(s.Shown), s.Total, s.Child, s.Hash)
+	}
+	all := s
+
+	// Search by a model's name: only its runs stay.
+	setField(tb, `input[name="q"]`, `el.value = "skew"`)
+	s = readBoard(tb)
+	if len(s.Shown) == 0 || len(s.Shown) == s.Total {
+		t.Errorf("search skew: %d of %d runs shown", len(s.Shown), s.Total)
+	}
+	for _, id := range s.Shown {
+		if !strings.Contains(id, "skew") {
+			t.Errorf("search skew: run %s is shown", id)
+		}
+	}
+	if s.Hash != "#filter?q=skew" || !strings.HasPrefix(s.Output, "1 of ") && !strings.HasPrefix(s.Output, "2 of ") {
+		t.Errorf("search skew: address %q, count %q", s.Hash, s.Output)
+	}
+	if !strings.HasSuffix(s.Tab, "#filter?q=skew") {
+		t.Errorf("search skew: the view tab links to %q, without the search", s.Tab)
+	}
+
+	// Hide the interventions and the age column; sort by race, descending.
+	setField(tb, `input[name="q"]`, `el.value = ""`)
+	setField(tb, `select[name="interventions"]`, `el.value = "hide"`)
+	setField(tb, `input[name="col"][value="age"]`, `el.checked = false`)
+	// Clicked from script: at this width the column's heading is off to
+	// the right, under nothing a pointer could reach without scrolling.
+	for i := 0; i < 2; i++ {
+		eval[bool](tb, `(document.querySelector('table.board thead th[data-col="race"] button.sort').click(), true)`)
+	}
+	s = readBoard(tb)
+	if s.Child != 0 || len(s.Shown) != s.Total {
+		t.Errorf("interventions hidden: %d intervention rows and %d of %d runs shown", s.Child, len(s.Shown), s.Total)
+	}
+	for _, c := range s.Columns {
+		if c == "age" {
+			t.Errorf("the age column is still shown: %v", s.Columns)
+		}
+	}
+	const want = "#filter?interventions=hide&hide=age&sort=race&dir=desc"
+	if s.Hash != want {
+		t.Errorf("address %q, want %q", s.Hash, want)
+	}
+	sorted := s.Order
+	if strings.Join(sorted, " ") == strings.Join(all.Order, " ") {
+		t.Errorf("sorting by race did not reorder the runs: %v", sorted)
+	}
+
+	// The same state from the link, on a fresh load.
+	tb.open(siteDir, "index.html"+want)
+	s = readBoard(tb)
+	if s.Child != 0 || strings.Join(s.Order, " ") != strings.Join(sorted, " ") || len(s.Columns) != len(all.Columns)-1 {
+		t.Errorf("from the link: %d intervention rows, order %v (want %v), columns %v", s.Child, s.Order, sorted, s.Columns)
+	}
+	// A filter that leaves nothing: synthetic runs hidden on a demo site.
+	setField(tb, `select[name="synthetic"]`, `el.value = "only"`)
+	if s = readBoard(tb); len(s.Shown) == 0 {
+		t.Errorf("synthetic runs only: no run shown on a site of synthetic runs")
+	}
+	tb.checkClean("index.html")
+}
+
+// TestPhoneMitigationFits requires the mitigation page's paired
+// comparisons to fit a phone's width without scrolling sideways.
+func TestPhoneMitigationFits(t *testing.T) {
+	tb := newTab(t, phoneW, phoneH, "light")
+	tb.open(siteDir, "mitigation.html")
+	widths := eval[[]int](tb, `Array.from(document.querySelectorAll("table.pair")).map(t => Math.round(t.getBoundingClientRect().width))`)
+	inner := eval[int](tb, `document.documentElement.clientWidth`)
+	if len(widths) == 0 {
+		t.Skip("this site has no paired comparisons")
+	}
+	for i, w := range widths {
+		if w > inner-10 {
+			t.Errorf("mitigation.html at %d px: paired comparison %d is %d px wide, wider than the page (%d px)", phoneW, i+1, w, inner)
+		}
+	}
+	t.Logf("mitigation.html at %d px: paired comparisons %v px wide", phoneW, widths)
+	tb.checkClean("mitigation.html")
+}

@@ -1,0 +1,92 @@
+package site
+
+// The Downloads page: every data file of the site, what it holds, the
+// columns of the CSV and the JSON Schemas of the JSON files, and each run's
+// own files (its per-prompt data) with their hashes.
+
+import (
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/sitedata"
+)
+
+type downloadsData struct {
+	Files   []downloadFile
+	Columns []sitedata.Column
+	Runs    []downloadRun
+	Fields  []rowField
+	// Linked says the runs' files are linked at site.yaml's runs_url
+	// rather than copied into the site.
+	Linked  bool
+	RunsURL string
+}
+
+func (downloadsData) kind() kind { return kindDownloads }
+
+// downloadFile is one kind of data file; Href is empty for a kind with
+// one file per run.
+type downloadFile struct {
+	Label, Href, Schema, What string
+}
+
+type downloadRun struct {
+	ID, Model, Href, Data string
+	Files                 []downloadLink
+}
+
+type downloadLink struct {
+	Path, Href, Size, SHA256 string
+}
+
+// rowField documents one field of a line of a scored file, the format
+// internal/run reads (README "scored.jsonl").
+type rowField struct{ Name, What string }
+
+var rowFields = []rowField{
+	{"decision_question_id", "the scenario (decision question) of the dataset"},
+	{"age, gender, race", "the person described; together with the question they name one of the 135 prompts"},
+	{"fill_type", "explicit or implicit: the prompt variant"},
+	{"filled_template", "the prompt text as the dataset has it"},
+	{"prompt, messages", "optional: the full text sent, or the conversation as role and content"},
+	{"logprobs", "log-probability runs: each answer form (yes, Yes, no, No …) with its log-probability; null is probability zero"},
+	{"bounded", "optional: the forms whose log-probability is only an upper bound (missing from a top-k list)"},
+	{"decisions", "decision runs: the sampled answers as the model wrote them"},
+	{"response", "optional: the model's response text"},
+}
+
+func downloadsPage(in *loaded, sc *scored) *page {
+	d := downloadsData{Columns: sitedata.Columns(), Fields: rowFields, RunsURL: in.content.Site.RunsURL, Linked: in.content.Site.RunsURL != ""}
+	d.Files = []downloadFile{
+		{leaderboardCSVPath, leaderboardCSVPath, "", "One row per run: its board, ranks, views with intervals, other composites and coefficients. The columns are below."},
+		{leaderboardJSONPath, leaderboardJSONPath, sitedata.LeaderboardSchema, "The boards (per prompt variant and scoring method, the ranked runs of every view) and a summary of every run."},
+		{runDataPath("<id>"), "", sitedata.RunSchema, "Everything computed for one run: coefficients, card differences, gaps, views, ranks, data quality, per-question coefficients, its files."},
+		{rubricJSONPath, rubricJSONPath, rubricSchemaPath, "How every number is scored, read from the scoring code at build time, with worked examples."},
+		{ProvenancePath, ProvenancePath, provenanceSchemaPath, "The SHA-256 and size of every file of the site and of every input the build read."},
+	}
+	for _, e := range sc.entries {
+		r := downloadRun{ID: e.ID(), Model: e.Run.Manifest.Model.Name + " · " + string(e.Run.Manifest.Variant) + " · " + e.Run.Manifest.Intervention,
+			Href: runPath(e.ID()), Data: runDataPath(e.ID())}
+		r.Files = downloadLinks(d.RunsURL, e.Run.Files)
+		d.Runs = append(d.Runs, r)
+	}
+	return &page{Path: downloadsPath, Title: "Downloads: data files and their formats", Section: secData, Body: d}
+}
+
+// downloadLinks are a run's files with where to download them.
+func downloadLinks(runsURL string, files []run.File) []downloadLink {
+	var out []downloadLink
+	for _, f := range files {
+		out = append(out, downloadLink{f.Path, fileDownload(runsURL, f.Path), byteSize(f.Size), f.SHA256})
+	}
+	return out
+}
+
+// byteSize writes a file size for people: "412 KB", "1.2 MB".
+func byteSize(n int64) string {
+	switch {
+	case n < 1000:
+		return itoa(int(n)) + " bytes"
+	case n < 1_000_000:
+		return fixed(float64(n)/1000, 0) + " KB"
+	}
+	return fixed(float64(n)/1e6, 1) + " MB"
+}
