@@ -75,7 +75,12 @@ func browserPages(in *loaded, sc *scored, pool *pool) {
 				if err := r.emit(promptPage(in.texts, sc, variant, q, qs, i, runs)); err != nil {
 					return err
 				}
-				return r.emit(comparePage(in.texts, sc, variant, q, runs))
+				for _, p := range comparePages(in.texts, sc, variant, q, runs) {
+					if err := r.emit(p); err != nil {
+						return err
+					}
+				}
+				return nil
 			})
 		}
 	}

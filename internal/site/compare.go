@@ -1,7 +1,8 @@
 package site
 
 // Compare pages: every run of a variant on the same 135 prompts of one
-// decision question, side by side.
+// decision question, side by side, compareRunsPerPage runs to a page so
+// that no page grows with the board.
 
 import (
 	"fmt"
@@ -24,7 +25,20 @@ type compareData struct {
 	Groups []compareGroup
 	Runs   []compareRun
 	Rows   []compareRow
+	// Parts are the pages of runs, when there is more than one.
+	Parts              []comparePart
+	TotalRuns, PerPage int
 }
+
+// comparePart links one page of a question's compare pages.
+type comparePart struct {
+	Label, Href string
+	Current     bool
+}
+
+// compareRunsPerPage keeps a compare page near 100 KB: a run adds about
+// 2.4 KB (135 cells and a heading).
+const compareRunsPerPage = 40
 
 // compareGroup is the runs of one scoring method: a column group with its
 // own unit and legend.
@@ -42,54 +56,90 @@ type compareRun struct {
 
 type compareRow struct {
 	Anchor, Label, PromptHref string
-	Cells                     []compareCell
+	Cells                     deltaRow // one per run; no link, the column heading links to the run
 }
 
-// compareCell is one run's number for one variant; no link, to keep the
-// page small as runs are added (the column heading links to the run).
-type compareCell struct {
-	Value, Class string
+// compareColumn is a run with an answer on the question.
+type compareColumn struct {
+	run      compareRun
+	deltas   *score.QuestionDeltas
+	decision bool
 }
 
-func comparePage(texts *datasetTexts, sc *scored, variant run.Variant, q int, runs []*board.Entry) *page {
-	d := compareData{Variant: variant, Q: q, Title: texts.title(variant, q), PromptHref: promptPath(variant, q), Cells: design.NumCells}
-	d.Label = scenarioLabel(d.Title)
-	var stats []*score.QuestionDeltas
-	var decision []bool
+// comparePages are a question's compare pages: its runs in order,
+// log-probability runs before sampled-answer runs, compareRunsPerPage to
+// a page.
+func comparePages(texts *datasetTexts, sc *scored, variant run.Variant, q int, runs []*board.Entry) []*page {
+	var cols []compareColumn
 	for _, isDec := range []bool{false, true} {
-		g := compareGroup{Title: "Log-probability runs", Short: "Δ logit", Unit: "logit points"}
-		if isDec {
-			g = compareGroup{Title: "Sampled-answer runs", Short: "Δ share of yes, pp", Unit: "percentage points of yes answers"}
-		}
-		g.LegendLo, g.LegendHi = legendEnds(isDec)
 		for _, e := range runs {
 			kept := sc.kept[e.ID()]
 			qs := kept.deltas[q]
 			if qs == nil || kept.decision != isDec {
 				continue
 			}
-			d.Runs = append(d.Runs, compareRun{e.ID(), e.Run.Manifest.Model.Name, e.Run.Manifest.Intervention, scenarioPath(e.ID(), q), ""})
-			stats = append(stats, qs)
-			decision = append(decision, isDec)
-			g.Runs++
+			cols = append(cols, compareColumn{compareRun{e.ID(), e.Run.Manifest.Model.Name, e.Run.Manifest.Intervention, scenarioPath(e.ID(), q), ""}, qs, isDec})
+		}
+	}
+	n := max(1, (len(cols)+compareRunsPerPage-1)/compareRunsPerPage)
+	var parts []comparePart
+	if n > 1 {
+		for k := range n {
+			lo, hi := k*compareRunsPerPage, min(len(cols), (k+1)*compareRunsPerPage)
+			parts = append(parts, comparePart{Label: fmt.Sprintf("runs %d–%d", lo+1, hi), Href: comparePartPath(variant, q, k+1)})
+		}
+	}
+	var pages []*page
+	for k := range n {
+		part := cols[k*compareRunsPerPage : min(len(cols), (k+1)*compareRunsPerPage)]
+		p := comparePage(texts, variant, q, part)
+		d := p.Body.(compareData)
+		d.TotalRuns, d.PerPage = len(cols), compareRunsPerPage
+		if parts != nil {
+			d.Parts = append([]comparePart(nil), parts...)
+			d.Parts[k].Current = true
+			p.Title += fmt.Sprintf(" (%s)", parts[k].Label)
+		}
+		p.Path, p.Body = comparePartPath(variant, q, k+1), d
+		pages = append(pages, p)
+	}
+	return pages
+}
+
+// comparePage is one page of a question's runs (cols).
+func comparePage(texts *datasetTexts, variant run.Variant, q int, cols []compareColumn) *page {
+	d := compareData{Variant: variant, Q: q, Title: texts.title(variant, q), PromptHref: promptPath(variant, q), Cells: design.NumCells}
+	d.Label = scenarioLabel(d.Title)
+	for _, isDec := range []bool{false, true} {
+		g := compareGroup{Title: "Log-probability runs", Short: "Δ logit", Unit: "logit points"}
+		if isDec {
+			g = compareGroup{Title: "Sampled-answer runs", Short: "Δ share of yes, pp", Unit: "percentage points of yes answers"}
+		}
+		g.LegendLo, g.LegendHi = legendEnds(isDec)
+		for _, c := range cols {
+			if c.decision == isDec {
+				d.Runs = append(d.Runs, c.run)
+				g.Runs++
+			}
 		}
 		if g.Runs > 0 {
 			d.Groups = append(d.Groups, g)
 		}
 	}
 	for i, c := range design.Cells() {
-		r := compareRow{Anchor: c.Anchor(), Label: c.Label(), PromptHref: anchored(promptPath(variant, q), c.Anchor())}
-		for j, qs := range stats {
-			s := qs[i]
-			cc := compareCell{Value: "—", Class: "missing"}
-			if s.Present && s.HasBase {
-				cc = compareCell{signed(s.Value, deltaDecimals(decision[j])), colourClass(s.Value, decision[j])}
-			} else if s.Present {
-				cc = compareCell{"n/a", "nobase"} // no baseline answer to compare with
+		r := compareRow{Anchor: c.Anchor(), Label: c.Label(), PromptHref: anchored(promptPath(variant, q), c.Anchor()), Cells: make(deltaRow, len(cols))}
+		for j, col := range cols {
+			s := col.deltas[i]
+			switch {
+			case s.Present && s.HasBase:
+				r.Cells[j] = deltaCell{Value: s.Value, Decision: col.decision}
+			case s.Present:
+				r.Cells[j] = deltaCell{State: cellNoBase} // no baseline answer to compare with
+			default:
+				r.Cells[j] = deltaCell{State: cellMissing}
 			}
-			r.Cells = append(r.Cells, cc)
 		}
 		d.Rows = append(d.Rows, r)
 	}
-	return &page{Path: comparePath(variant, q), Title: fmt.Sprintf("Question %d · all %s runs", q, variant), Section: secNone, Body: d}
+	return &page{Title: fmt.Sprintf("Question %d · all %s runs", q, variant), Section: secNone, Body: d}
 }

@@ -89,8 +89,15 @@ func promptIndexPath(variant run.Variant) string { return "prompts/" + string(va
 func promptPath(variant run.Variant, q int) string {
 	return "prompts/" + string(variant) + "/q" + strconv.Itoa(q) + ".html"
 }
-func comparePath(variant run.Variant, q int) string {
-	return "compare/" + string(variant) + "/q" + strconv.Itoa(q) + ".html"
+func comparePath(variant run.Variant, q int) string { return comparePartPath(variant, q, 1) }
+
+// comparePartPath is page n (from 1) of a question's compare pages.
+func comparePartPath(variant run.Variant, q, n int) string {
+	s := "compare/" + string(variant) + "/q" + strconv.Itoa(q)
+	if n > 1 {
+		s += "-" + strconv.Itoa(n)
+	}
+	return s + ".html"
 }
 
 // transcriptPath is part n (from 1) of a question's transcripts.
