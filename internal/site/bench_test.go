@@ -1,0 +1,116 @@
+package site
+
+import (
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/fstest"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/synth"
+)
+
+// Benchmarks of the build (results in BENCHMARKS.md): the pages of one run
+// and whole builds of 1 and 10 synthetic 9,450-row runs (cmd/synth -n),
+// with no cache and nothing written.
+//
+//	go test ./internal/site -run '^$' -bench . -benchtime 5x
+
+var (
+	benchOnce sync.Once
+	benchRuns fstest.MapFS
+)
+
+// benchConfig is the site of the first n of 10 scale runs.
+func benchConfig(b *testing.B, n int) Config {
+	b.Helper()
+	benchOnce.Do(func() {
+		benchRuns = fstest.MapFS{}
+		for _, d := range synth.ScaleRuns(10) {
+			rows, err := d.Rows(nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			man, scored, err := run.Freeze(d.Manifest(), rows, true)
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchRuns[d.ID+"/manifest.yaml"] = &fstest.MapFile{Data: man}
+			benchRuns[d.ID+"/scored.jsonl.gz"] = &fstest.MapFile{Data: scored}
+		}
+	})
+	runs := fstest.MapFS{}
+	for _, d := range synth.ScaleRuns(n) {
+		for _, f := range []string{"/manifest.yaml", "/scored.jsonl.gz"} {
+			runs[d.ID+f] = benchRuns[d.ID+f]
+		}
+	}
+	md, err := os.ReadFile("testdata/METHODOLOGY.md")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return Config{Content: os.DirFS("testdata/content"), Runs: runs, Methodology: md, Version: "bench"}
+}
+
+// counter is a sink that counts what it is given.
+type counter struct{ files, bytes atomic.Int64 }
+
+func (c *counter) put(_ string, data []byte) error {
+	c.files.Add(1)
+	c.bytes.Add(int64(len(data)))
+	return nil
+}
+
+// BenchmarkRunPages renders one run's own pages (run page, provenance,
+// scenario index, 70 scenario pages) from its scored rows.
+func BenchmarkRunPages(b *testing.B) {
+	cfg := benchConfig(b, 1).withDefaults()
+	in, err := load(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	site := newSiteInfo(cfg, in)
+	rr := readAndScore(cfg, in.runs[0])
+	if rr.err != nil {
+		b.Fatal(rr.err)
+	}
+	in.texts.add(rr.run, rr.texts)
+	e := &board.Entry{Run: rr.run, Result: rr.res}
+	var c counter
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := newRenderer(cfg, site, &c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pool := newPool(r)
+		if err := runPages(cfg, in, e, rr.cells, rr.infos, pool, &capture{next: &c}); err != nil {
+			b.Fatal(err)
+		}
+		if err := pool.wait(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(c.files.Load())/float64(b.N), "pages/op")
+	b.ReportMetric(float64(c.bytes.Load())/float64(b.N)/1e6, "MB/op")
+}
+
+// BenchmarkBuild is a whole build, loading and scoring included.
+func BenchmarkBuild(b *testing.B) {
+	for _, n := range []int{1, 10} {
+		b.Run(map[int]string{1: "runs=1", 10: "runs=10"}[n], func(b *testing.B) {
+			cfg := benchConfig(b, n)
+			var c counter
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := Stream(cfg, c.put); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(c.files.Load())/float64(b.N), "files/op")
+			b.ReportMetric(float64(c.bytes.Load())/float64(b.N)/1e6, "MB/op")
+		})
+	}
+}
