@@ -58,12 +58,15 @@ type promptRow struct {
 	Gender, Race      string
 	Present, Baseline bool
 	Segments          []segment
-	Changed           int
+	Changed           string // "3 changes"
 }
 
 type segment struct {
 	Op   string // "", "del" or "ins"
 	Text string
+	// Ins and Del are Op as fields, which the template reads without a
+	// function call (a prompt page has thousands of segments).
+	Ins, Del bool
 }
 
 // diffSegments marks the words of text that differ from base, and counts
@@ -82,7 +85,7 @@ func diffSegments(base, text string) (segs []segment, changed int) {
 			segs[n-1].Text += t
 			return
 		}
-		segs = append(segs, segment{op, t})
+		segs = append(segs, segment{Op: op, Text: t, Ins: op == "ins", Del: op == "del"})
 	}
 	for _, s := range worddiff.Diff(base, text) {
 		if s.Op == worddiff.Equal {
@@ -130,9 +133,11 @@ func promptPage(texts *datasetTexts, sc *scored, variant run.Variant, q int, qs 
 		if ok {
 			owners[t.owner] = true
 			if hasBase && !r.Baseline {
-				r.Segments, r.Changed = diffSegments(base, t.text)
+				var n int
+				r.Segments, n = diffSegments(base, t.text)
+				r.Changed = plural(n, "change")
 			} else {
-				r.Segments = []segment{{"", t.text}}
+				r.Segments = []segment{{Text: t.text}}
 			}
 		}
 		d.Prompts = append(d.Prompts, r)
