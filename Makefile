@@ -58,6 +58,13 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
+# The scale figures of BENCHMARKS.md: synthetic runs (cmd/synth -n),
+# clean, verify and cached builds, and hugo side by side (Debian's hugo).
+# Minutes on two cores; run it on a quiet machine.
+SCALE ?= 25,50,100,200,400
+scale:
+	$(GO) run ./cmd/scale -n $(SCALE) -hugo
+
 # Regenerate the committed synthetic demonstration runs.
 synth:
 	$(GO) run ./cmd/synth -o runs

@@ -57,6 +57,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		ns = append(ns, n)
 	}
 	sort.Ints(ns)
+	var vs [][2]rate // this generator and hugo, per size
 	if err := os.MkdirAll(*dir, 0o755); err != nil {
 		return err
 	}
@@ -118,12 +119,40 @@ func run(args []string, stdout, stderr io.Writer) error {
 			n, floor.Seconds(), b.wall.Seconds(), b.wall.Seconds()/floor.Seconds(), b.cpu.Seconds(), b.rssKB/1024,
 			v.wall.Seconds(), v.wall.Seconds()/b.wall.Seconds(), v.rssKB/1024, inc, size>>20, float64(size)/float64(n)/(1<<20), files, largest)
 		if *hugo {
-			if err := hugoRow(stdout, stderr, *dir, out, files, size); err != nil {
+			fmt.Fprintf(stderr, "scale: %d runs: hugo\n", n)
+			_, _, htmlSize, pages, _, err := htmlStats(out)
+			if err != nil {
 				return err
+			}
+			h, err := hugoBuild(*dir, pages, htmlSize)
+			if err != nil {
+				return err
+			}
+			// Ours is timed on the whole build (data files too) but
+			// counted in HTML pages only, as hugo's.
+			ours := rate{name: "this generator", wall: b.wall, cpu: b.cpu, files: pages, size: htmlSize}
+			vs = append(vs, [2]rate{ours, h})
+		}
+	}
+	if len(vs) > 0 {
+		fmt.Fprintln(stdout, "\n| HTML pages | generator | wall | CPU | HTML | pages/s | MB/s |")
+		fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|")
+		for _, pair := range vs {
+			for _, r := range pair {
+				fmt.Fprintf(stdout, "| %d | %s | %.1f s | %.1f s | %d MB | %.0f | %.1f |\n", r.files, r.name, r.wall.Seconds(), r.cpu.Seconds(),
+					r.size>>20, float64(r.files)/r.wall.Seconds(), float64(r.size)/1e6/r.wall.Seconds())
 			}
 		}
 	}
 	return nil
+}
+
+// rate is one generator's build of a number of pages.
+type rate struct {
+	name      string
+	wall, cpu time.Duration
+	files     int
+	size      int64
 }
 
 // incremental builds the site of all runs but the last with a fresh cache,
@@ -256,6 +285,13 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // outputStats is the size and file count of a built site and its three
 // largest files.
 func outputStats(site string) (size int64, files int, largest string, err error) {
+	size, files, _, _, largest, err = htmlStats(site)
+	return
+}
+
+// htmlStats is outputStats with the count and size of the HTML pages
+// among the files.
+func htmlStats(site string) (size int64, files int, htmlSize int64, pages int, largest string, err error) {
 	type f struct {
 		path string
 		size int64
@@ -272,6 +308,10 @@ func outputStats(site string) (size int64, files int, largest string, err error)
 		rel, _ := filepath.Rel(site, p)
 		all = append(all, f{filepath.ToSlash(rel), info.Size()})
 		size += info.Size()
+		if strings.HasSuffix(p, ".html") {
+			htmlSize += info.Size()
+			pages++
+		}
 		return nil
 	})
 	sort.Slice(all, func(i, j int) bool {
@@ -281,59 +321,84 @@ func outputStats(site string) (size int64, files int, largest string, err error)
 	for _, x := range all[:min(3, len(all))] {
 		top = append(top, fmt.Sprintf("%s %d KB", x.path, x.size>>10))
 	}
-	return size, len(all), strings.Join(top, ", "), err
+	return size, len(all), htmlSize, pages, strings.Join(top, ", "), err
 }
 
-// hugoRow times hugo building as many pages as the site has, each of the
-// site's mean page size, and prints pages and megabytes per second of both.
-func hugoRow(stdout, stderr io.Writer, dir, site string, files int, size int64) error {
+// hugoBuild times hugo building as many pages as the site has, each of
+// the site's mean page size.
+func hugoBuild(dir string, files int, size int64) (rate, error) {
 	if _, err := exec.LookPath("hugo"); err != nil {
-		fmt.Fprintln(stderr, "scale: no hugo on PATH (apt-get install hugo); skipping the comparison")
-		return nil
+		return rate{}, fmt.Errorf("-hugo: no hugo on PATH (apt-get install hugo)")
 	}
 	src := filepath.Join(dir, "hugo-src")
 	if err := os.RemoveAll(src); err != nil {
-		return err
+		return rate{}, err
 	}
 	if err := os.MkdirAll(filepath.Join(src, "content", "p"), 0o755); err != nil {
-		return err
+		return rate{}, err
 	}
 	if err := os.MkdirAll(filepath.Join(src, "layouts", "_default"), 0o755); err != nil {
-		return err
+		return rate{}, err
 	}
 	cfg := "baseURL = '/'\ndisableKinds = ['taxonomy', 'term', 'RSS', 'sitemap']\n"
 	if err := os.WriteFile(filepath.Join(src, "hugo.toml"), []byte(cfg), 0o644); err != nil {
-		return err
+		return rate{}, err
 	}
 	layout := "<!DOCTYPE html><html><head><title>{{ .Title }}</title></head><body><main>{{ .Content }}</main></body></html>\n"
 	for _, n := range []string{"single.html", "list.html"} {
 		if err := os.WriteFile(filepath.Join(src, "layouts", "_default", n), []byte(layout), 0o644); err != nil {
-			return err
+			return rate{}, err
 		}
 	}
-	// Page bodies of the site's mean size: a table of numbers, as most
-	// pages here are.
+	// Pages of the site's mean size, as hugo writes them: a table of
+	// numbers, as most pages here are, with as many rows as make one
+	// page of that size (measured on one page first).
 	mean := int(size) / files
-	var body strings.Builder
-	for i := 0; body.Len() < mean; i++ {
-		fmt.Fprintf(&body, "| %d | %d.%02d | −0.%02d | +0.%02d |\n", i, i%3, i%97, i%89, i%83)
-	}
-	for i := 0; i < files; i++ {
-		page := fmt.Sprintf("---\ntitle: page %d\n---\n| n | a | b | c |\n|---|---|---|---|\n%s", i, body.String())
-		if err := os.WriteFile(filepath.Join(src, "content", "p", fmt.Sprintf("%05d.md", i)), []byte(page), 0o644); err != nil {
+	out := filepath.Join(dir, "hugo-out")
+	pages := func(n, rows int) error {
+		for _, d := range []string{filepath.Join(src, "content", "p"), out} {
+			if err := os.RemoveAll(d); err != nil {
+				return err
+			}
+		}
+		if err := os.MkdirAll(filepath.Join(src, "content", "p"), 0o755); err != nil {
 			return err
 		}
+		var body strings.Builder
+		for i := range rows {
+			fmt.Fprintf(&body, "| %d | %d.%02d | −0.%02d | +0.%02d |\n", i, i%3, i%97, i%89, i%83)
+		}
+		for i := range n {
+			page := fmt.Sprintf("---\ntitle: page %d\n---\n| n | a | b | c |\n|---|---|---|---|\n%s", i, body.String())
+			if err := os.WriteFile(filepath.Join(src, "content", "p", fmt.Sprintf("%05d.md", i)), []byte(page), 0o644); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	out := filepath.Join(dir, "hugo-out")
+	const probe = 1000
+	if err := pages(1, probe); err != nil {
+		return rate{}, err
+	}
+	if _, err := measure("hugo", "--quiet", "-s", src, "-d", out); err != nil {
+		return rate{}, err
+	}
+	one, err := os.Stat(filepath.Join(out, "p", "00000", "index.html"))
+	if err != nil {
+		return rate{}, err
+	}
+	if err := pages(files, max(1, probe*mean/int(one.Size()))); err != nil {
+		return rate{}, err
+	}
 	u, err := measure("hugo", "--quiet", "-s", src, "-d", out)
 	if err != nil {
-		return err
+		return rate{}, err
 	}
-	hsize, hfiles, _, err := outputStats(out)
+	_, _, hsize, hfiles, _, err := htmlStats(out)
 	if err != nil {
-		return err
+		return rate{}, err
 	}
-	fmt.Fprintf(stdout, "|  hugo | | %.1f s | | %.1f s | %d MB | | %d MB | %d | %.0f pages/s, %.1f MB/s |\n",
-		u.wall.Seconds(), u.cpu.Seconds(), u.rssKB/1024, hsize>>20, hfiles, float64(hfiles)/u.wall.Seconds(), float64(hsize)/1e6/u.wall.Seconds())
-	return nil
+	v, _ := exec.Command("hugo", "version").Output()
+	name := "hugo " + strings.Fields(string(v) + " ? ?")[1]
+	return rate{name: name, wall: u.wall, cpu: u.cpu, files: hfiles, size: hsize}, nil
 }
