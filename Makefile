@@ -2,7 +2,7 @@
 # and `make check`.
 GO ?= go
 
-.PHONY: build test check vet fmt workflows determinism race fuzz bench synth screenshots
+.PHONY: build test check vet fmt workflows determinism race fuzz bench scale synth screenshots
 
 build:
 	$(GO) run ./cmd/build
