@@ -154,6 +154,34 @@ func Build(entries []*Entry) ([]*Board, error) {
 	return boards, nil
 }
 
+// NeedsCoefficients says which runs (by id) Build will compare
+// coefficient by coefficient: a model's prompt-intervention runs and its
+// default-prompt runs, on a board that has both. It reads only manifests,
+// so a build can let the other runs' coefficient replicates go as it
+// scores them (score.Result.DropCoefficientReplicates).
+func NeedsCoefficients(runs []*run.Run) map[string]bool {
+	type group struct {
+		variant run.Variant
+		scoring run.Scoring
+		model   string
+	}
+	withIntervention := map[group]bool{}
+	for _, r := range runs {
+		m := r.Manifest
+		if m.Intervention != DefaultIntervention {
+			withIntervention[group{m.Variant, m.Scoring, m.Model.ID}] = true
+		}
+	}
+	need := map[string]bool{}
+	for _, r := range runs {
+		m := r.Manifest
+		if withIntervention[group{m.Variant, m.Scoring, m.Model.ID}] {
+			need[r.ID] = true
+		}
+	}
+	return need
+}
+
 func (b *Board) fill(es []*Entry) error {
 	ranked := eligible(es)
 	// Intervention runs go under their model's default-prompt run: the

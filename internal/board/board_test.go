@@ -242,3 +242,64 @@ func TestOrderIndependent(t *testing.T) {
 		}
 	}
 }
+
+// NeedsCoefficients names exactly the runs Build compares coefficient by
+// coefficient: with the others' replicates dropped, Build gives the same
+// boards and comparisons; with a needed run's dropped, it fails.
+func TestNeedsCoefficients(t *testing.T) {
+	specs := []spec{
+		{id: "a", model: "A", variant: run.Explicit, size: 0.1, seed: 1},
+		{id: "a-illegal", model: "A", variant: run.Explicit, size: 0.02, intervention: "illegal", seed: 3},
+		{id: "a-implicit", model: "A", variant: run.Implicit, size: 0.1, seed: 9},
+		{id: "a-sampled", model: "A", variant: run.Explicit, scoring: run.Decision, size: 0.1, seed: 10},
+		{id: "b", model: "B", variant: run.Explicit, size: 1, seed: 4},
+		{id: "c", model: "C", variant: run.Explicit, size: 0.5, seed: 5},
+	}
+	build := func(drop func(id string) bool) ([]*Board, []*Entry, error) {
+		var es []*Entry
+		for _, s := range specs {
+			e := scored(t, s)
+			if drop(s.id) {
+				e.Result.DropCoefficientReplicates()
+			}
+			es = append(es, e)
+		}
+		b, err := Build(es)
+		return b, es, err
+	}
+	want, wantEs, err := build(func(string) bool { return false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs []*run.Run
+	for _, e := range wantEs {
+		runs = append(runs, e.Run)
+	}
+	need := NeedsCoefficients(runs)
+	if len(need) != 2 || !need["a"] || !need["a-illegal"] {
+		t.Fatalf("NeedsCoefficients = %v, want a and a-illegal", need)
+	}
+	got, gotEs, err := build(func(id string) bool { return !need[id] })
+	if err != nil {
+		t.Fatalf("with the unneeded replicates dropped: %v", err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d boards, want %d", len(got), len(want))
+	}
+	for i := range want {
+		for _, v := range score.Views {
+			for j, e := range want[i].Ranked[v] {
+				g := got[i].Ranked[v][j]
+				if g.ID() != e.ID() || g.StatRank[v] != e.StatRank[v] || g.Rank[v] != e.Rank[v] {
+					t.Errorf("board %d view %v place %d: %s (%d, %d), want %s (%d, %d)", i, v, j, g.ID(), g.Rank[v], g.StatRank[v], e.ID(), e.Rank[v], e.StatRank[v])
+				}
+			}
+		}
+	}
+	if w, g := byID(wantEs)["a"].Interventions, byID(gotEs)["a"].Interventions; len(w) != 1 || len(g) != 1 || *w[0].C != *g[0].C {
+		t.Errorf("a's intervention comparison changed: %v, want %v", g, w)
+	}
+	if _, _, err := build(func(id string) bool { return id == "a" }); err == nil {
+		t.Error("Build compared a run whose coefficient replicates were dropped")
+	}
+}

@@ -92,9 +92,10 @@ type Result struct {
 	// coefficients of every bootstrap replicate (weights keyed by question
 	// id, stats.QuestionWeights) and viewBoot the views computed from them,
 	// for intervals and paired comparisons.
-	ids      []int
-	boot     [][design.NumCoefs]float64
-	viewBoot [NumViews][]float64
+	ids          []int
+	boot         [][design.NumCoefs]float64
+	viewBoot     [NumViews][]float64
+	coefsDropped bool
 }
 
 // Shares holds a decision run's shares of yes answers.

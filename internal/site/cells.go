@@ -1,33 +1,94 @@
 package site
 
-// Rows of numbers written in Go. A table of 135 variants × 50 runs has
-// 6,750 cells; through the template each costs two escaper calls made by
+// Rows of numbers written in Go. A table of 135 variants × 40 runs has
+// 5,400 cells; through the template each costs two escaper calls made by
 // reflection (class and text), which was a fifth of a build's time. A
-// deltaRow holds only numbers and flags, so the HTML made from it contains
+// deltaRow holds only numbers and codes, so the HTML made from it contains
 // nothing but our own digits and class names: no input text can reach it,
 // and html/template still escapes everything around it.
+//
+// The same form is what a build keeps of every run for the pages that
+// span runs (keptQuestion): 5 bytes a variant instead of a float and two
+// flags, for 400 runs × 70 questions × 135 variants.
 
 import (
 	"html/template"
 	"math"
+	"strconv"
 	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/score"
 )
 
-// deltaCell is one difference from the baseline as a number: its text and
-// colour class are made from the value when the row is written.
+// cellCode is a cell's colour bin (0–8) or what it shows instead of a
+// number.
+type cellCode uint8
+
+const (
+	cellMissing cellCode = 100 + iota // no answer for this variant: "—"
+	cellNoBase                        // an answer, but none for the baseline to compare with: "n/a"
+	cellNaN                           // not a number (never, as scores go): "n/a"
+	cellPosInf                        // "+∞" (never: log-probabilities are floored)
+	cellNegInf                        // "−∞"
+)
+
+// deltaCell is one difference from the baseline as displayed: its digits
+// in units of the last decimal shown (deltaDecimals) and its code.
 type deltaCell struct {
-	Value    float64
-	State    cellState
+	Digits   int32
+	Code     cellCode
 	Decision bool // a sampled-answer run's share (percentage points), not logit points
 }
 
-type cellState uint8
+// newDeltaCell is a difference as the site shows it.
+func newDeltaCell(d score.Delta, decision bool) deltaCell {
+	c := deltaCell{Decision: decision}
+	switch {
+	case !d.Present:
+		c.Code = cellMissing
+	case !d.HasBase:
+		c.Code = cellNoBase
+	case math.IsNaN(d.Value):
+		c.Code = cellNaN
+	case math.IsInf(d.Value, 1):
+		c.Code = cellPosInf
+	case math.IsInf(d.Value, -1):
+		c.Code = cellNegInf
+	default:
+		// The digits of the text signed() shows, read back: exact, with
+		// the same rounding.
+		s := strings.Replace(fixed(d.Value, deltaDecimals(decision)), ".", "", 1)
+		n, err := strconv.ParseInt(s, 10, 32)
+		if err != nil {
+			c.Code = cellNaN // |Δ| > 2e7: out of reach of floored log-probabilities
+			break
+		}
+		c.Digits, c.Code = int32(n), cellCode(bucket(d.Value, decision))
+	}
+	return c
+}
 
-const (
-	cellValue   cellState = iota
-	cellMissing           // no answer for this variant
-	cellNoBase            // an answer, but none for the baseline to compare with
-)
+// text is the cell's number as signed() writes it.
+func (c deltaCell) text() string {
+	d := deltaDecimals(c.Decision)
+	n := int64(c.Digits)
+	sign := "+"
+	switch {
+	case n == 0:
+		sign = ""
+	case n < 0:
+		sign, n = "−", -n
+	}
+	s := strconv.FormatInt(n, 10)
+	if len(s) <= d {
+		s = strings.Repeat("0", d-len(s)+1) + s
+	}
+	if d > 0 {
+		s = s[:len(s)-d] + "." + s[len(s)-d:]
+	}
+	return sign + s
+}
 
 // deltaRow is a table row's cells of differences.
 type deltaRow []deltaCell
@@ -39,29 +100,53 @@ func (r deltaRow) HTML() template.HTML {
 	var b strings.Builder
 	b.Grow(len(r) * 24)
 	for _, c := range r {
-		switch c.State {
+		switch c.Code {
 		case cellMissing:
 			b.WriteString(`<td class="missing">—</td>`)
-		case cellNoBase:
+		case cellNoBase, cellNaN:
 			b.WriteString(`<td class="nobase">n/a</td>`)
-		case cellValue:
-			// Scores are finite (log-probabilities are floored), but a
-			// row must not be able to write a class the scale has not.
-			switch {
-			case math.IsNaN(c.Value):
-				b.WriteString(`<td class="nobase">n/a</td>`)
-			case math.IsInf(c.Value, 1):
-				b.WriteString(`<td class="b8">+∞</td>`)
-			case math.IsInf(c.Value, -1):
-				b.WriteString(`<td class="b0">−∞</td>`)
-			default:
-				b.WriteString(`<td class="`)
-				b.WriteString(colourClass(c.Value, c.Decision))
-				b.WriteString(`">`)
-				b.WriteString(signed(c.Value, deltaDecimals(c.Decision)))
-				b.WriteString(`</td>`)
-			}
+		case cellPosInf:
+			b.WriteString(`<td class="b8">+∞</td>`)
+		case cellNegInf:
+			b.WriteString(`<td class="b0">−∞</td>`)
+		default:
+			b.WriteString(`<td class="b`)
+			b.WriteString(strconv.Itoa(int(c.Code)))
+			b.WriteString(`">`)
+			b.WriteString(c.text())
+			b.WriteString(`</td>`)
 		}
 	}
 	return template.HTML(b.String())
+}
+
+// keptQuestion is a run's differences on one question, as the compare
+// pages show them.
+type keptQuestion struct {
+	Digits [design.NumCells]int32
+	Codes  [design.NumCells]cellCode
+}
+
+func keepQuestion(d *score.QuestionDeltas, decision bool) *keptQuestion {
+	k := new(keptQuestion)
+	for i := range d {
+		c := newDeltaCell(d[i], decision)
+		k.Digits[i], k.Codes[i] = c.Digits, c.Code
+	}
+	return k
+}
+
+func (k *keptQuestion) cell(i int, decision bool) deltaCell {
+	return deltaCell{Digits: k.Digits[i], Code: k.Codes[i], Decision: decision}
+}
+
+// present counts the variants with an answer.
+func (k *keptQuestion) present() int {
+	n := 0
+	for _, c := range k.Codes {
+		if c != cellMissing {
+			n++
+		}
+	}
+	return n
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
-	"github.com/discrimeval/leaderboard/internal/score"
 )
 
 type compareData struct {
@@ -62,7 +61,7 @@ type compareRow struct {
 // compareColumn is a run with an answer on the question.
 type compareColumn struct {
 	run      compareRun
-	deltas   *score.QuestionDeltas
+	deltas   *keptQuestion
 	decision bool
 }
 
@@ -129,15 +128,7 @@ func comparePage(texts *datasetTexts, variant run.Variant, q int, cols []compare
 	for i, c := range design.Cells() {
 		r := compareRow{Anchor: c.Anchor(), Label: c.Label(), PromptHref: anchored(promptPath(variant, q), c.Anchor()), Cells: make(deltaRow, len(cols))}
 		for j, col := range cols {
-			s := col.deltas[i]
-			switch {
-			case s.Present && s.HasBase:
-				r.Cells[j] = deltaCell{Value: s.Value, Decision: col.decision}
-			case s.Present:
-				r.Cells[j] = deltaCell{State: cellNoBase} // no baseline answer to compare with
-			default:
-				r.Cells[j] = deltaCell{State: cellMissing}
-			}
+			r.Cells[j] = col.deltas.cell(i, col.decision)
 		}
 		d.Rows = append(d.Rows, r)
 	}

@@ -5,6 +5,7 @@ import (
 	"html"
 	"html/template"
 	"math"
+	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
@@ -27,7 +28,8 @@ func TestComparePages(t *testing.T) {
 		for j := range d {
 			d[j] = score.Delta{Value: float64(i) / 100, Present: true, HasBase: true}
 		}
-		sc.kept[id] = &keptCells{decision: i%10 == 9 && i/10 < decision, deltas: map[int]*score.QuestionDeltas{3: d}}
+		dec := i%10 == 9 && i/10 < decision
+		sc.kept[id] = &keptCells{decision: dec, deltas: map[int]*keptQuestion{3: keepQuestion(d, dec)}}
 		runs = append(runs, &board.Entry{Run: &run.Run{ID: id, Manifest: &run.Manifest{Model: run.Model{Name: "model " + id}}}})
 	}
 	pages := comparePages(newDatasetTexts(), sc, run.Explicit, 3, runs)
@@ -71,35 +73,48 @@ func TestComparePages(t *testing.T) {
 	}
 }
 
-// TestDeltaRowHTML: a row written in Go is what the template would write,
-// and holds nothing but cells of digits and our class names whatever the
-// numbers.
+// TestDeltaRowHTML: a row written in Go from the kept digits is what the
+// template writes from the value, and holds nothing but cells of digits
+// and our class names whatever the numbers.
 func TestDeltaRowHTML(t *testing.T) {
-	row := deltaRow{{Value: 0.123}, {Value: -1.5}, {Value: 12, Decision: true}, {State: cellMissing}, {State: cellNoBase}, {Value: math.Copysign(0, -1)}}
-	tmpl := template.Must(template.New("").Parse(`{{range .}}<td class="{{.Class}}">{{.Text}}</td>{{end}}`))
-	type cell struct{ Class, Text string }
-	var cells []cell
-	for _, c := range row {
-		switch c.State {
-		case cellMissing:
-			cells = append(cells, cell{"missing", "—"})
-		case cellNoBase:
-			cells = append(cells, cell{"nobase", "n/a"})
-		default:
-			cells = append(cells, cell{colourClass(c.Value, c.Decision), signed(c.Value, deltaDecimals(c.Decision))})
+	tmpl := template.Must(template.New("").Parse(`<td class="{{.Class}}">{{.Text}}</td>`))
+	want := func(d score.Delta, decision bool) string {
+		type cell struct{ Class, Text string }
+		c := cell{colourClass(d.Value, decision), signed(d.Value, deltaDecimals(decision))}
+		switch {
+		case !d.Present:
+			c = cell{"missing", "—"}
+		case !d.HasBase:
+			c = cell{"nobase", "n/a"}
+		}
+		var b strings.Builder
+		if err := tmpl.Execute(&b, c); err != nil {
+			t.Fatal(err)
+		}
+		return html.UnescapeString(b.String())
+	}
+	values := []float64{0, math.Copysign(0, -1), 0.005, -0.005, 0.004999, 0.015, 0.125, -0.125, 1.5, -1.499, 12.345, 99.95, -100, 2e4, 1e-9}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 5000 {
+		values = append(values, (rng.Float64()-0.5)*math.Pow(10, float64(rng.IntN(6))-2))
+	}
+	for _, v := range values {
+		for _, dec := range []bool{false, true} {
+			d := score.Delta{Value: v, Present: true, HasBase: true}
+			if got, w := string(deltaRow{newDeltaCell(d, dec)}.HTML()), want(d, dec); got != w {
+				t.Fatalf("%v (decision %v): %s, the template writes %s", v, dec, got, w)
+			}
 		}
 	}
-	var want strings.Builder
-	if err := tmpl.Execute(&want, cells); err != nil {
-		t.Fatal(err)
-	}
-	if got := string(row.HTML()); got != html.UnescapeString(want.String()) {
-		t.Errorf("row.HTML() =\n%s\nthe template writes\n%s", got, want.String())
+	for _, d := range []score.Delta{{Value: 1}, {Value: 1, Present: true}} {
+		if got, w := string(deltaRow{newDeltaCell(d, false)}.HTML()), want(d, false); got != w {
+			t.Errorf("%+v: %s, want %s", d, got, w)
+		}
 	}
 	ok := regexp.MustCompile(`^(<td class="(b[0-8]|missing|nobase)">([+−]?[0-9]+(\.[0-9]+)?|[+−]∞|—|n/a)</td>)*$`)
-	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e300, -1e-300, 0} {
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e300, -1e300, -1e-300} {
 		for _, dec := range []bool{false, true} {
-			if h := string(deltaRow{{Value: v, Decision: dec}}.HTML()); !ok.MatchString(h) {
+			if h := string(deltaRow{newDeltaCell(score.Delta{Value: v, Present: true, HasBase: true}, dec)}.HTML()); !ok.MatchString(h) {
 				t.Errorf("%v (decision %v) writes %q", v, dec, h)
 			}
 		}

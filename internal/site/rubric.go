@@ -338,7 +338,7 @@ func rubric(cfg Config, in *loaded, sc *scored) rubricJSON {
 		}
 		cells := sc.kept[e.ID()].deltas
 		for _, q := range slices.Sorted(maps.Keys(cells)) {
-			if n := cells[q].Count(); n < design.NumCells {
+			if n := cells[q].present(); n < design.NumCells {
 				rr.Incomplete = append(rr.Incomplete, rubricQuestion{ID: q, Title: in.texts.shortTitle(m.Variant, q), Prompts: n})
 			}
 		}

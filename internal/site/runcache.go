@@ -82,7 +82,7 @@ type cachedRun struct {
 	Rows       int
 	ScoredSize int64
 	Result     []byte // score.Result.MarshalBinary
-	Deltas     map[int]*score.QuestionDeltas
+	Deltas     map[int]*keptQuestion
 	Prompts    []design.Prompt // in file order
 	Hashes     []uint64        // each prompt's text hash
 	Transcript []int           // each prompt's transcript size
@@ -171,7 +171,7 @@ func makeCachedRun(c *cache.Cache, rr *readRun) (*cachedRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := &cachedRun{Rows: len(r.Cells), ScoredSize: r.Files[len(r.Files)-1].Size, Result: res, Deltas: deltas(rr.cells)}
+	rec := &cachedRun{Rows: len(r.Cells), ScoredSize: r.Files[len(r.Files)-1].Size, Result: res, Deltas: deltas(rr.cells, r.Manifest.Scoring == run.Decision)}
 	for _, c := range r.Cells {
 		info := rr.infos[c.Prompt]
 		rec.Prompts = append(rec.Prompts, c.Prompt)
@@ -193,10 +193,10 @@ func makeCachedRun(c *cache.Cache, rr *readRun) (*cachedRun, error) {
 }
 
 // deltas keeps of a run's cells what the pages spanning runs show.
-func deltas(cells map[int]*score.QuestionCells) map[int]*score.QuestionDeltas {
-	out := make(map[int]*score.QuestionDeltas, len(cells))
+func deltas(cells map[int]*score.QuestionCells, decision bool) map[int]*keptQuestion {
+	out := make(map[int]*keptQuestion, len(cells))
 	for q, qs := range cells {
-		out[q] = qs.Deltas()
+		out[q] = keepQuestion(qs.Deltas(), decision)
 	}
 	return out
 }

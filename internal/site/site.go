@@ -211,13 +211,17 @@ type scored struct {
 	// example is the rubric's worked example: the first row of the first
 	// log-prob run.
 	example *rubricExample
+	// needCoefs are the runs that the boards compare coefficient by
+	// coefficient (board.NeedsCoefficients); the others' coefficient
+	// replicates are let go as they are committed.
+	needCoefs map[string]bool
 }
 
 // keptCells is a run's prompts reduced to what the compare, prompt and
 // rubric pages show.
 type keptCells struct {
 	decision bool
-	deltas   map[int]*score.QuestionDeltas
+	deltas   map[int]*keptQuestion
 }
 
 // streamRuns reads and scores the runs, a few at a time in parallel, and
@@ -227,7 +231,7 @@ type keptCells struct {
 // that span runs need. Memory holds a few runs' rows at a time.
 func streamRuns(cfg Config, in *loaded, site *siteInfo, pool *pool, prog *progress) (*scored, error) {
 	n := len(in.runs)
-	sc := &scored{entries: make([]*board.Entry, n), kept: map[string]*keptCells{}, transcripts: map[string]int{}}
+	sc := &scored{entries: make([]*board.Entry, n), kept: map[string]*keptCells{}, transcripts: map[string]int{}, needCoefs: board.NeedsCoefficients(in.runs)}
 	rc := &runCache{c: cfg.Cache}
 	if rc.c != nil {
 		var err error
@@ -396,6 +400,9 @@ func readRows(cfg Config, rr *readRun) error {
 // then its rows are let go.
 func (rc *runCache) commit(cfg Config, in *loaded, sc *scored, site *siteInfo, rr *readRun, pool *pool) (*board.Entry, error) {
 	r := rr.run
+	if !sc.needCoefs[r.ID] {
+		rr.res.DropCoefficientReplicates()
+	}
 	e := &board.Entry{Run: r, Result: rr.res}
 	keep := &keptCells{decision: r.Manifest.Scoring == run.Decision}
 	sc.kept[r.ID] = keep
@@ -448,7 +455,7 @@ func (rc *runCache) commit(cfg Config, in *loaded, sc *scored, site *siteInfo, r
 	}
 	cells := rr.cells
 	if keep.deltas == nil {
-		keep.deltas = deltas(cells)
+		keep.deltas = deltas(cells, keep.decision)
 	}
 	capt := &capture{next: out}
 	if err := runPages(cfg, in, e, cells, rr.infos, pool, capt); err != nil {
