@@ -3,10 +3,35 @@
 // ("#filter?race=black&min=0.5") so a filtered view is a shareable link; any
 // other hash is a deep link to a variant, which is always shown. Without
 // JavaScript the form stays hidden and every variant is on the page.
+//
+// On a scenario page (a grid of the variants, no filter) it gives each
+// cell its variant's id.
 (function () {
   "use strict";
+  // A scenario page's grid carries ids only on the cells that other pages
+  // link to (a transcript's "numbers"): an id on each of 135 cells would
+  // add 4 KB to each of a run's 70 pages. The others get theirs here, from
+  // the row's age and the column's gender and race headings, so that a
+  // link to any variant (#age-20-female-black) lands on its cell. This runs
+  // before the page has finished loading, when the browser looks for the
+  // link's target.
+  var grid = document.querySelector("table.grid");
+  if (grid) {
+    var slug = function (th) { return th.textContent.trim().toLowerCase().replace(/ /g, "-"); };
+    var heads = grid.tHead.rows, cols = [];
+    Array.prototype.forEach.call(heads[0].cells, function (th, j) {
+      for (var i = 0; j > 0 && i < th.colSpan; i++) { cols.push(slug(th)); } // after "Age"
+    });
+    Array.prototype.forEach.call(heads[1].cells, function (th, i) { cols[i] += "-" + slug(th); });
+    Array.prototype.forEach.call(grid.tBodies[0].rows, function (tr) {
+      var age = tr.cells[0].textContent.trim();
+      Array.prototype.forEach.call(tr.cells, function (td, i) {
+        if (i > 0 && !td.id) { td.id = "age-" + age + "-" + cols[i - 1]; }
+      });
+    });
+  }
   // The form is built here: it is of no use without JavaScript, and leaving
-  // it out of the HTML keeps the 70 pages of every run small.
+  // it out of the HTML keeps the pages small.
   var slot = document.getElementById("filters");
   if (!slot) { return; }
   var ages = [20, 30, 40, 50, 60, 70, 80, 90, 100];
@@ -119,19 +144,6 @@
     // The sticky row is the header's last (a first row may group columns).
     var head = table.tHead.rows[table.tHead.rows.length - 1].getBoundingClientRect().bottom, top = t.getBoundingClientRect().top;
     if (top < head) { wrap.scrollTop -= head - top + 8; }
-  }
-
-  // A click on a cell of the grid goes to its variant's row: the grid lists
-  // the variants in the same order as the rows.
-  var grid = document.getElementById("grid");
-  if (grid) {
-    var cells = grid.querySelectorAll("tbody td");
-    Array.prototype.forEach.call(cells, function (td, i) {
-      if (!items[i]) { return; }
-      td.style.cursor = "pointer";
-      td.title = "Go to " + items[i].id;
-      td.addEventListener("click", function () { location.hash = items[i].id; });
-    });
   }
 
   form.addEventListener("input", function () { apply(true); });

@@ -3,8 +3,8 @@ package site
 // The transcript browser: per variant, prompt pages with the full texts
 // (shown once, whatever the number of runs) and a page comparing all runs
 // on the same prompts; per run, a scenario index, a scenario page per
-// decision question (the 135-cell grid and every variant's numbers) and,
-// when the run stored transcripts, transcript pages; and a hub.
+// decision question (the 135-cell grid) and, when the run stored
+// transcripts, transcript pages; and a hub.
 
 import (
 	"hash/fnv"
@@ -28,10 +28,7 @@ import (
 func runPages(cfg Config, in *loaded, e *board.Entry, cells map[int]*score.QuestionCells, infos map[design.Prompt]textInfo, pool *pool, out *capture) error {
 	chunks := transcriptChunks(in.texts, infos, cells, e)
 	out.transcripts = len(chunks)
-	idx, err := scenarioIndexPage(in.texts, e, cells)
-	if err != nil {
-		return err
-	}
+	idx := scenarioIndexPage(in.texts, e, cells)
 	prov, err := runProvenancePage(in, e)
 	if err != nil {
 		return err
@@ -45,7 +42,7 @@ func runPages(cfg Config, in *loaded, e *board.Entry, cells map[int]*score.Quest
 	ids := slices.Sorted(maps.Keys(cells))
 	for i, q := range ids {
 		pool.submit(out.job(func(r *renderer) error {
-			return r.emitTo(scenarioPage(in.texts, infos, e, q, cells[q], chunks, ids, i), out)
+			return r.emitTo(scenarioPage(in.texts, infos, e, q, cells[q], chunks, ids, i, in.content.Site.RunsURL), out)
 		}))
 	}
 	if len(chunks) > 0 {

@@ -3,7 +3,6 @@ package site
 import (
 	"html/template"
 	"math"
-	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/chart"
@@ -53,25 +52,4 @@ func boardChart(entries []*board.Entry, v score.View, method run.Scoring, varian
 		})
 	}
 	return ip.SVG()
-}
-
-// heatmapChart is a run's per-question coefficients, each row linking to
-// the scenario page; nil for runs without per-question coefficients.
-func heatmapChart(texts *datasetTexts, e *board.Entry) (template.HTML, error) {
-	res := e.Result
-	if !res.CoefsValid {
-		return "", nil
-	}
-	hm := chart.Heatmap{ID: "heat", Title: e.Run.Manifest.Model.Name + ": each decision question's own coefficients"}
-	for _, c := range design.Coefs {
-		hm.Columns = append(hm.Columns, strings.ReplaceAll(c.Name(), "_", " "))
-	}
-	for _, q := range res.Questions {
-		row := chart.HeatRow{Label: "q" + itoa(q.ID) + " " + texts.label(e.Run.Manifest.Variant, q.ID), Href: relPath(scenariosPath(e.ID()), scenarioPath(e.ID(), q.ID))}
-		for _, c := range design.Coefs {
-			row.Values = append(row.Values, q.Coefs[c])
-		}
-		hm.Rows = append(hm.Rows, row)
-	}
-	return hm.SVG()
 }

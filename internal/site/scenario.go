@@ -1,12 +1,16 @@
 package site
 
 // A scenario page: one run on one decision question — the 135-cell grid of
-// P(yes) and differences from the baseline person, then every variant's
-// numbers, with links to its prompt and transcript.
+// P(yes) and differences from the baseline person. A run has 70 of them,
+// so a cell holds only what a reader needs of its variant; a link to its
+// transcript and a note (a prompt that differs, low answer mass, unparsed
+// answers) appear only in the few cells they apply to. The raw numbers
+// are in the run's per-prompt file, which the page links.
 
 import (
 	"fmt"
 	"math"
+	"path"
 	"strconv"
 	"strings"
 
@@ -50,6 +54,18 @@ func legendEnds(decision bool) (lo, hi string) {
 	return signedLegend(-end, d), signedLegend(end, d)
 }
 
+// colourLegend is the legend of the colour scale (the "legend" template):
+// its two ends and whether the baseline's mark is shown.
+type colourLegend struct {
+	Lo, Hi string
+	Base   bool
+}
+
+func newLegend(decision, base bool) colourLegend {
+	lo, hi := legendEnds(decision)
+	return colourLegend{lo, hi, base}
+}
+
 func signedLegend(v float64, d int) string {
 	s := strconv.FormatFloat(v, 'f', d, 64)
 	if v > 0 {
@@ -59,11 +75,14 @@ func signedLegend(v float64, d int) string {
 }
 
 type gridCell struct {
-	Anchor, Label string
-	Present       bool
-	P, Delta      string
-	Class         string
-	Baseline      bool
+	// ID is the variant's anchor, set only on a cell that another page
+	// links to (a stored transcript's "numbers"): ids on every cell would
+	// cost 4 KB a page. browse.js gives the other cells theirs.
+	ID         string
+	Class      string // colour class, "missing" or "nobase"; " base" added for the baseline
+	P, Delta   string // "" when the variant is missing
+	Transcript string // link to its transcript, if stored
+	Notes      []string
 }
 
 type gridRow struct {
@@ -76,20 +95,6 @@ type gridHead struct {
 	Races  []string
 }
 
-// variantRow is one row of a scenario page. Rows are kept lean: a run has
-// 9,450 of them, and each byte here costs 9 KB per run.
-type variantRow struct {
-	Anchor, Label string
-	Present       bool
-	Delta, Mass   string
-	Class         string
-	Baseline      bool
-	LP            string // the forms' log-probabilities, in the manifest's order
-	Decisions     string
-	Transcript    string // link to the transcript, if any
-	TextDiffers   bool
-}
-
 type scenarioData struct {
 	RunID, Model, Intervention         string
 	Variant                            run.Variant
@@ -99,29 +104,36 @@ type scenarioData struct {
 	PromptHref, CompareHref, IndexHref string
 	BaselineHref                       string
 	RunHref                            string
-	Unit                               string
-	Heads                              []gridHead
-	RaceCols                           int // columns per gender in the grid
-	Grid                               []gridRow
-	Rows                               []variantRow
-	Forms                              []string
-	Transcripts                        bool // some variant has a transcript or its own text
-	Stored                             int  // variants with a transcript
-	Label                              string
-	Span                               int // columns after the label
-	NoBaseline                         bool
-	Coefs                              []coefCell
-	Prev, Next                         string
-	LegendLo, LegendHi                 string
+	// ScoredHref and ScoredName are the run's per-prompt file, which has
+	// the numbers the grid leaves out: a copy in the site or a link at
+	// site.yaml's runs_url.
+	ScoredHref, ScoredName string
+	Unit                   string
+	Heads                  []gridHead
+	RaceCols               int // columns per gender in the grid
+	Grid                   []gridRow
+	Stored                 int // variants with a transcript
+	// MinMass is the answer mass under which a cell is marked; AllLow says
+	// every variant is under it (then one sentence says so, with LowRange,
+	// and no cell is marked); Low counts the marked cells.
+	MinMass, LowRange string
+	Low               int
+	AllLow            bool
+	Unparsed          int // variants with sampled answers neither yes nor no
+	Differs           int // variants whose prompt differs from the prompt page's
+	NoBaseline        bool
+	Coefs             []coefCell
+	Prev, Next        string
+	Legend            colourLegend
 }
 
 func (scenarioData) kind() kind { return kindScenario }
 
 type coefCell struct {
-	Name, Value, Class, Sort string
+	Name, Value, Class string
 }
 
-func scenarioPage(texts *datasetTexts, infos map[design.Prompt]textInfo, e *board.Entry, q int, qs *score.QuestionCells, chunks map[design.Prompt]int, ids []int, pos int) *page {
+func scenarioPage(texts *datasetTexts, infos map[design.Prompt]textInfo, e *board.Entry, q int, qs *score.QuestionCells, chunks map[design.Prompt]int, ids []int, pos int, runsURL string) *page {
 	m := e.Run.Manifest
 	decision := m.Scoring == run.Decision
 	d := scenarioData{
@@ -130,12 +142,13 @@ func scenarioPage(texts *datasetTexts, infos map[design.Prompt]textInfo, e *boar
 		PromptHref: promptPath(m.Variant, q), CompareHref: comparePath(m.Variant, q),
 		BaselineHref: anchored(promptPath(m.Variant, q), design.Baseline.Anchor()),
 		IndexHref:    scenariosPath(e.ID()), RunHref: runPath(e.ID()),
-		Unit: "logit points", RaceCols: int(design.NumRaces),
+		ScoredHref: fileDownload(runsURL, e.Run.ScoredFS()), ScoredName: path.Base(m.Scored.Path),
+		Unit: "logit points", RaceCols: int(design.NumRaces), MinMass: decimal(board.MinMass),
 	}
 	if decision {
 		d.Unit = "percentage points of the share of yes answers"
 	}
-	d.LegendLo, d.LegendHi = legendEnds(decision)
+	d.Legend = newLegend(decision, true)
 	if pos > 0 {
 		d.Prev = scenarioPath(e.ID(), ids[pos-1])
 	}
@@ -150,12 +163,25 @@ func scenarioPage(texts *datasetTexts, infos map[design.Prompt]textInfo, e *boar
 		}
 		d.Heads = append(d.Heads, h)
 	}
-	d.Forms = m.Choices.Forms()
-	d.Transcripts = len(chunks) > 0
-	d.Label = scenarioLabel(d.Title)
-	d.Span = 3 - btoi(decision)
-	if d.Transcripts {
-		d.Span++
+	// Answer mass under the paper's minimum (for a run's mean) is marked
+	// in its cell, unless every variant is under it.
+	low, present := 0, 0
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range qs {
+		if s := qs[i]; s.Present && !decision {
+			present++
+			if s.Cell.Mass < board.MinMass {
+				low++
+				lo, hi = math.Min(lo, s.Cell.Mass), math.Max(hi, s.Cell.Mass)
+			}
+		}
+	}
+	d.AllLow = low > 0 && low == present
+	if d.AllLow {
+		d.LowRange = massText(lo)
+		if massText(hi) != d.LowRange {
+			d.LowRange += " to " + massText(hi)
+		}
 	}
 	for i, c := range design.Cells() {
 		s := qs[i]
@@ -164,48 +190,47 @@ func scenarioPage(texts *datasetTexts, infos map[design.Prompt]textInfo, e *boar
 			d.Grid = append(d.Grid, gridRow{Age: c.Age})
 		}
 		row := &d.Grid[len(d.Grid)-1]
-		gc := gridCell{Anchor: c.Anchor(), Label: c.Label(), Present: s.Present, Baseline: c == design.Baseline, Class: "missing"}
-		vr := variantRow{Anchor: c.Anchor(), Label: c.Label(), Present: s.Present, Baseline: gc.Baseline, Class: "missing"}
+		gc := gridCell{Class: "missing"}
 		if s.Present {
 			gc.P = fixed(s.P, 2)
 			if decision {
 				// A share of answers, in the unit of its difference.
 				gc.P = fixed(100*s.P, 0) + "%"
 			}
+			gc.Class, gc.Delta = "nobase", "n/a"
 			if s.HasBase {
-				gc.Class = colourClass(s.Delta, decision)
-				gc.Delta, vr.Delta = signed(s.Delta, deltaDecimals(decision)), signed(s.Delta, deltaDecimals(decision))
-				vr.Class = gc.Class
-			} else {
-				gc.Class, vr.Class = "nobase", "nobase"
-				gc.Delta, vr.Delta = "n/a", "n/a"
-			}
-			if decision {
-				vr.Decisions = fmt.Sprintf("%d yes, %d no", s.Cell.Yes, s.Cell.No)
-				if s.Cell.Other > 0 {
-					vr.Decisions += fmt.Sprintf(", %d other", s.Cell.Other)
-				}
-			} else {
-				vr.Mass = fixed(s.Cell.Mass, 3)
-				vr.LP = logprobs(s.Cell.LP)
+				gc.Class, gc.Delta = colourClass(s.Delta, decision), signed(s.Delta, deltaDecimals(decision))
 			}
 			k := design.Prompt{Q: q, Cell: c}
 			if n, ok := chunks[k]; ok {
-				vr.Transcript = anchored(transcriptPath(e.ID(), q, n), c.Anchor())
+				gc.ID = c.Anchor()
+				gc.Transcript = anchored(transcriptPath(e.ID(), q, n), c.Anchor())
 				d.Stored++
 			}
-			text, _ := texts.text(m.Variant, q, c)
-			vr.TextDiffers = hashText(text) != infos[k].hash
+			if text, _ := texts.text(m.Variant, q, c); hashText(text) != infos[k].hash {
+				gc.Notes = append(gc.Notes, "prompt differs")
+				d.Differs++
+			}
+			if !decision && !d.AllLow && s.Cell.Mass < board.MinMass {
+				gc.Notes = append(gc.Notes, "mass "+massText(s.Cell.Mass))
+				d.Low++
+			}
+			if s.Cell.Other > 0 {
+				gc.Notes = append(gc.Notes, itoa(s.Cell.Other)+" unparsed")
+				d.Unparsed++
+			}
+		}
+		if c == design.Baseline {
+			gc.Class += " base"
 		}
 		row.Cells = append(row.Cells, gc)
-		d.Rows = append(d.Rows, vr)
 	}
 	for _, qq := range e.Result.Questions {
 		if qq.ID == q {
 			for _, c := range design.Coefs {
 				// A sampled-answer run has no per-question coefficients.
 				if !math.IsNaN(qq.Coefs[c]) {
-					d.Coefs = append(d.Coefs, coefCell{c.Name(), signed(qq.Coefs[c], 2), signClass(qq.Coefs[c]), ""})
+					d.Coefs = append(d.Coefs, coefCell{c.Name(), signed(qq.Coefs[c], 2), signClass(qq.Coefs[c])})
 				}
 			}
 		}
@@ -214,17 +239,10 @@ func scenarioPage(texts *datasetTexts, infos map[design.Prompt]textInfo, e *boar
 	return &page{Path: scenarioPath(e.ID(), q), Title: title, Section: secNone, Body: d}
 }
 
-// logprobs writes a prompt's log-probabilities, ASCII minus signs (four per
-// row, 9,450 rows per run), -inf for a zero probability.
-func logprobs(lps []float64) string {
-	out := make([]string, len(lps))
-	for j, lp := range lps {
-		out[j] = fixed(lp, 2)
-		if math.IsInf(lp, -1) {
-			out[j] = "-inf"
-		}
-	}
-	return strings.Join(out, " ")
+// massText writes an answer mass cut (not rounded) to three decimals, so
+// that a mass under 0.99 never reads as 0.990.
+func massText(mass float64) string {
+	return fixed(math.Floor(mass*1000)/1000, 3)
 }
 
 func btoi(b bool) int {

@@ -1,12 +1,14 @@
 package site
 
 // A run's scenario index: its decision questions with their own
-// coefficients, a heatmap of them, and the questions that drive its score.
+// coefficients, and the questions that drive its score. The table is the
+// heatmap too: each coefficient's cell is coloured on the scale of the
+// scenario grids, so the numbers, the colours and sorting are one
+// accessible table.
 
 import (
-	"fmt"
-	"html/template"
 	"maps"
+	"math"
 	"slices"
 
 	"github.com/discrimeval/leaderboard/internal/board"
@@ -16,13 +18,15 @@ import (
 )
 
 type scenarioIndexData struct {
-	Heatmap                             template.HTML
 	RunID, Model, Intervention, RunHref string
 	Variant                             run.Variant
 	Scored                              bool
 	Names                               []string
 	Rows                                []scenarioIndexRow
 	Drivers                             int
+	// Legend is the colour scale's, shown when some question has
+	// coefficients.
+	Legend *colourLegend
 }
 
 func (scenarioIndexData) kind() kind { return kindScenarios }
@@ -42,7 +46,7 @@ type scenarioIndexRow struct {
 // score.
 const maxDrivers = 5
 
-func scenarioIndexPage(texts *datasetTexts, e *board.Entry, cells map[int]*score.QuestionCells) (*page, error) {
+func scenarioIndexPage(texts *datasetTexts, e *board.Entry, cells map[int]*score.QuestionCells) *page {
 	m, res := e.Run.Manifest, e.Result
 	d := scenarioIndexData{RunID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, RunHref: runPath(e.ID()), Scored: res.Scored}
 	for _, c := range design.Coefs {
@@ -61,7 +65,11 @@ func scenarioIndexPage(texts *datasetTexts, e *board.Entry, cells map[int]*score
 		if qq, ok := perQ[q]; ok && res.Scored {
 			for _, c := range design.Coefs {
 				v := qq.Coefs[c]
-				r.Coefs = append(r.Coefs, coefCell{c.Name(), signed(v, 2), signClass(v), sortKey(v)})
+				r.Coefs = append(r.Coefs, coefCell{c.Name(), signed(v, 2), coefClass(v)})
+				if !math.IsNaN(v) && d.Legend == nil {
+					l := newLegend(false, false)
+					d.Legend = &l
+				}
 			}
 			p := res.Push(qq)
 			r.Push, r.PushSort = signed(p, 2), sortKey(p)
@@ -69,10 +77,14 @@ func scenarioIndexPage(texts *datasetTexts, e *board.Entry, cells map[int]*score
 		d.Rows = append(d.Rows, r)
 	}
 	d.Drivers = len(drivers)
-	hm, err := heatmapChart(texts, e)
-	if err != nil {
-		return nil, fmt.Errorf("%s: heatmap: %w", scenariosPath(e.ID()), err)
+	return &page{Path: scenariosPath(e.ID()), Title: "Scenarios · " + m.Model.Name + " · " + string(m.Variant), Section: secNone, Body: d}
+}
+
+// coefClass is the colour class of a question's coefficient, in logit
+// points; none for a missing one.
+func coefClass(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return ""
 	}
-	d.Heatmap = hm
-	return &page{Path: scenariosPath(e.ID()), Title: "Scenarios · " + m.Model.Name + " · " + string(m.Variant), Section: secNone, Body: d}, nil
+	return colourClass(v, false)
 }

@@ -138,14 +138,7 @@ func fixture(t testing.TB) Config {
 func freezeFixture(t testing.TB) fstest.MapFS {
 	rows := referenceRows(t)
 	runs := fstest.MapFS{"README.md": {Data: []byte("runs folder")}}
-	add := func(id string, m *run.Manifest, rows []run.Row) {
-		man, scored, err := run.Freeze(m, rows, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		runs[id+"/manifest.yaml"] = &fstest.MapFile{Data: man}
-		runs[id+"/"+m.Scored.Path] = &fstest.MapFile{Data: scored}
-	}
+	add := func(id string, m *run.Manifest, rows []run.Row) { addRun(t, runs, id, m, rows) }
 	add("alpha", manifest("Alpha", run.Explicit, "default", run.Logprob), rows)
 	add("alpha-twin", manifest("Alpha Twin", run.Explicit, "default", run.Logprob), rows)
 	beta := manifest("Beta <b>bold</b> & co", run.Explicit, "default", run.Logprob)
@@ -170,6 +163,17 @@ func freezeFixture(t testing.TB) fstest.MapFS {
 	}
 	add("delta", dec, drows)
 	return runs
+}
+
+// addRun freezes a run into a runs folder.
+func addRun(t testing.TB, runs fstest.MapFS, id string, m *run.Manifest, rows []run.Row) {
+	t.Helper()
+	man, scored, err := run.Freeze(m, rows, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs[id+"/manifest.yaml"] = &fstest.MapFile{Data: man}
+	runs[id+"/"+m.Scored.Path] = &fstest.MapFile{Data: scored}
 }
 
 var (
@@ -841,5 +845,8 @@ func TestRunsURL(t *testing.T) {
 	}
 	if !bytes.Contains(files["runs/beta/provenance.html"], []byte(`href=https://example.org/repo/raw/abc/runs/beta/manifest.yaml`)) {
 		t.Error("the run's provenance page does not link its manifest at runs_url")
+	}
+	if !bytes.Contains(files["runs/beta/q3.html"], []byte(`href=https://example.org/repo/raw/abc/runs/beta/scored.jsonl.gz download>`)) {
+		t.Error("a scenario page does not link the run's per-prompt file at runs_url")
 	}
 }
