@@ -45,18 +45,19 @@ func choose(tb *tab, name, value string) {
 		s.value = "`+value+`"; s.dispatchEvent(new Event("input", {bubbles: true})); s.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`)
 }
 
-// TestScenarioFilter filters the variants of a scenario page by race, by
-// the form and by a shared link, and checks the rows shown and the count.
-func TestScenarioFilter(t *testing.T) {
+// TestVariantFilter filters the variants of a prompt page by race, by the
+// form and by a shared link, and checks the variants shown and the count;
+// then the same filter on a transcript page.
+func TestVariantFilter(t *testing.T) {
 	p := sitePages(t)
 	tb := newTab(t, 1280, 900, "light")
-	tb.open(siteDir, p.Scenario)
+	tb.open(siteDir, p.Prompt)
 	s := readFilter(tb)
 	if !s.Visible {
-		t.Fatalf("%s: the filter form is not shown", p.Scenario)
+		t.Fatalf("%s: the filter form is not shown", p.Prompt)
 	}
 	if s.Total != 135 || len(s.Shown) != 135 || s.Output != "135 of 135 shown" {
-		t.Fatalf("%s unfiltered: %d of %d rows shown, count %q; want all 135", p.Scenario, len(s.Shown), s.Total, s.Output)
+		t.Fatalf("%s unfiltered: %d of %d variants shown, count %q; want all 135", p.Prompt, len(s.Shown), s.Total, s.Output)
 	}
 
 	choose(tb, "race", "black")
@@ -71,7 +72,7 @@ func TestScenarioFilter(t *testing.T) {
 	checkShown(t, "race=black, gender=female", s, 9, func(id string) bool { return strings.HasSuffix(id, "-female-black") })
 
 	// The same filter from a link, on a fresh load.
-	tb.open(siteDir, p.Scenario+"#filter?race=asian&gender=non-binary")
+	tb.open(siteDir, p.Prompt+"#filter?race=asian&gender=non-binary")
 	s = readFilter(tb)
 	checkShown(t, "#filter?race=asian&gender=non-binary", s, 9, func(id string) bool { return strings.HasSuffix(id, "-non-binary-asian") })
 	if s.Race != "asian" || s.Gender != "non-binary" {
@@ -82,9 +83,9 @@ func TestScenarioFilter(t *testing.T) {
 	tb.do(clickCSS(`form.filters button[type="reset"]`))
 	s = eval[filterState](tb, `new Promise(r => setTimeout(() => r(`+filterStateJS+`), 50))`)
 	if len(s.Shown) != 135 || s.Output != "135 of 135 shown" || s.Hash != "" {
-		t.Errorf("after Clear: %d rows shown, count %q, address %q", len(s.Shown), s.Output, s.Hash)
+		t.Errorf("after Clear: %d variants shown, count %q, address %q", len(s.Shown), s.Output, s.Hash)
 	}
-	tb.checkClean(p.Scenario)
+	tb.checkClean(p.Prompt)
 
 	// The transcript page has the same filter over its transcripts: filter
 	// by the race of its first transcript.
@@ -157,13 +158,15 @@ const targetJS = `(() => {
 	const head = table && table.tHead ? table.tHead.rows[table.tHead.rows.length - 1].getBoundingClientRect() : null;
 	const marker = t.matches("tr") ? t.cells[0] : t;
 	const colour = getComputedStyle(marker).backgroundColor;
+	// A grid cell keeps its colour and is outlined instead.
+	const outlined = t.matches("td") && getComputedStyle(t).outlineStyle !== "none" && parseFloat(getComputedStyle(t).outlineWidth) >= 3;
 	return {
 		target: t.id, hidden: t.hidden || t.offsetParent === null,
 		inView: r.top >= -1 && r.top < window.innerHeight && r.bottom > 0,
 		onTop: !!hit && t.contains(hit),
 		top: Math.round(r.top), bottom: Math.round(r.bottom), viewport: window.innerHeight,
 		headBottom: head ? Math.round(head.bottom) : 0,
-		marked: colour !== "rgba(0, 0, 0, 0)" && colour !== getComputedStyle(document.body).backgroundColor, colour,
+		marked: t.matches("td") ? outlined : colour !== "rgba(0, 0, 0, 0)" && colour !== getComputedStyle(document.body).backgroundColor, colour,
 	};
 })()`
 
@@ -196,9 +199,10 @@ func checkTarget(t *testing.T, tb *tab, what, want string) {
 	}
 }
 
-// TestDeepLink opens variant links (#age-60-male-white) on scenario and
-// prompt pages, from a fresh load and while a filter that hides the variant
-// is active, and checks that the variant is the :target, shown and in view.
+// TestDeepLink opens variant links (#age-60-male-white) on scenario,
+// prompt and compare pages, from a fresh load, by changing the address and
+// (on a prompt page) while a filter that hides the variant is active, and
+// checks that the variant is the :target, shown, in view and marked.
 func TestDeepLink(t *testing.T) {
 	p := sitePages(t)
 	const id = "age-60-male-white"
@@ -206,24 +210,24 @@ func TestDeepLink(t *testing.T) {
 		tb := newTab(t, width, 800, "light")
 		what := func(s string) string { return s + " at " + strconv.FormatInt(width, 10) + " px" }
 
+		// A scenario page's grid cells get their ids from browse.js, in
+		// time for a link's target on loading and for a later change of
+		// the address.
 		tb.open(siteDir, p.Scenario+"#"+id)
 		checkTarget(t, tb, what(p.Scenario+"#"+id), id)
-
-		// A filter that hides the baseline, then the link (as from the
-		// grid, whose baseline cell links to the row).
-		tb.open(siteDir, p.Scenario+"#filter?race=black")
-		if s := readFilter(tb); len(s.Shown) != 27 {
-			t.Fatalf("%s#filter?race=black shows %d rows", p.Scenario, len(s.Shown))
+		eval[bool](tb, `(location.hash = "#age-100-non-binary-native-american", true)`)
+		checkTarget(t, tb, what(p.Scenario+" via the address"), "age-100-non-binary-native-american")
+		// A transcript's "numbers" link lands on its cell, which has its
+		// id in the page itself.
+		if p.Transcripts != "" {
+			tb.open(siteDir, p.Transcripts)
+			cell := eval[string](tb, `document.querySelector("section.transcript").id`)
+			tb.clickAndLoad(`section.transcript a[href*=".html#` + cell + `"]:not([href*="prompts/"])`)
+			checkTarget(t, tb, what(p.Transcripts+": numbers"), cell)
+			if n := eval[int](tb, `document.querySelectorAll("table.grid td#`+cell+`").length`); n != 1 {
+				t.Errorf("%s: the cell %s is not in the grid (%d)", p.Transcripts, cell, n)
+			}
 		}
-		tb.do(clickCSS(`#grid td.base`))
-		checkTarget(t, tb, what(p.Scenario+" after a filter, via the grid"), id)
-		if s := readFilter(tb); len(s.Shown) != 135 {
-			t.Errorf("%s: following a variant link left %d rows shown; the filter should be cleared", p.Scenario, len(s.Shown))
-		}
-		// And by changing the address while filtered.
-		tb.open(siteDir, p.Scenario+"#filter?race=asian")
-		eval[bool](tb, `(location.hash = "#age-20-female-white", true)`)
-		checkTarget(t, tb, what(p.Scenario+" after a filter, via the address"), "age-20-female-white")
 
 		tb.open(siteDir, p.Prompt+"#"+id)
 		checkTarget(t, tb, what(p.Prompt+"#"+id), id)
