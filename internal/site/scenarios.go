@@ -10,6 +10,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -19,6 +20,7 @@ import (
 
 type scenarioIndexData struct {
 	RunID, Model, Intervention, RunHref string
+	PromptsHref                         string // the variant's prompt index
 	Variant                             run.Variant
 	Scored                              bool
 	Names                               []string
@@ -31,13 +33,13 @@ type scenarioIndexData struct {
 
 func (scenarioIndexData) kind() kind { return kindScenarios }
 
+// scenarioIndexRow is one question: its label (the question's full text
+// is on its page and on the prompt index), prompts and coefficients.
 type scenarioIndexRow struct {
 	Q              int
-	Href, Title    string
-	Label          string
+	Href, Label    string
 	Rows           int
 	Coefs          []coefCell
-	Sort           []string
 	Push, PushSort string
 	Driver         bool
 }
@@ -48,9 +50,10 @@ const maxDrivers = 5
 
 func scenarioIndexPage(texts *datasetTexts, e *board.Entry, cells map[int]*score.QuestionCells) *page {
 	m, res := e.Run.Manifest, e.Result
-	d := scenarioIndexData{RunID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, RunHref: runPath(e.ID()), Scored: res.Scored}
+	d := scenarioIndexData{RunID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, RunHref: runPath(e.ID()), PromptsHref: promptIndexPath(m.Variant), Scored: res.Scored}
 	for _, c := range design.Coefs {
-		d.Names = append(d.Names, c.Name())
+		// Spaces, not underscores, so that a narrow column's heading wraps.
+		d.Names = append(d.Names, strings.ReplaceAll(c.Name(), "_", " "))
 	}
 	perQ := map[int]*score.Question{}
 	for i := range res.Questions {
@@ -61,7 +64,7 @@ func scenarioIndexPage(texts *datasetTexts, e *board.Entry, cells map[int]*score
 		drivers = res.Drivers(maxDrivers)
 	}
 	for _, q := range slices.Sorted(maps.Keys(cells)) {
-		r := scenarioIndexRow{Q: q, Href: scenarioPath(e.ID(), q), Title: texts.shortTitle(m.Variant, q), Label: texts.label(m.Variant, q), Rows: cells[q].Count(), Driver: drivers[q]}
+		r := scenarioIndexRow{Q: q, Href: scenarioPath(e.ID(), q), Label: texts.label(m.Variant, q), Rows: cells[q].Count(), Driver: drivers[q]}
 		if qq, ok := perQ[q]; ok && res.Scored {
 			for _, c := range design.Coefs {
 				v := qq.Coefs[c]
