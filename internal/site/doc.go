@@ -38,7 +38,7 @@
 //	mitigation     mitigation.html                         mitigation.go   intervention runs against their model's default
 //	run            runs/<id>/index.html                    runpage.go      a run's result, board entry, pairs
 //	runprovenance  runs/<id>/provenance.html               runprovenance.go manifest, files, claimed numbers
-//	scenarios      runs/<id>/scenarios.html                scenarios.go    per-question coefficients, heatmap
+//	scenarios      runs/<id>/scenarios.html                scenarios.go    per-question coefficients, coloured
 //	scenario       runs/<id>/q<N>.html                     scenario.go     the run's cells of one question
 //	transcript     runs/<id>/q<N>-transcripts[-<n>].html   transcript.go   a second pass over the run's file
 //	promptindex    prompts/<variant>/index.html            prompt.go       dataset texts
@@ -66,8 +66,9 @@
 //
 // Every page works without JavaScript. The scripts in static/ add: column
 // sorting (sort.js), the boards' search, filters, column chooser and sort
-// order kept in the URL fragment (board.js), and the variant filters of
-// scenario, prompt, compare and transcript pages (browse.js). A state of
+// order kept in the URL fragment (board.js), the variant filters of prompt,
+// compare and transcript pages and the ids of a scenario grid's cells
+// (browse.js). A state of
 // a page is a link: "#filter?…"; any other fragment is an anchor, marked
 // by CSS (:target) and scrolled clear of sticky headers.
 //
