@@ -1,7 +1,8 @@
 // Package chart draws the site's charts as inline SVG, on the server: a dot
-// plot of one run's signed coefficients (DotPlot), an interval plot of a
-// leaderboard view (IntervalPlot) and a heatmap of a run's per-question
-// coefficients (Heatmap). The pages need no JavaScript and no chart library.
+// plot of one run's signed coefficients (DotPlot) and an interval plot of a
+// leaderboard view (IntervalPlot). The pages need no JavaScript and no chart
+// library. It also holds the diverging colour scale of the site's grids and
+// tables (Bucket).
 //
 // Every chart is a pure function of its input: the same input gives the same
 // bytes. Coordinates are written by one function with two decimals, and
@@ -14,11 +15,9 @@
 //	     viewBox="0 0 W H" width="100%" role="img"
 //	     aria-labelledby="ID-title ID-desc" …>
 //
-// with <title id="ID-title"> and <desc id="ID-desc"> as its first children
-// (the heatmap, whose rows are links, has role="group" instead: an img's
-// children are presentational, so links inside one would be hidden from
-// assistive technology). The viewBox width is fixed per kind (DotWidth,
-// IntervalWidth, HeatmapWidth) and font sizes are 12 or 13 user units,
+// with <title id="ID-title"> and <desc id="ID-desc"> as its first children.
+// The viewBox width is fixed per kind (DotWidth, IntervalWidth) and font
+// sizes are 12 or 13 user units,
 // which are CSS pixels when the chart is shown at that width.
 //
 // Axes, grid lines and text use currentColor, so they follow the page's
@@ -28,7 +27,7 @@
 // presentation attributes). The class names:
 //
 //	chart                   every chart; with chart-dots, chart-intervals,
-//	                        chart-heatmap, and chart-nodata for an empty one
+//	                        and chart-nodata for an empty one
 //	chart-pos               a dot plot row favouring the group: filled dot,
 //	                        color #0550ae (the site's light --pos)
 //	chart-neg               favouring the baseline group: hollow dot,
@@ -41,10 +40,6 @@
 //	chart-muted             secondary text (axis title, hints, n/a)
 //	chart-legend            a legend
 //	chart-tie               a tied rank ("=2")
-//	chart-cell              a heatmap cell, with chart-b0 … chart-b8 (its
-//	                        PuOr class, fill and text colour fixed) or
-//	                        chart-na (hatched, no value)
-//	chart-hit               the outline of a heatmap row, for hover and focus
 //
 // Suggested CSS (the site's custom properties):
 //
@@ -52,11 +47,8 @@
 //	/* never wider than the viewBox; at least 11/12 of it, so text ≥ 11px */
 //	.chart-dots { max-width: 640px; min-width: 587px; }
 //	.chart-intervals { max-width: 720px; min-width: 660px; }
-//	.chart-heatmap { max-width: 760px; min-width: 697px; }
 //	.chart-pos { color: var(--pos); }
 //	.chart-neg { color: var(--neg); }
-//	.chart a:hover .chart-hit, .chart a:focus-visible .chart-hit {
-//	  stroke: var(--focus); stroke-width: 2px; }
 //	@media print { .chart-dots, .chart-intervals { break-inside: avoid; } }
 //
 // with each chart inside an element that scrolls sideways on a narrow
@@ -64,8 +56,8 @@
 //
 // Charts with no rows are drawn as a small "No data" chart (class
 // chart-nodata) rather than returned as an error, so a page can always show
-// something; invalid input (a bad id, an interval whose ends are reversed,
-// an unsafe link) is an error.
+// something; invalid input (a bad id, an interval whose ends are reversed)
+// is an error.
 package chart
 
 import (
@@ -73,19 +65,17 @@ import (
 	"fmt"
 	"html/template"
 	"math"
-	"net/url"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 )
 
-// The viewBox widths of the three kinds of chart. Heights follow from the
-// number of rows.
+// The viewBox widths of the kinds of chart. Heights follow from the number
+// of rows.
 const (
 	DotWidth      = 640
 	IntervalWidth = 720
 	NarrowWidth   = 360 // IntervalPlot's phone layout
-	HeatmapWidth  = 760
 )
 
 // Interval is an estimate with its 95% interval. Value NaN (or infinite)
@@ -203,24 +193,6 @@ func checkID(id string) error {
 	return nil
 }
 
-// checkHref accepts a relative link or an http(s) one; anything else
-// (javascript:, data:, control characters) is refused.
-func checkHref(href string) error {
-	for _, c := range href {
-		if c < 0x20 || c == 0x7f || c == ' ' {
-			return fmt.Errorf("chart: link %q contains a space or control character", href)
-		}
-	}
-	u, err := url.Parse(href)
-	if err != nil {
-		return fmt.Errorf("chart: link %q: %v", href, err)
-	}
-	if s := strings.ToLower(u.Scheme); s != "" && s != "http" && s != "https" {
-		return fmt.Errorf("chart: link %q: scheme %q not allowed", href, u.Scheme)
-	}
-	return nil
-}
-
 // attr is one attribute: a number written with coord, or text escaped.
 type attr struct {
 	name, text string
@@ -320,20 +292,16 @@ func points(xy ...float64) string {
 
 // header holds what every chart's root needs.
 type header struct {
-	kind, id, title, desc, role string
-	height                      float64
-	width                       float64
+	kind, id, title, desc string
+	height                float64
+	width                 float64
 }
 
 // start writes the root element with its title and description.
 func (w *svg) start(h header) {
-	role := h.role
-	if role == "" {
-		role = "img"
-	}
 	w.open("svg", s("xmlns", "http://www.w3.org/2000/svg"), s("class", "chart chart-"+h.kind),
 		s("viewBox", coord(0)+" "+coord(0)+" "+coord(h.width)+" "+coord(h.height)), s("width", "100%"),
-		s("role", role), s("aria-labelledby", h.id+"-title "+h.id+"-desc"),
+		s("role", "img"), s("aria-labelledby", h.id+"-title "+h.id+"-desc"),
 		s("font-family", "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif"),
 		n("font-size", 13), s("fill", "currentColor"))
 	w.b.WriteString("\n")

@@ -1,7 +1,6 @@
 package chart_test
 
 import (
-	"bytes"
 	"encoding/xml"
 	"flag"
 	"html/template"
@@ -112,11 +111,8 @@ func TestWellFormedAndAccessible(t *testing.T) {
 		if root.name != "svg" || root.attrs["xmlns"] != "http://www.w3.org/2000/svg" || root.attrs["width"] != "100%" {
 			t.Errorf("%s: root %s %v", name, root.name, root.attrs)
 		}
-		if r := root.attrs["role"]; r != "img" && !(r == "group" && strings.Contains(out, "<a ")) {
+		if r := root.attrs["role"]; r != "img" {
 			t.Errorf("%s: role %q", name, r)
-		}
-		if strings.Contains(out, "<a ") && root.attrs["role"] != "group" {
-			t.Errorf("%s: links inside role=%q (its children are presentational)", name, root.attrs["role"])
 		}
 		// aria-labelledby names the first two children, title and desc.
 		ids := strings.Fields(root.attrs["aria-labelledby"])
@@ -202,12 +198,7 @@ func TestHostileTextEscaped(t *testing.T) {
 	iv.Title, iv.Axis = hostile, hostile
 	iv.Rows[0].Label = "Model " + hostile // untrusted model name; the desc is generated from it
 	iv.Rows[1].Label = strings.Repeat("x", 35) + hostile
-	hm := heatmap()
-	hm.Title = hostile
-	hm.Columns[0] = hostile
-	hm.Rows[0].Label = hostile
-	hm.Rows[1].Href = `q3.html?a="><script>alert(1)</script>&b=1`
-	for name, f := range map[string]func() (template.HTML, error){"dots": d.SVG, "intervals": iv.SVG, "heatmap": hm.SVG} {
+	for name, f := range map[string]func() (template.HTML, error){"dots": d.SVG, "intervals": iv.SVG} {
 		out := render(t, f)
 		for _, bad := range []string{"<script", "</script", "<!--", `"><script`, "</text><script"} {
 			if strings.Contains(out, bad) {
@@ -221,9 +212,6 @@ func TestHostileTextEscaped(t *testing.T) {
 		found := false
 		for _, e := range parse(t, out) {
 			found = found || strings.Contains(e.text, hostile) || strings.Contains(e.attrs["aria-label"], hostile)
-			if e.name == "a" && strings.Contains(e.attrs["href"], "script") && e.attrs["href"] != hm.Rows[1].Href {
-				t.Errorf("href %q not kept verbatim", e.attrs["href"])
-			}
 		}
 		if !found {
 			t.Errorf("%s: hostile text lost", name)
@@ -248,8 +236,6 @@ func TestInvalidInput(t *testing.T) {
 	badID.ID = `x" onload="alert(1)`
 	huge := dots()
 	huge.Rows[0].Estimate.Hi = 1e300
-	short := heatmap()
-	short.Rows[2].Values = short.Rows[2].Values[:6]
 	order := intervals()
 	order.Rows[0].Rank = 3
 	cases := map[string]func() (template.HTML, error){
@@ -257,34 +243,19 @@ func TestInvalidInput(t *testing.T) {
 		"bad id":            badID.SVG,
 		"empty id":          chart.DotPlot{Rows: dots().Rows}.SVG,
 		"huge value":        huge.SVG,
-		"short row":         short.SVG,
 		"rank order":        order.SVG,
-	}
-	for _, href := range []string{"javascript:alert(1)", "JavaScript:alert(1)", "java\tscript:alert(1)", " javascript:alert(1)", "data:text/html,x", "vbscript:x"} {
-		h := heatmap()
-		h.Rows[0].Href = href
-		cases["href "+href] = h.SVG
 	}
 	for name, f := range cases {
 		if out, err := f(); err == nil {
 			t.Errorf("%s: no error; got %.80s…", name, out)
 		}
 	}
-	for _, href := range []string{"q11.html", "../runs/a/q11.html#age-60-male-white", "https://example.org/x?a=1&b=2", "#top"} {
-		h := heatmap()
-		h.Rows[0].Href = href
-		if _, err := h.SVG(); err != nil {
-			t.Errorf("href %q refused: %v", href, err)
-		}
-	}
 }
 
 func TestEmpty(t *testing.T) {
 	for name, f := range map[string]func() (template.HTML, error){
-		"dots":            chart.DotPlot{ID: "a"}.SVG,
-		"intervals":       chart.IntervalPlot{ID: "b"}.SVG,
-		"heatmap":         chart.Heatmap{ID: "c", Columns: coefLabels}.SVG,
-		"heatmap no cols": chart.Heatmap{ID: "d", Rows: []chart.HeatRow{{Label: "q1"}}}.SVG,
+		"dots":      chart.DotPlot{ID: "a"}.SVG,
+		"intervals": chart.IntervalPlot{ID: "b"}.SVG,
 	} {
 		out := render(t, f)
 		els := parse(t, out)
@@ -309,27 +280,6 @@ func TestNaN(t *testing.T) {
 	inf := chart.IntervalPlot{ID: "inf", Rows: []chart.IntervalRow{{Label: "A", Rank: 1, Estimate: chart.Interval{Value: 0.2, Lo: math.Inf(-1), Hi: math.Inf(1)}}}}
 	if out := render(t, inf.SVG); strings.Contains(out, "Inf") {
 		t.Errorf("infinite interval written:\n%s", out)
-	}
-	// Heatmap: each NaN is a hatched n/a cell.
-	h := heatmap()
-	want := 0
-	for _, r := range h.Rows {
-		for _, v := range r.Values {
-			if math.IsNaN(v) {
-				want++
-			}
-		}
-	}
-	out = render(t, h.SVG)
-	if got := strings.Count(out, `class="chart-cell chart-na"`); got != want || want == 0 {
-		t.Errorf("heatmap: %d n/a cells, want %d", got, want)
-	}
-	if !strings.Contains(out, `fill="url(#heat-na)"`) || !strings.Contains(out, `<pattern id="heat-na"`) {
-		t.Error("heatmap: n/a cells not hatched")
-	}
-	allNaN := chart.Heatmap{ID: "h", Columns: []string{"A"}, Rows: []chart.HeatRow{{Label: "q1", Values: []float64{nan}}}}
-	if out := render(t, allNaN.SVG); !strings.Contains(out, "every cell n/a") {
-		t.Errorf("all-NaN heatmap desc:\n%s", out)
 	}
 }
 
@@ -465,66 +415,6 @@ func TestLongLabelsCut(t *testing.T) {
 		!strings.Contains(d, ">Native American vs white, impli…</text>") {
 		t.Error("dot plot: long label not cut to 32 characters with its full text in a title")
 	}
-	h := render(t, heatmapBare().SVG)
-	// A row label of up to 40 characters is whole ("q70 Young patient …
-	// kidney transplant"); a longer one is cut, its full text in a title.
-	if !strings.Contains(h, ">question 70 (kidney transplant)</text>") {
-		t.Error("heatmap: a 32-character row label is cut")
-	}
-	long := heatmapBare()
-	long.Rows[0].Label = "question 70: should this young patient be prioritized to receive this kidney transplant?"
-	if h := render(t, long.SVG); !strings.Contains(h, "<g><title>"+long.Rows[0].Label+"</title>") || !strings.Contains(h, ">question 70: should this young patient…</text>") {
-		t.Error("heatmap: long row label not cut to 40 characters with its full text in a title")
-	}
-	if !regexp.MustCompile(`>and Ala[a-z]*…</text>`).MatchString(h) {
-		t.Error("heatmap: a long column label's last line not cut")
-	}
-}
-
-func TestHeatmapCells(t *testing.T) {
-	h := heatmap()
-	els := parse(t, render(t, h.SVG))
-	var links, cells int
-	// The cell classes by row and shown value ("q15 −1.50"): the row is
-	// named by its link, whose accessible name lists every value.
-	class := map[string]string{}
-	row := ""
-	for i, e := range els {
-		if e.name == "a" {
-			links++
-			title := els[i+1]
-			if title.name != "title" || !strings.HasPrefix(title.text, "q") || !strings.Contains(title.text, ": ") {
-				t.Errorf("link %q has no title listing its values: %+v", e.attrs["href"], title)
-			}
-			row, _, _ = strings.Cut(title.text, ":")
-		}
-		if e.name == "use" && strings.HasPrefix(e.attrs["class"], "chart-cell") {
-			cells++
-			text := els[i+1]
-			if text.name != "text" || text.text == "" {
-				t.Errorf("cell %d without its value as text: %+v", cells, text)
-			}
-			class[row+" "+text.text] = e.attrs["class"]
-		}
-	}
-	if links != len(h.Rows) || cells != len(h.Rows)*len(h.Columns) {
-		t.Errorf("%d links and %d cells, want %d and %d", links, cells, len(h.Rows), len(h.Rows)*len(h.Columns))
-	}
-	// Row q15 holds one value at each cut point: each lands in its class.
-	for title, want := range map[string]string{
-		"q15 −1.50": "chart-b0",
-		"q15 −1.00": "chart-b1",
-		"q15 −0.50": "chart-b2",
-		"q15 −0.10": "chart-b3",
-		"q15 +0.10": "chart-b5",
-		"q15 +0.50": "chart-b6",
-		"q15 +1.50": "chart-b8",
-		"q7 n/a":    "chart-na",
-	} {
-		if got := class[title]; got != "chart-cell "+want {
-			t.Errorf("cell %q: class %q, want chart-cell %s", title, got, want)
-		}
-	}
 }
 
 func TestBucket(t *testing.T) {
@@ -538,20 +428,6 @@ func TestBucket(t *testing.T) {
 	} {
 		if got := chart.Bucket(c.v); got != c.want {
 			t.Errorf("Bucket(%g) = %d, want %d", c.v, got, c.want)
-		}
-	}
-}
-
-// TestPuOrMatchesSiteCSS keeps the heatmap's colours the site's classes.
-func TestPuOrMatchesSiteCSS(t *testing.T) {
-	css, err := os.ReadFile(filepath.Join("..", "..", "static", "site.css"))
-	if err != nil {
-		t.Skip("static/site.css not found:", err)
-	}
-	for k, c := range chart.PuOr {
-		rule := "\n.b" + strconv.Itoa(k) + " { background: " + c + ";"
-		if !bytes.Contains(css, []byte(rule)) {
-			t.Errorf("site.css has no %q", strings.TrimSpace(rule))
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package chart_test
 
 import (
-	"fmt"
 	"html/template"
 	"math"
 	"testing"
@@ -67,51 +66,13 @@ func intervals() chart.IntervalPlot {
 	return p
 }
 
-// heatmap is a run's scenario heatmap: twelve questions with values on
-// every class, boundaries, and n/a cells.
-func heatmap() chart.Heatmap {
-	cols := []string{"Age", "Female", "Non-binary", "Black", "Asian", "Hispanic", "Native American"}
-	h := chart.Heatmap{ID: "heat", Title: "Example 7B: coefficients per question", Columns: cols}
-	for q := range 12 {
-		vals := make([]float64, len(cols))
-		for j := range vals {
-			// A deterministic spread over about −2 … 2.
-			vals[j] = math.Round(200*math.Sin(float64(3*q+5*j+1))*math.Cos(float64(q*j+2))) / 100
-		}
-		switch q {
-		case 3:
-			vals[2] = nan
-		case 7:
-			copy(vals, []float64{-1.5, -1, -0.5, -0.1, 0.1, 0.5, 1.5})
-		case 9:
-			for j := range vals {
-				vals[j] = nan
-			}
-		}
-		h.Rows = append(h.Rows, chart.HeatRow{Label: fmt.Sprintf("q%d", 2*q+1), Href: fmt.Sprintf("q%d.html", 2*q+1), Values: vals})
-	}
-	return h
-}
-
 // golden lists the charts kept as testdata/NAME.svg.
 func golden(t *testing.T) map[string]func() (template.HTML, error) {
 	t.Helper()
 	return map[string]func() (template.HTML, error){
-		"dots":         dots().SVG,
-		"dots_edge":    dotsEdge().SVG,
-		"intervals":    intervals().SVG,
-		"heatmap":      heatmap().SVG,
-		"dots_empty":   chart.DotPlot{ID: "empty"}.SVG,
-		"heatmap_bare": heatmapBare().SVG,
+		"dots":       dots().SVG,
+		"dots_edge":  dotsEdge().SVG,
+		"intervals":  intervals().SVG,
+		"dots_empty": chart.DotPlot{ID: "empty"}.SVG,
 	}
-}
-
-// heatmapBare has no links, so it is an img, and long labels.
-func heatmapBare() chart.Heatmap {
-	cols := append([]string{}, coefLabels...)
-	cols[6] = "Native American and Alaska Native vs white (census wording)"
-	return chart.Heatmap{ID: "bare", Columns: cols, Rows: []chart.HeatRow{
-		{Label: "q2", Values: []float64{0.3, -0.7, 1.2, nan, -2, 0, 0.05}},
-		{Label: "question 70 (kidney transplant)", Values: []float64{0.02, 0.11, -0.52, 1.01, -1.49, 1.5, -0.09}},
-	}}
 }

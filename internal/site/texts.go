@@ -166,7 +166,7 @@ func shorten(s string, n int) string {
 // sentence ("Given …, should this young patient be prioritized to receive
 // this kidney transplant?"): the clause after the question's modal verb,
 // whole when short, else its subject and its last words ("young patient …
-// kidney transplant"), so that heatmaps and lists can name a scenario in a
+// kidney transplant"), so that tables and lists can name a scenario in a
 // few words.
 func scenarioLabel(question string) string {
 	words := strings.Fields(strings.TrimRight(question, "?. "))
