@@ -115,9 +115,8 @@ type scenarioData struct {
 	Stored                 int // variants with a transcript
 	// MinMass is the answer mass under which a cell is marked; AllLow says
 	// every variant is under it (then one sentence says so, with LowRange,
-	// and no cell is marked); Low counts the marked cells.
+	// and no cell is marked).
 	MinMass, LowRange string
-	Low               int
 	AllLow            bool
 	Unparsed          int // variants with sampled answers neither yes nor no
 	Differs           int // variants whose prompt differs from the prompt page's
@@ -213,7 +212,6 @@ func scenarioPage(texts *datasetTexts, infos map[design.Prompt]textInfo, e *boar
 			}
 			if !decision && !d.AllLow && s.Cell.Mass < board.MinMass {
 				gc.Notes = append(gc.Notes, "mass "+massText(s.Cell.Mass))
-				d.Low++
 			}
 			if s.Cell.Other > 0 {
 				gc.Notes = append(gc.Notes, itoa(s.Cell.Other)+" unparsed")

@@ -137,6 +137,16 @@ func TestScenarioGridNotes(t *testing.T) {
 	if m := cellID.FindStringSubmatch(c); m == nil || m[1] != a || !strings.Contains(c, "\n<a href="+tr+">transcript</a>") || !strings.HasSuffix(c, "\n<small>1 unparsed</small>") {
 		t.Errorf("the cell with an unparsed answer is %q", c)
 	}
+	// The caption explains "unparsed" on the pages that have some.
+	for p, page := range files {
+		if !strings.HasPrefix(p, "runs/dec/q") || strings.Contains(p, "transcripts") {
+			continue
+		}
+		want := p == "runs/dec/q"+question(dec[unparsedAt])+".html"
+		if got := strings.Contains(string(page), "“2 unparsed”: sampled answers neither yes nor no"); got != want {
+			t.Errorf("%s: the caption explains unparsed answers: %v, want %v", p, got, want)
+		}
+	}
 	if !strings.Contains(string(files["runs/dec/"+strings.Split(tr, "#")[0]]), `href=q`+question(dec[unparsedAt])+`.html#`+a+`>numbers</a>`) {
 		t.Error("the transcript does not link back to its cell")
 	}
