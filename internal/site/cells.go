@@ -69,8 +69,24 @@ func newDeltaCell(d score.Delta, decision bool) deltaCell {
 	return c
 }
 
-// text is the cell's number as signed() writes it.
+// text is what the cell shows: its number as signed() writes it, or what
+// stands in for one.
 func (c deltaCell) text() string {
+	switch c.Code {
+	case cellMissing:
+		return "—"
+	case cellNoBase, cellNaN:
+		return "n/a"
+	case cellPosInf:
+		return "+∞"
+	case cellNegInf:
+		return "−∞"
+	}
+	return c.digits()
+}
+
+// digits writes the cell's number as signed() would.
+func (c deltaCell) digits() string {
 	d := deltaDecimals(c.Decision)
 	n := int64(c.Digits)
 	sign := "+"
@@ -90,6 +106,21 @@ func (c deltaCell) text() string {
 	return sign + s
 }
 
+// class is the cell's CSS class.
+func (c deltaCell) class() string {
+	switch c.Code {
+	case cellMissing:
+		return "missing"
+	case cellNoBase, cellNaN:
+		return "nobase"
+	case cellPosInf:
+		return "b8"
+	case cellNegInf:
+		return "b0"
+	}
+	return "b" + strconv.Itoa(int(c.Code))
+}
+
 // deltaRow is a table row's cells of differences.
 type deltaRow []deltaCell
 
@@ -100,22 +131,11 @@ func (r deltaRow) HTML() template.HTML {
 	var b strings.Builder
 	b.Grow(len(r) * 24)
 	for _, c := range r {
-		switch c.Code {
-		case cellMissing:
-			b.WriteString(`<td class="missing">—</td>`)
-		case cellNoBase, cellNaN:
-			b.WriteString(`<td class="nobase">n/a</td>`)
-		case cellPosInf:
-			b.WriteString(`<td class="b8">+∞</td>`)
-		case cellNegInf:
-			b.WriteString(`<td class="b0">−∞</td>`)
-		default:
-			b.WriteString(`<td class="b`)
-			b.WriteString(strconv.Itoa(int(c.Code)))
-			b.WriteString(`">`)
-			b.WriteString(c.text())
-			b.WriteString(`</td>`)
-		}
+		b.WriteString(`<td class="`)
+		b.WriteString(c.class())
+		b.WriteString(`">`)
+		b.WriteString(c.text())
+		b.WriteString(`</td>`)
 	}
 	return template.HTML(b.String())
 }

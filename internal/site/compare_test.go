@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 )
@@ -118,5 +119,22 @@ func TestDeltaRowHTML(t *testing.T) {
 				t.Errorf("%v (decision %v) writes %q", v, dec, h)
 			}
 		}
+	}
+}
+
+// TestGridRowHTML: a scenario grid row written in Go holds only our own
+// characters: class names, a design anchor, digits, a transcript file
+// name made of numbers, and fixed notes.
+func TestGridRowHTML(t *testing.T) {
+	var r gridRow
+	for i, c := range design.Cells()[:40] {
+		d := score.Delta{Value: float64(i-20) / 7, Present: i%9 != 0, HasBase: i%11 != 0}
+		r.Cells = append(r.Cells, gridCell{Present: d.Present, P: float64(i) / 40, Delta: newDeltaCell(d, i%2 == 0), Base: c == design.Baseline,
+			Transcript: i % 3, Q: 17, Cell: c, Differs: i%4 == 0, LowMass: float64(i%5) * 0.2, Unparsed: i % 6})
+	}
+	ok := regexp.MustCompile("^(<td class=\"(b[0-8]|missing|nobase)( base)?\"( id=\"age-[0-9]+-[a-z-]+\")?>(—|[0-9.]+%?\n([+−]?[0-9.]+|n/a))" +
+		"(\n<a href=\"q17-transcripts(-[0-9]+)?\\.html#age-[0-9]+-[a-z-]+\">transcript</a>)?(\n<small>[a-z0-9. ]+</small>)*</td>)+$")
+	if h := string(r.HTML()); !ok.MatchString(h) {
+		t.Errorf("a grid row writes\n%s", h)
 	}
 }

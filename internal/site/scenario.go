@@ -9,6 +9,7 @@ package site
 
 import (
 	"fmt"
+	"html/template"
 	"math"
 	"path"
 	"strconv"
@@ -74,20 +75,87 @@ func signedLegend(v float64, d int) string {
 	return "−" + strings.TrimPrefix(s, "-")
 }
 
+// gridCell is one variant of the scenario grid, as numbers and flags: a
+// row of them is written in Go (gridRow.HTML), one template call for 15
+// cells, and nothing in it comes from input text — digits, our class
+// names, a design anchor and a file name made of numbers.
 type gridCell struct {
-	// ID is the variant's anchor, set only on a cell that another page
-	// links to (a stored transcript's "numbers"): ids on every cell would
-	// cost 4 KB a page. browse.js gives the other cells theirs.
-	ID         string
-	Class      string // colour class, "missing" or "nobase"; " base" added for the baseline
-	P, Delta   string // "" when the variant is missing
-	Transcript string // link to its transcript, if stored
-	Notes      []string
+	Present bool
+	P       float64 // P(yes), or the share of yes answers
+	Delta   deltaCell
+	Base    bool // the baseline person
+	// Transcript is the part (from 1) of the question's transcript pages
+	// holding this variant, 0 when it has none; such a cell carries its
+	// variant's anchor as its id, for the transcript's "numbers" link. Ids
+	// on every cell would cost 4 KB a page: browse.js gives the others
+	// theirs.
+	Transcript int
+	Q          int
+	Cell       design.Cell
+	Differs    bool    // the run's prompt differs from the prompt page's
+	LowMass    float64 // answer mass to mark, under board.MinMass; 0 for none
+	Unparsed   int     // sampled answers neither yes nor no
 }
 
 type gridRow struct {
 	Age   int
 	Cells []gridCell
+}
+
+// HTML writes the row's cells: the difference's colour class (" base" on
+// the baseline), P(yes) and the difference on two lines (a newline, shown
+// as a break by CSS: a byte where <br> takes four, in 135 cells of 70
+// pages a run), then a transcript link and notes where they apply.
+func (r gridRow) HTML() template.HTML {
+	var b strings.Builder
+	b.Grow(len(r.Cells) * 40)
+	for _, c := range r.Cells {
+		cls := "missing"
+		if c.Present {
+			cls = c.Delta.class()
+		}
+		b.WriteString(`<td class="`)
+		b.WriteString(cls)
+		if c.Base {
+			b.WriteString(` base`)
+		}
+		b.WriteString(`"`)
+		if c.Transcript > 0 {
+			b.WriteString(` id="`)
+			b.WriteString(c.Cell.Anchor())
+			b.WriteString(`"`)
+		}
+		b.WriteString(`>`)
+		if !c.Present {
+			b.WriteString(`—`)
+		} else {
+			if c.Delta.Decision {
+				// A share of answers, in the unit of its difference.
+				b.WriteString(fixed(100*c.P, 0) + "%")
+			} else {
+				b.WriteString(fixed(c.P, 2))
+			}
+			b.WriteString("\n")
+			b.WriteString(c.Delta.text())
+		}
+		if c.Transcript > 0 {
+			// The transcript pages are in the scenario page's folder.
+			b.WriteString("\n" + `<a href="`)
+			b.WriteString(path.Base(transcriptPath("x", c.Q, c.Transcript)) + "#" + c.Cell.Anchor())
+			b.WriteString(`">transcript</a>`)
+		}
+		if c.Differs {
+			b.WriteString("\n<small>prompt differs</small>")
+		}
+		if c.LowMass > 0 {
+			b.WriteString("\n<small>mass " + massText(c.LowMass) + "</small>")
+		}
+		if c.Unparsed > 0 {
+			b.WriteString("\n<small>" + itoa(c.Unparsed) + " unparsed</small>")
+		}
+		b.WriteString(`</td>`)
+	}
+	return template.HTML(b.String())
 }
 
 type gridHead struct {
@@ -189,37 +257,25 @@ func scenarioPage(texts *datasetTexts, infos map[design.Prompt]textInfo, e *boar
 			d.Grid = append(d.Grid, gridRow{Age: c.Age})
 		}
 		row := &d.Grid[len(d.Grid)-1]
-		gc := gridCell{Class: "missing"}
+		gc := gridCell{Present: s.Present, P: s.P, Delta: newDeltaCell(score.Delta{Value: s.Delta, Present: s.Present, HasBase: s.HasBase}, decision),
+			Base: c == design.Baseline, Q: q, Cell: c}
 		if s.Present {
-			gc.P = fixed(s.P, 2)
-			if decision {
-				// A share of answers, in the unit of its difference.
-				gc.P = fixed(100*s.P, 0) + "%"
-			}
-			gc.Class, gc.Delta = "nobase", "n/a"
-			if s.HasBase {
-				gc.Class, gc.Delta = colourClass(s.Delta, decision), signed(s.Delta, deltaDecimals(decision))
-			}
 			k := design.Prompt{Q: q, Cell: c}
 			if n, ok := chunks[k]; ok {
-				gc.ID = c.Anchor()
-				gc.Transcript = anchored(transcriptPath(e.ID(), q, n), c.Anchor())
+				gc.Transcript = n
 				d.Stored++
 			}
 			if text, _ := texts.text(m.Variant, q, c); hashText(text) != infos[k].hash {
-				gc.Notes = append(gc.Notes, "prompt differs")
+				gc.Differs = true
 				d.Differs++
 			}
 			if !decision && !d.AllLow && s.Cell.Mass < board.MinMass {
-				gc.Notes = append(gc.Notes, "mass "+massText(s.Cell.Mass))
+				gc.LowMass = s.Cell.Mass
 			}
 			if s.Cell.Other > 0 {
-				gc.Notes = append(gc.Notes, itoa(s.Cell.Other)+" unparsed")
+				gc.Unparsed = s.Cell.Other
 				d.Unparsed++
 			}
-		}
-		if c == design.Baseline {
-			gc.Class += " base"
 		}
 		row.Cells = append(row.Cells, gc)
 	}
