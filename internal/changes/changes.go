@@ -277,6 +277,18 @@ func BoardTitle(id string) string {
 }
 
 // entry is a run's standing in one view of a board in one build.
+// Added says the run is new in this build (the report lists it among the
+// runs added).
+func (m Move) Added() bool { return m.Move == "added" }
+
+// Shifted says only the run's rank moved, because runs were added or
+// removed above it: its displayed score is the same.
+func (m Move) Shifted() bool { return m.Old == m.New && strings.HasPrefix(m.Cause, onlyMembership) }
+
+// onlyMembership begins the cause of a move due only to runs added or
+// removed.
+const onlyMembership = "only runs added or removed"
+
 type entry struct {
 	s     *sitedata.RunSummary
 	rank  int
@@ -415,7 +427,7 @@ func cause(was, now map[string]entry, id string) string {
 	}
 	switch shift := after - before; {
 	case shift == 0 && len(membership) > 0:
-		return "only runs added or removed (" + strings.Join(membership, ", ") + ")"
+		return onlyMembership + " (" + strings.Join(membership, ", ") + ")"
 	case shift != 0 && len(membership) == 0:
 		return "score changes"
 	case shift != 0:

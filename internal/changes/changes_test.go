@@ -364,3 +364,24 @@ func TestReadFS(t *testing.T) {
 		t.Errorf("ReadFS: %v, %+v", err, s)
 	}
 }
+
+// TestReadsEarlierReleases reads the committed previous release, written
+// by an earlier generator whose boards listed each run's rank beside its
+// id: a release's leaderboard.json stays readable when the boards' format
+// changes.
+func TestReadsEarlierReleases(t *testing.T) {
+	data, err := os.ReadFile("../../content/releases/2026.10-demo.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(`"value"`)) {
+		t.Fatal("the committed release no longer has the old boards: find another file of the old format")
+	}
+	s, err := ReadLeaderboard(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Release.Label != "2026.10-demo" || len(s.Runs) == 0 || s.Runs[0].Rank == nil && s.Runs[len(s.Runs)-1].Rank == nil {
+		t.Errorf("read %+v", s)
+	}
+}

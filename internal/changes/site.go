@@ -24,9 +24,16 @@ type Site struct {
 	Details map[string]*sitedata.Run
 }
 
-// ReadLeaderboard reads a data/leaderboard.json alone.
+// ReadLeaderboard reads a data/leaderboard.json alone. Only the release
+// and the runs are read: the boards' format has changed between releases
+// (a board once listed each run's rank beside its id), and the runs hold
+// every rank.
 func ReadLeaderboard(data []byte) (*Site, error) {
-	var lb sitedata.Leaderboard
+	var lb struct {
+		Release      sitedata.Release      `json:"release"`
+		ViewsVersion int                   `json:"views_version"`
+		Runs         []sitedata.RunSummary `json:"runs"`
+	}
 	if err := json.Unmarshal(data, &lb); err != nil {
 		return nil, err
 	}

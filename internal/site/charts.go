@@ -37,10 +37,14 @@ func coefChart(m *run.Manifest, res *score.Result) (template.HTML, error) {
 	return dp.SVG()
 }
 
-// boardChart is every run of a board table in rank order, with intervals;
-// narrow is the phone layout (id suffix "-n").
-func boardChart(entries []*board.Entry, v score.View, method run.Scoring, variant run.Variant, narrow bool) (template.HTML, error) {
-	ip := chart.IntervalPlot{ID: "board-" + string(method), Title: v.Title() + " view, " + string(variant) + " prompts: every " + string(method) + " run with its 95% interval", Values: true, Narrow: narrow}
+// boardChart is the first runs of a board table (of total) in rank order,
+// with intervals; narrow is the phone layout (id suffix "-n").
+func boardChart(entries []*board.Entry, total int, v score.View, method run.Scoring, variant run.Variant, narrow bool) (template.HTML, error) {
+	which := "every " + string(method) + " run"
+	if len(entries) < total {
+		which = "the " + itoa(len(entries)) + " " + string(method) + " runs ranked highest, of " + itoa(total)
+	}
+	ip := chart.IntervalPlot{ID: "board-" + string(method), Title: v.Title() + " view, " + string(variant) + " prompts: " + which + ", with 95% intervals", Values: true, Narrow: narrow}
 	if narrow {
 		ip.ID += "-n"
 	}

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -34,12 +36,9 @@ func ranking(e *board.Entry) sitedata.Ranking {
 		j.Parent = e.Parent.ID()
 	}
 	if e.Ranked && e.Rank[score.Composite] > 0 {
-		j.Rank, j.Tied, j.StatRank, j.DefRank = map[string]int{}, map[string]bool{}, map[string]int{}, map[string]int{}
+		j.Rank, j.Tied, j.StatRank = map[string]int{}, map[string]bool{}, map[string]int{}
 		for _, v := range score.Views {
 			j.Rank[v.Name()], j.Tied[v.Name()], j.StatRank[v.Name()] = e.Rank[v], e.Tied[v], e.StatRank[v]
-		}
-		for _, d := range score.Definitions {
-			j.DefRank[d.Name()] = e.DefRank[d]
 		}
 	} else if e.Ranked {
 		j.Unranked = "the only ranked run of its board: nothing to rank it against"
@@ -47,8 +46,9 @@ func ranking(e *board.Entry) sitedata.Ranking {
 	return j
 }
 
-// runRecord is everything computed for one run.
-func runRecord(e *board.Entry, files []sitedata.File) sitedata.Run {
+// runRecord is everything computed for one run; incomplete lists its
+// questions with missing prompts (incompleteQuestions).
+func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.QuestionCount) sitedata.Run {
 	m, res := e.Run.Manifest, e.Result
 	j := sitedata.Run{
 		ID: e.ID(), Variant: string(m.Variant), Intervention: m.Intervention, InterventionText: m.InterventionText,
@@ -63,6 +63,8 @@ func runRecord(e *board.Entry, files []sitedata.File) sitedata.Run {
 	if res.Fit.Method != score.FitNone {
 		j.Fit = &sitedata.Fit{Method: res.Fit.Method.String(), Converged: res.Fit.Converged, Singular: res.Fit.Singular, Iterations: res.Fit.Iterations}
 	}
+	j.Rubric = &sitedata.RunRubric{YesForms: m.Choices.Yes, NoForms: m.Choices.No, PromptTemplate: m.PromptTemplate,
+		IntervalDF: res.Fit.DF, ViewIntervals: res.ViewCI, Incomplete: incomplete, LeftOut: res.Dropped}
 	if res.CoefsValid {
 		j.Coefficients = map[string]sitedata.Estimate{}
 		for _, c := range design.Coefs {
@@ -80,6 +82,12 @@ func runRecord(e *board.Entry, files []sitedata.File) sitedata.Run {
 	}
 	j.AgeMean, j.AgeSD = numPtr(res.AgeMean), numPtr(res.AgeSD)
 	j.Ranking = ranking(e)
+	if j.Rank != nil {
+		j.DefRank = map[string]int{}
+		for _, d := range score.Definitions {
+			j.DefRank[d.Name()] = e.DefRank[d]
+		}
+	}
 	for _, c := range score.Claims(m, res) {
 		cj := sitedata.Claim{Metric: c.Metric, Claimed: num(c.Claimed), Verdict: c.Verdict, Why: c.Why}
 		if !math.IsNaN(c.Recomputed) {
@@ -109,6 +117,19 @@ func runRecord(e *board.Entry, files []sitedata.File) sitedata.Run {
 		j.Questions = append(j.Questions, qj)
 	}
 	return j
+}
+
+// incompleteQuestions lists a run's decision questions that miss some of
+// their prompts, with the prompts present.
+func incompleteQuestions(sc *scored, id string) []sitedata.QuestionCount {
+	var out []sitedata.QuestionCount
+	cells := sc.kept[id].deltas
+	for _, q := range slices.Sorted(maps.Keys(cells)) {
+		if n := cells[q].present(); n < design.NumCells {
+			out = append(out, sitedata.QuestionCount{ID: q, Prompts: n})
+		}
+	}
+	return out
 }
 
 // runFiles lists a run's input files with where to download them: a copy
@@ -176,11 +197,11 @@ func dataFiles(cfg Config, in *loaded, sc *scored, site *siteInfo, out sink) ([]
 		Generator: site.Version, Synthetic: site.Synthetic,
 	}
 	for _, bd := range sc.boards {
-		bj := sitedata.Board{ID: boardID(bd.Variant, bd.Method), Variant: string(bd.Variant), Method: string(bd.Method), Ranks: bd.HasRanks(), Views: map[string][]sitedata.Ranked{}}
+		bj := sitedata.Board{ID: boardID(bd.Variant, bd.Method), Variant: string(bd.Variant), Method: string(bd.Method), Ranks: bd.HasRanks(), Views: map[string][]string{}}
 		for _, v := range score.Views {
-			list := []sitedata.Ranked{}
+			list := []string{}
 			for _, e := range bd.Ranked[v] {
-				list = append(list, sitedata.Ranked{Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v], ID: e.ID(), Value: board.Display(e.Result.Views[v].Estimate)})
+				list = append(list, e.ID())
 			}
 			bj.Views[v.Name()] = list
 		}
@@ -196,7 +217,7 @@ func dataFiles(cfg Config, in *loaded, sc *scored, site *siteInfo, out sink) ([]
 		if err != nil {
 			return nil, err
 		}
-		rec := runRecord(e, rf)
+		rec := runRecord(e, rf, incompleteQuestions(sc, e.ID()))
 		data, err := sitedata.Marshal(rec)
 		if err != nil {
 			return nil, err
@@ -205,7 +226,7 @@ func dataFiles(cfg Config, in *loaded, sc *scored, site *siteInfo, out sink) ([]
 		lb.Runs = append(lb.Runs, rec.Summary())
 		records = append(records, rec)
 	}
-	data, err := sitedata.Marshal(lb)
+	data, err := sitedata.MarshalLeaderboard(lb)
 	if err != nil {
 		return nil, err
 	}
@@ -233,5 +254,6 @@ var schemas = []struct {
 	{sitedata.LeaderboardSchema, "data/leaderboard.json", "The boards and a summary of every run of a Discrim-Eval leaderboard release.", &sitedata.Leaderboard{}},
 	{sitedata.RunSchema, "data/runs/<id>.json", "Everything the leaderboard computed for one run, recomputed from its per-prompt data.", &sitedata.Run{}},
 	{rubricSchemaPath, "data/rubric.json", "How every number of the leaderboard is scored, as read from the scoring code at build time.", &rubricJSON{}},
-	{provenanceSchemaPath, "provenance.json", "Every input and output file of the built site with its SHA-256.", &provenanceJSON{}},
+	{provenanceSchemaPath, "provenance.json", "The root of trust of a built site: every input and output file that belongs to no run with its SHA-256, and each run's provenance file by its SHA-256.", &provenanceJSON{}},
+	{runProvenanceSchema, "runs/<id>/provenance.json", "One run's input files and the site's files of that run, with their SHA-256.", &runProvenanceJSON{}},
 }

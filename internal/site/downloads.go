@@ -30,6 +30,7 @@ type downloadFile struct {
 
 type downloadRun struct {
 	ID, Model, Href, Data string
+	Provenance            string // the run's provenance page, with its files' hashes
 	Files                 []downloadLink
 }
 
@@ -57,14 +58,15 @@ func downloadsPage(in *loaded, sc *scored) *page {
 	d := downloadsData{Columns: sitedata.Columns(), Fields: rowFields, RunsURL: in.content.Site.RunsURL, Linked: in.content.Site.RunsURL != ""}
 	d.Files = []downloadFile{
 		{leaderboardCSVPath, leaderboardCSVPath, "", "One row per run: its board, ranks, views with intervals, other composites and coefficients. The columns are below."},
-		{leaderboardJSONPath, leaderboardJSONPath, sitedata.LeaderboardSchema, "The boards (per prompt variant and scoring method, the ranked runs of every view) and a summary of every run."},
-		{runDataPath("<id>"), "", sitedata.RunSchema, "Everything computed for one run: coefficients, card differences, gaps, views, ranks, data quality, per-question coefficients, its files."},
+		{leaderboardJSONPath, leaderboardJSONPath, sitedata.LeaderboardSchema, "The boards (per prompt variant and scoring method, the ranked runs of every view in rank order) and a summary of every run: its views and ranks. Written without indentation, as it lists every run."},
+		{runDataPath("<id>"), "", sitedata.RunSchema, "Everything computed for one run: coefficients, card differences, gaps, views, ranks, data quality, per-question coefficients, its files, and how it was scored (its part of the rubric)."},
 		{rubricJSONPath, rubricJSONPath, rubricSchemaPath, "How every number is scored, read from the scoring code at build time, with worked examples."},
-		{ProvenancePath, ProvenancePath, provenanceSchemaPath, "The SHA-256 and size of every file of the site and of every input the build read."},
+		{ProvenancePath, ProvenancePath, provenanceSchemaPath, "The root of trust: the SHA-256 and size of every file of the site and every input the build read that belong to no run, and of each run’s provenance.json."},
+		{runProvenanceJSONPath("<id>"), "", runProvenanceSchema, "One run’s input files and the site’s files of that run (its pages, data file and copies), with their SHA-256 and size."},
 	}
 	for _, e := range sc.entries {
 		r := downloadRun{ID: e.ID(), Model: e.Run.Manifest.Model.Name + " · " + string(e.Run.Manifest.Variant) + " · " + e.Run.Manifest.Intervention,
-			Href: runPath(e.ID()), Data: runDataPath(e.ID())}
+			Href: runPath(e.ID()), Data: runDataPath(e.ID()), Provenance: runProvenancePath(e.ID())}
 		r.Files = downloadLinks(d.RunsURL, e.Run.Files)
 		d.Runs = append(d.Runs, r)
 	}

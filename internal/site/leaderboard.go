@@ -46,8 +46,10 @@ type boardTable struct {
 	HasRanks bool
 	Rows     []boardRow
 	// Chart is the table as an interval plot; NarrowChart its phone layout
-	// (CSS shows one of them).
+	// (CSS shows one of them). Charted says which runs it shows: all of
+	// them, or the chartMax ranked highest.
 	Chart, NarrowChart template.HTML
+	Charted            string
 	// Robust is the robustness panel (composite view only).
 	Robust *robustPanel
 }
@@ -63,7 +65,9 @@ type boardRow struct {
 	ModelID      string
 	Intervention string
 	// Main is the score in the board's view, shown next to the model;
-	// Others are the other views, in score.Views order.
+	// Others are the other views, in score.Views order, without the line
+	// that restores the sign (their own boards show it): a row's bytes
+	// count on a board of hundreds.
 	Main   scoreCell
 	Others []scoreCell
 	Flags  []string
@@ -117,6 +121,10 @@ type robustRow struct {
 	Stable      bool
 }
 
+// chartMax is the most runs a board's chart shows: a picture of hundreds
+// of intervals is a long list, and costs a kilobyte a run.
+const chartMax = 40
+
 func boardPage(sc *scored, variant run.Variant, v score.View) (*page, error) {
 	d := boardData{Variant: variant, View: v, Formula: v.Describe(), Pairwise: pairwisePath(variant, v), ScoreCols: len(score.Views),
 		MinMass: fixed(board.MinMass, 2), MinParsed: fixed(100*board.MinParsed, 0) + "%", MaxMissing: fixed(100*board.MaxMissing, 0) + "%"}
@@ -140,8 +148,14 @@ func boardPage(sc *scored, variant run.Variant, v score.View) (*page, error) {
 			t.Rows = append(t.Rows, boardRowFor(e, v, bd.HasRanks()))
 		}
 		if len(t.Rows) > 0 {
+			charted := bd.Ranked[v]
+			t.Charted = "each run’s"
+			if len(charted) > chartMax {
+				charted = charted[:chartMax]
+				t.Charted = "the " + itoa(chartMax) + " runs ranked highest (of " + itoa(len(bd.Ranked[v])) + "):"
+			}
 			for _, narrow := range []bool{false, true} {
-				c, err := boardChart(bd.Ranked[v], v, bd.Method, variant, narrow)
+				c, err := boardChart(charted, len(bd.Ranked[v]), v, bd.Method, variant, narrow)
 				if err != nil {
 					return nil, fmt.Errorf("%s: chart: %w", boardPath(variant, v), err)
 				}
@@ -205,6 +219,7 @@ func boardRowFor(e *board.Entry, v score.View, ranks bool) boardRow {
 		if c.Current {
 			r.Main = c
 		} else {
+			c.Detail = ""
 			r.Others = append(r.Others, c)
 		}
 	}

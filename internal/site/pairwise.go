@@ -9,9 +9,18 @@ import (
 	"github.com/discrimeval/leaderboard/internal/score"
 )
 
-// The pairwise pages show, for each board and view, every two ranked runs'
-// paired difference, the way LMArena shows its pairwise win rates: a runs ×
-// runs table, readable without JavaScript.
+// The pairwise pages show, for each board and view, the paired difference
+// of ranked runs, the way LMArena shows its pairwise win rates: a runs ×
+// runs table, readable without JavaScript. The table grows with the square
+// of the runs, so a board of more than matrixMax ranked runs shows the
+// matrix of its top matrixMax by the view, and for every ranked run its
+// comparisons with the runs ranked just above and below it — what decides
+// whether neighbouring ranks can be told apart — with how many runs it is
+// beyond doubt better or worse than. Holm's correction and the statistical
+// ranks are over all pairs of the board whatever is printed.
+
+// matrixMax is the largest board shown as a full matrix.
+const matrixMax = 25
 
 type pairwiseData struct {
 	Variant run.Variant
@@ -27,8 +36,14 @@ func (pairwiseData) kind() kind { return kindPairwise }
 type pairwiseTable struct {
 	Caption string
 	Pairs   string // comparisons in the family Holm's procedure controls
-	Cols    []pairwiseHead
-	Rows    []pairwiseRow
+	// Runs is the board's ranked runs; Top, when set, says the matrix
+	// shows only the first matrixMax of them, and Neighbours then lists
+	// every run against the runs ranked next to it.
+	Runs       string
+	Top        string
+	Cols       []pairwiseHead
+	Rows       []pairwiseRow
+	Neighbours []neighbourRow
 }
 
 type pairwiseHead struct {
@@ -47,6 +62,18 @@ type pairwiseCell struct {
 	Verdict                        string
 }
 
+// neighbourRow is a ranked run against the runs ranked just above and
+// below it in the view. Its statistical rank counts the runs of the whole
+// board it is beyond doubt behind; Ahead counts those it is beyond doubt
+// ahead of.
+type neighbourRow struct {
+	ID, Label, Href, Value string
+	Rank                   int
+	Tied                   bool
+	StatRank, Ahead        int
+	Above, Below           *pairwiseCell
+}
+
 func pairwisePage(sc *scored, variant run.Variant, v score.View) *page {
 	d := pairwiseData{Variant: variant, View: v, Board: boardPath(variant, v), Alpha: fixed(board.FamilyAlpha, 2)}
 	for _, vv := range score.Views {
@@ -56,47 +83,75 @@ func pairwisePage(sc *scored, variant run.Variant, v score.View) *page {
 		if bd.Variant != variant || !bd.HasRanks() {
 			continue
 		}
-		// The matrix is indexed in composite order; show it in this view's
-		// rank order.
-		pos := map[*board.Entry]int{}
-		for i, e := range bd.Ranked[score.Composite] {
-			pos[e] = i
-		}
-		order := bd.Ranked[v]
-		n := len(order)
-		t := pairwiseTable{Caption: methodTitle(bd.Method) + ", " + string(variant) + " prompts", Pairs: plural(n*(n-1)/2, "comparison")}
-		for _, e := range order {
-			t.Cols = append(t.Cols, pairwiseHead{e.Run.Manifest.Model.Name, runPath(e.ID())})
-		}
-		for _, e := range order {
-			r := pairwiseRow{Label: e.Run.Manifest.Model.Name, Href: runPath(e.ID()), Value: board.Display(e.Result.Views[v].Estimate), StatRank: e.StatRank[v]}
-			for _, o := range order {
-				if o == e {
-					r.Cells = append(r.Cells, pairwiseCell{Self: true})
-					continue
-				}
-				p := bd.Pairs[v][pos[e]][pos[o]]
-				c := pairwiseCell{Diff: signed(p.Estimate, 2), CI: interval(p.CI95, 2, true), P: pValue(p.Adjusted)}
-				switch {
-				case p.Beyond && p.Estimate < 0:
-					c.Mark, c.Class = "▼", "better"
-					c.Note = "lower beyond doubt"
-				case p.Beyond:
-					c.Mark, c.Class = "▲", "worse"
-					c.Note = "higher beyond doubt"
-				default:
-					c.Class, c.Note = "same", "not distinguishable"
-				}
-				c.Verdict = c.Note
-				c.Note = fmt.Sprintf("%s minus %s: %s", e.Run.Manifest.Model.Name, o.Run.Manifest.Model.Name, c.Note)
-				r.Cells = append(r.Cells, c)
-			}
-			t.Rows = append(t.Rows, r)
-		}
-		d.Tables = append(d.Tables, t)
+		d.Tables = append(d.Tables, pairwiseTableOf(bd, v))
 	}
 	title := fmt.Sprintf("Pairwise comparisons: %s prompts, %s view", variant, strings.ToLower(v.Title()))
 	return &page{Path: pairwisePath(variant, v), Title: title, Section: secBoard, Body: d}
+}
+
+func pairwiseTableOf(bd *board.Board, v score.View) pairwiseTable {
+	// The pairs are indexed in composite order; the page shows this view's
+	// rank order.
+	pos := map[*board.Entry]int{}
+	for i, e := range bd.Ranked[score.Composite] {
+		pos[e] = i
+	}
+	order := bd.Ranked[v]
+	n := len(order)
+	t := pairwiseTable{Caption: methodTitle(bd.Method) + ", " + string(bd.Variant) + " prompts", Pairs: plural(n*(n-1)/2, "comparison"), Runs: plural(n, "ranked run")}
+	cell := func(e, o *board.Entry) *pairwiseCell {
+		p := bd.Pairs[v][pos[e]][pos[o]]
+		c := &pairwiseCell{Diff: signed(p.Estimate, 2), CI: interval(p.CI95, 2, true), P: pValue(p.Adjusted)}
+		switch {
+		case p.Beyond && p.Estimate < 0:
+			c.Mark, c.Class, c.Verdict = "▼", "better", "lower beyond doubt"
+		case p.Beyond:
+			c.Mark, c.Class, c.Verdict = "▲", "worse", "higher beyond doubt"
+		default:
+			c.Class, c.Verdict = "same", "not distinguishable"
+		}
+		c.Note = fmt.Sprintf("%s minus %s: %s", e.Run.Manifest.Model.Name, o.Run.Manifest.Model.Name, c.Verdict)
+		return c
+	}
+	top := order
+	if n > matrixMax {
+		top = order[:matrixMax]
+		t.Top = itoa(matrixMax)
+	}
+	for _, e := range top {
+		t.Cols = append(t.Cols, pairwiseHead{e.Run.Manifest.Model.Name, runPath(e.ID())})
+	}
+	for _, e := range top {
+		r := pairwiseRow{Label: e.Run.Manifest.Model.Name, Href: runPath(e.ID()), Value: board.Display(e.Result.Views[v].Estimate), StatRank: e.StatRank[v]}
+		for _, o := range top {
+			if o == e {
+				r.Cells = append(r.Cells, pairwiseCell{Self: true})
+				continue
+			}
+			r.Cells = append(r.Cells, *cell(e, o))
+		}
+		t.Rows = append(t.Rows, r)
+	}
+	if t.Top == "" {
+		return t
+	}
+	for i, e := range order {
+		r := neighbourRow{ID: e.ID(), Label: e.Run.Manifest.Model.Name, Href: runPath(e.ID()), Value: board.Display(e.Result.Views[v].Estimate),
+			Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v]}
+		for _, p := range bd.Pairs[v][pos[e]] {
+			if p.Beyond && p.Estimate < 0 {
+				r.Ahead++
+			}
+		}
+		if i > 0 {
+			r.Above = cell(e, order[i-1])
+		}
+		if i+1 < n {
+			r.Below = cell(e, order[i+1])
+		}
+		t.Neighbours = append(t.Neighbours, r)
+	}
+	return t
 }
 
 // pValue formats a p-value to three decimals, small ones as "p < 0.001".

@@ -26,6 +26,7 @@ const (
 	rubricJSONPath       = "data/rubric.json"
 	rubricSchemaPath     = "data/schema/rubric.schema.json"
 	provenanceSchemaPath = "data/schema/provenance.schema.json"
+	runProvenanceSchema  = "data/schema/run-provenance.schema.json"
 	downloadsPath        = "downloads.html"
 	provenancePagePath   = "provenance.html"
 	changesPath          = "changes.html"
@@ -82,6 +83,7 @@ func contentPagePath(slug string) string { return "pages/" + slug + ".html" }
 // Per run.
 func runPath(id string) string                   { return "runs/" + id + "/index.html" }
 func runProvenancePath(id string) string         { return "runs/" + id + "/provenance.html" }
+func runProvenanceJSONPath(id string) string     { return "runs/" + id + "/provenance.json" }
 func runDataPath(id string) string               { return sitedata.RunFile(id) }
 func scenariosPath(id string) string             { return "runs/" + id + "/scenarios.html" }
 func scenarioPath(id string, q int) string       { return "runs/" + id + "/q" + strconv.Itoa(q) + ".html" }

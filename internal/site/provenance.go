@@ -11,10 +11,17 @@ import (
 	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
+// Provenance is a tree of hashes, so that no file grows with the number of
+// runs: provenance.json at the root lists the inputs and outputs that
+// belong to no run, and each run's provenance.json
+// (runs/<id>/provenance.json) by its hash; a run's provenance.json lists
+// that run's input files and the site's files of that run (its pages, its
+// data file, the copies of its files).
+
 type hashedFile struct {
-	Path   string `json:"path"`
-	SHA256 string `json:"sha256"`
-	Size   int64  `json:"size"`
+	Path   string `json:"path" jsonschema_description:"the file's path: an output relative to the site root, an input in the repository's layout"`
+	SHA256 string `json:"sha256" jsonschema_description:"SHA-256 of the file, in hex"`
+	Size   int64  `json:"size" jsonschema_description:"size in bytes"`
 }
 
 func hashBytes(data []byte) hashedFile {
@@ -22,11 +29,11 @@ func hashBytes(data []byte) hashedFile {
 	return hashedFile{SHA256: hex.EncodeToString(sum[:]), Size: int64(len(data))}
 }
 
-// inputs lists every file the build read, with its hash: the content, the
-// methodology, every run's files, and the templates and static files built
-// into the generator. Paths are the repository's layout (content/…,
-// runs/…), whatever folders the flags named, so the list does not depend
-// on where the build ran.
+// inputs lists every file the build read that belongs to no run, with its
+// hash: the content, the methodology, and the templates and static files
+// built into the generator. Paths are the repository's layout (content/…),
+// whatever folders the flags named, so the list does not depend on where
+// the build ran. A run's files are in its own provenance (runInputs).
 func inputs(cfg Config, in *loaded) ([]hashedFile, error) {
 	var out []hashedFile
 	for _, p := range in.content.Files {
@@ -41,11 +48,6 @@ func inputs(cfg Config, in *loaded) ([]hashedFile, error) {
 	h := hashBytes(in.methodology)
 	h.Path = "METHODOLOGY.md"
 	out = append(out, h)
-	for _, r := range in.runs {
-		for _, f := range r.Files {
-			out = append(out, hashedFile{path.Join("runs", f.Path), f.SHA256, f.Size})
-		}
-	}
 	for _, src := range []struct {
 		fsys  fs.FS
 		label string
@@ -75,12 +77,15 @@ type provenanceData struct {
 	Version string
 	Inputs  []hashedFile
 	Runs    []runLink
+	// RunJSON is where each run's provenance.json is, "<id>" standing for
+	// the run.
+	RunJSON string
 }
 
 func (provenanceData) kind() kind { return kindProvenance }
 
 func provenancePage(cfg Config, sc *scored, inputs []hashedFile) *page {
-	d := provenanceData{Version: cfg.Version, Inputs: inputs}
+	d := provenanceData{Version: cfg.Version, Inputs: inputs, RunJSON: runProvenanceJSONPath("<id>")}
 	for _, e := range sc.entries {
 		d.Runs = append(d.Runs, runLink{e.ID(), e.Run.Manifest.Model.Name + " · " + string(e.Run.Manifest.Variant), e.Run.Manifest.Intervention, runProvenancePath(e.ID())})
 	}
@@ -88,20 +93,74 @@ func provenancePage(cfg Config, sc *scored, inputs []hashedFile) *page {
 }
 
 // provenanceJSON is provenance.json at the site root: the root of trust of
-// a published site. It lists every other output file and every input.
+// a published site.
 type provenanceJSON struct {
-	Generator string           `json:"generator"`
-	Release   sitedata.Release `json:"release"`
-	Inputs    []hashedFile     `json:"inputs"`
-	Outputs   []hashedFile     `json:"outputs"`
+	Generator string           `json:"generator" jsonschema_description:"the generator's version"`
+	Release   sitedata.Release `json:"release" jsonschema_description:"the release"`
+	Inputs    []hashedFile     `json:"inputs" jsonschema_description:"every file the build read that belongs to no run: content, METHODOLOGY.md, the templates and static files built into the generator"`
+	Runs      []hashedFile     `json:"runs" jsonschema_description:"each run's provenance file, runs/<id>/provenance.json, which lists the run's inputs and the site's files of that run"`
+	Outputs   []hashedFile     `json:"outputs" jsonschema_description:"every file of the site that belongs to no run, except provenance.json itself"`
 }
 
-// provenanceFile lists every other output file and every input.
-func provenanceFile(site *siteInfo, inputs []hashedFile, outputs []hashedFile) (File, error) {
-	p := provenanceJSON{Generator: site.Version, Release: sitedata.Release{Label: site.Release.Label, Date: site.Release.Date}, Inputs: inputs, Outputs: outputs}
-	data, err := sitedata.Marshal(p)
-	if err != nil {
-		return File{}, err
+// runProvenanceJSON is runs/<id>/provenance.json.
+type runProvenanceJSON struct {
+	Run     string       `json:"run" jsonschema_description:"the run's id (its folder under runs/)"`
+	Inputs  []hashedFile `json:"inputs" jsonschema_description:"the run's files the build read, runs/<id>/…"`
+	Outputs []hashedFile `json:"outputs" jsonschema_description:"the site's files of the run: runs/<id>/… (but this file), data/runs/<id>.json and data/runs/<id>/…"`
+}
+
+// runOf says which run a file of the site belongs to, if any, given the
+// run ids.
+func runOf(p string, ids map[string]bool) (string, bool) {
+	if rest, ok := strings.CutPrefix(p, "runs/"); ok {
+		id, _, found := strings.Cut(rest, "/")
+		return id, found && ids[id]
 	}
-	return File{Path: ProvenancePath, Data: data}, nil
+	if rest, ok := strings.CutPrefix(p, "data/runs/"); ok {
+		id, _, found := strings.Cut(rest, "/")
+		if !found {
+			id, found = strings.CutSuffix(rest, ".json")
+		}
+		return id, found && ids[id]
+	}
+	return "", false
+}
+
+// provenanceFiles are every run's provenance.json, then provenance.json,
+// made from the files put so far: put writes each and returns its hash.
+func provenanceFiles(site *siteInfo, in *loaded, inputs []hashedFile, outputs []hashedFile, put func(path string, data []byte) error) error {
+	ids := map[string]bool{}
+	for _, r := range in.runs {
+		ids[r.ID] = true
+	}
+	own := map[string][]hashedFile{}
+	top := provenanceJSON{Generator: site.Version, Release: sitedata.Release{Label: site.Release.Label, Date: site.Release.Date}, Inputs: inputs, Runs: []hashedFile{}, Outputs: []hashedFile{}}
+	for _, o := range outputs {
+		if id, ok := runOf(o.Path, ids); ok {
+			own[id] = append(own[id], o)
+		} else {
+			top.Outputs = append(top.Outputs, o)
+		}
+	}
+	for _, r := range in.runs {
+		p := runProvenanceJSON{Run: r.ID, Outputs: own[r.ID]}
+		for _, f := range r.Files {
+			p.Inputs = append(p.Inputs, hashedFile{path.Join("runs", f.Path), f.SHA256, f.Size})
+		}
+		data, err := sitedata.Marshal(p)
+		if err != nil {
+			return err
+		}
+		h := hashBytes(data)
+		h.Path = runProvenanceJSONPath(r.ID)
+		if err := put(h.Path, data); err != nil {
+			return err
+		}
+		top.Runs = append(top.Runs, h)
+	}
+	data, err := sitedata.Marshal(top)
+	if err != nil {
+		return err
+	}
+	return put(ProvenancePath, data)
 }

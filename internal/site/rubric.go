@@ -3,9 +3,7 @@ package site
 import (
 	"fmt"
 	"html/template"
-	"maps"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/board"
@@ -37,9 +35,11 @@ type rubricJSON struct {
 	Uncertainty rubricUncertainty `json:"uncertainty"`
 	Colours     rubricColours     `json:"colour_scale"`
 	Questions   []rubricVariantQs `json:"questions"`
-	Runs        []rubricRun       `json:"runs"`
-	Example     *rubricExample    `json:"worked_example,omitempty"`
-	ViewExample *rubricViewEx     `json:"worked_example_views,omitempty"`
+	// A run's own part of the rubric is in its data file
+	// (sitedata.RunRubric), so that this file does not grow with the runs.
+	PerRun      string         `json:"per_run"`
+	Example     *rubricExample `json:"worked_example,omitempty"`
+	ViewExample *rubricViewEx  `json:"worked_example_views,omitempty"`
 }
 
 // rubricViewEx follows one run's coefficients to its views.
@@ -168,30 +168,6 @@ type rubricQuestion struct {
 	ID      int    `json:"id"`
 	Title   string `json:"title"`
 	Prompts int    `json:"prompts"`
-}
-
-type rubricRun struct {
-	ID               string           `json:"id"`
-	Variant          string           `json:"variant"`
-	Intervention     string           `json:"intervention"`
-	InterventionText string           `json:"intervention_text,omitempty"`
-	Scoring          string           `json:"scoring"`
-	YesForms         []string         `json:"yes_forms"`
-	NoForms          []string         `json:"no_forms"`
-	PromptTemplate   string           `json:"prompt_template,omitempty"`
-	Rows             int              `json:"rows"`
-	Questions        int              `json:"questions"`
-	MissingCells     int              `json:"missing_cells"`
-	Incomplete       []rubricQuestion `json:"incomplete_questions,omitempty"`
-	Dropped          []int            `json:"questions_left_out,omitempty"`
-	AgeMean          num              `json:"age_mean"`
-	AgeSD            num              `json:"age_sd"`
-	Fit              *sitedata.Fit    `json:"fit,omitempty"`
-	DF               int              `json:"interval_df,omitempty"`
-	ViewIntervals    string           `json:"view_intervals,omitempty"`
-	Scored           bool             `json:"scored"`
-	Reason           string           `json:"reason,omitempty"`
-	Claimed          map[string]num   `json:"claimed,omitempty"`
 }
 
 type rubricExample struct {
@@ -324,32 +300,7 @@ func rubric(cfg Config, in *loaded, sc *scored) rubricJSON {
 		}
 		r.Questions = append(r.Questions, vq)
 	}
-	for _, e := range sc.entries {
-		m, res := e.Run.Manifest, e.Result
-		rr := rubricRun{
-			ID: e.ID(), Variant: string(m.Variant), Intervention: m.Intervention, InterventionText: m.InterventionText, Scoring: string(m.Scoring),
-			YesForms: m.Choices.Yes, NoForms: m.Choices.No, PromptTemplate: m.PromptTemplate,
-			Rows: res.Quality.Rows, Questions: res.Quality.Questions, MissingCells: res.Quality.MissingCells,
-			Dropped: res.Dropped, AgeMean: num(res.AgeMean), AgeSD: num(res.AgeSD), ViewIntervals: res.ViewCI,
-			Scored: res.Scored, Reason: res.Reason, DF: res.Fit.DF,
-		}
-		if res.Fit.Method != score.FitNone {
-			rr.Fit = &sitedata.Fit{Method: res.Fit.Method.String(), Converged: res.Fit.Converged, Singular: res.Fit.Singular, Iterations: res.Fit.Iterations}
-		}
-		cells := sc.kept[e.ID()].deltas
-		for _, q := range slices.Sorted(maps.Keys(cells)) {
-			if n := cells[q].present(); n < design.NumCells {
-				rr.Incomplete = append(rr.Incomplete, rubricQuestion{ID: q, Title: in.texts.shortTitle(m.Variant, q), Prompts: n})
-			}
-		}
-		if len(m.Claimed) > 0 {
-			rr.Claimed = map[string]num{}
-			for k, v := range m.Claimed {
-				rr.Claimed[k] = num(v)
-			}
-		}
-		r.Runs = append(r.Runs, rr)
-	}
+	r.PerRun = "each run's own part — the answer forms counted as yes and no, the prompt template, the interval degrees of freedom, how the views' intervals were obtained, the questions with missing prompts or left out — is the field rubric of its data file data/runs/<id>.json, beside fit, age_mean, age_sd, quality and claims, and the section \"How this run is scored\" of its page"
 	r.Example = sc.example
 	r.ViewExample = viewExample(sc.entries)
 	return r
@@ -468,14 +419,27 @@ type rubricData struct {
 	Example     *exampleShown
 	ViewExample *viewExampleShown
 	Raw         template.HTML // the JSON, highlighted
-	// RunHrefs links each run id to its page; CoefCount and Cells are
-	// written out in the prose.
+	// RunHrefs links the worked examples' runs to their pages; CoefCount
+	// is written out in the prose.
 	RunHrefs  map[string]string
 	CoefCount string
-	Cells     int
 }
 
 func (rubricData) kind() kind { return kindRubric }
+
+func exampleRun(ex *rubricExample) string {
+	if ex == nil {
+		return ""
+	}
+	return ex.Run
+}
+
+func viewExampleRun(ex *rubricViewEx) string {
+	if ex == nil {
+		return ""
+	}
+	return ex.Run
+}
 
 // rubricPage is the rubric page and data/rubric.json.
 func rubricPage(cfg Config, in *loaded, sc *scored) (*page, File, error) {
@@ -488,9 +452,11 @@ func rubricPage(cfg Config, in *loaded, sc *scored) (*page, File, error) {
 	if err != nil {
 		return nil, File{}, err
 	}
-	d := rubricData{R: r, Example: showExample(r.Example), ViewExample: showViewExample(r.ViewExample), Raw: hl, RunHrefs: map[string]string{}, CoefCount: countWord(int(design.NumCoefs)), Cells: design.NumCells}
-	for _, e := range sc.entries {
-		d.RunHrefs[e.ID()] = runPath(e.ID())
+	d := rubricData{R: r, Example: showExample(r.Example), ViewExample: showViewExample(r.ViewExample), Raw: hl, RunHrefs: map[string]string{}, CoefCount: countWord(int(design.NumCoefs))}
+	for _, id := range []string{exampleRun(r.Example), viewExampleRun(r.ViewExample)} {
+		if id != "" {
+			d.RunHrefs[id] = runPath(id)
+		}
 	}
 	p := &page{Path: rubricPath, Title: "Rubric: how every number is scored", Section: secRubric, Body: d}
 	return p, File{Path: rubricJSONPath, Data: raw}, nil

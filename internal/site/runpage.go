@@ -16,6 +16,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
 type runData struct {
@@ -58,6 +59,20 @@ type runData struct {
 	Notes                       template.HTML
 	Files                       []run.File
 	Questions                   []int
+	// Scoring is the run's own part of the rubric.
+	Scoring runScoring
+}
+
+// runScoring is what of the rubric is the run's own, as the run page
+// shows it (data/runs/<id>.json has it as the field rubric).
+type runScoring struct {
+	Fit, DF, ViewCI string
+	Incomplete      []questionLink
+	LeftOut         []questionLink
+}
+
+type questionLink struct {
+	Label, Href string
 }
 
 func (runData) kind() kind { return kindRun }
@@ -108,6 +123,7 @@ func runPage(cfg Config, sc *scored, e *board.Entry) (*page, error) {
 	d.CoefCount, d.Cells = strings.ToUpper(coefs[:1])+coefs[1:], design.NumCells
 	d.DataHref, d.ProvenanceHref, d.ScenariosHref = runDataPath(e.ID()), runProvenancePath(e.ID()), scenariosPath(e.ID())
 	d.quality(m, res)
+	d.scoring(e, incompleteQuestions(sc, e.ID()))
 	if m.Notes != "" {
 		notes, err := content.Markdown([]byte(m.Notes))
 		if err != nil {
@@ -160,6 +176,43 @@ func (d *runData) quality(m *run.Manifest, res *score.Result) {
 			label = "(empty answer)"
 		}
 		d.Answers = append(d.Answers, countRow{label, a.Count})
+	}
+}
+
+// scoring prepares the run's own part of the rubric: how it was fitted,
+// and the questions it lacks prompts of or left out.
+func (d *runData) scoring(e *board.Entry, incomplete []sitedata.QuestionCount) {
+	res, s := e.Result, &d.Scoring
+	f := res.Fit
+	switch f.Method {
+	case score.FitNone:
+		s.Fit = "not fitted"
+	case score.FitClosedForm:
+		s.Fit = "the mixed model's exact closed form (every question has all " + itoa(design.NumCells) + " prompts)"
+	case score.FitREML:
+		s.Fit = "the mixed model by REML, " + plural(f.Iterations, "iteration")
+	case score.FitFirth:
+		s.Fit = "a Firth logistic regression per decision question, at most " + plural(f.Iterations, "Newton step")
+	}
+	if f.Method != score.FitNone {
+		if f.Converged {
+			s.Fit += "; converged"
+		} else {
+			s.Fit += "; did not converge"
+		}
+		if f.Singular {
+			s.Fit += "; singular"
+		}
+	}
+	if f.DF > 0 {
+		s.DF = itoa(f.DF)
+	}
+	s.ViewCI = res.ViewCI
+	for _, q := range incomplete {
+		s.Incomplete = append(s.Incomplete, questionLink{"question " + itoa(q.ID) + ": " + itoa(q.Prompts) + " of " + itoa(design.NumCells), scenarioPath(e.ID(), q.ID)})
+	}
+	for _, q := range res.Dropped {
+		s.LeftOut = append(s.LeftOut, questionLink{"question " + itoa(q), scenarioPath(e.ID(), q)})
 	}
 }
 

@@ -45,7 +45,7 @@ func claims(m *run.Manifest, res *score.Result) []claimRow {
 type runProvenanceData struct {
 	ID, Model, Intervention string
 	Variant                 run.Variant
-	RunHref                 string
+	RunHref, JSONHref       string
 	M                       *run.Manifest
 	Manifest                template.HTML
 	Files                   []downloadLink
@@ -61,7 +61,7 @@ func runProvenancePage(in *loaded, e *board.Entry) (*page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s/manifest.yaml: %w", e.ID(), err)
 	}
-	d := runProvenanceData{ID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, RunHref: runPath(e.ID()),
+	d := runProvenanceData{ID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, RunHref: runPath(e.ID()), JSONHref: runProvenanceJSONPath(e.ID()),
 		M: m, Manifest: hl, Files: downloadLinks(in.content.Site.RunsURL, e.Run.Files), Claims: claims(m, e.Result), Tolerance: numfmt.Decimal(score.ClaimTolerance)}
 	return &page{Path: runProvenancePath(e.ID()), Title: "Provenance · " + m.Model.Name + " · " + string(m.Variant) + " · " + m.Intervention, Section: secProvenance, Body: d}, nil
 }

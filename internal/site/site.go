@@ -123,6 +123,9 @@ func generate(cfg Config, out sink) error {
 		pool.wait()
 		return err
 	}
+	if moreRuns != nil {
+		moreRuns(in, sc)
+	}
 	if sc.boards, err = board.Build(sc.entries); err != nil {
 		pool.wait()
 		return fmt.Errorf("score: %w", err)
@@ -149,16 +152,17 @@ func generate(cfg Config, out sink) error {
 	if err != nil {
 		return fmt.Errorf("provenance: %w", err)
 	}
-	prov, err := provenanceFile(site, inputs, rec.outputs())
-	if err != nil {
+	if err := provenanceFiles(site, in, inputs, rec.outputs(), rec.put); err != nil {
 		return fmt.Errorf("provenance: %w", err)
-	}
-	if err := rec.put(prov.Path, prov.Data); err != nil {
-		return fmt.Errorf("write: %w", err)
 	}
 	prog.done("pages", "%d files", len(rec.outputs()))
 	return nil
 }
+
+// moreRuns, when set (by tests), adds runs after the runs phase: a test of
+// a site of hundreds of runs clones a few scored ones rather than scoring
+// hundreds.
+var moreRuns func(in *loaded, sc *scored)
 
 // loaded is what the load phase reads: the content, METHODOLOGY.md and
 // the runs' manifests; the runs' rows are read run by run later.

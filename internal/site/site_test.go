@@ -322,6 +322,10 @@ func TestRanksAndTies(t *testing.T) {
 	if err := json.Unmarshal(files["data/leaderboard.json"], &lb); err != nil {
 		t.Fatal(err)
 	}
+	// One board and one run a line.
+	if got, want := bytes.Count(files["data/leaderboard.json"], []byte("\n")), len(lb.Boards)+len(lb.Runs)+3; got != want {
+		t.Errorf("leaderboard.json has %d lines, want %d: one a board or run, two heading the lists, and the first", got, want)
+	}
 	var explicit *sitedata.Board
 	for i := range lb.Boards {
 		if lb.Boards[i].Variant == string(run.Explicit) && lb.Boards[i].Method == string(run.Logprob) {
@@ -334,13 +338,24 @@ func TestRanksAndTies(t *testing.T) {
 	// alpha and alpha-twin have identical data: tied at rank 1, listed by
 	// id, and neither better than the other; beta carries a planted race
 	// effect and comes third, worse beyond doubt than both.
-	want := []sitedata.Ranked{
-		{Rank: 1, Tied: true, StatRank: 1, ID: "alpha", Value: "0.27"},
-		{Rank: 1, Tied: true, StatRank: 1, ID: "alpha-twin", Value: "0.27"},
-		{Rank: 3, StatRank: 3, ID: "beta", Value: "0.35"},
-	}
-	if diff := cmp.Diff(want, explicit.Views["composite"]); diff != "" {
+	if diff := cmp.Diff([]string{"alpha", "alpha-twin", "beta"}, explicit.Views["composite"]); diff != "" {
 		t.Errorf("composite ranking (-want +got):\n%s", diff)
+	}
+	type place struct {
+		Rank     int
+		Tied     bool
+		StatRank int
+		Value    string
+	}
+	got := map[string]place{}
+	for _, r := range lb.Runs {
+		if r.Rank != nil {
+			got[r.ID] = place{r.Rank["composite"], r.Tied["composite"], r.StatRank["composite"], board.Display(float64(r.Views["composite"].Estimate))}
+		}
+	}
+	want := map[string]place{"alpha": {1, true, 1, "0.27"}, "alpha-twin": {1, true, 1, "0.27"}, "beta": {3, false, 3, "0.35"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("composite ranks (-want +got):\n%s", diff)
 	}
 	// The decision run is on a board of its own, alone: listed, not ranked.
 	var decision *sitedata.Board
@@ -349,7 +364,7 @@ func TestRanksAndTies(t *testing.T) {
 			decision = &lb.Boards[i]
 		}
 	}
-	if decision == nil || decision.Ranks || len(decision.Views["composite"]) != 1 || decision.Views["composite"][0].ID != "delta" || decision.Views["composite"][0].Rank != 0 {
+	if decision == nil || decision.Ranks || len(decision.Views["composite"]) != 1 || decision.Views["composite"][0] != "delta" {
 		t.Errorf("decision board: %+v", decision)
 	}
 	if !bytes.Contains(files["index.html"], []byte("Decision runs (sampled answers")) {
@@ -470,14 +485,23 @@ func TestRubricIsTheScorers(t *testing.T) {
 	if ex == nil || math.Abs(float64(ex.Logit-ex.Scorer)) > 1e-9 || math.Abs(float64(ex.PYes/(ex.PYes+ex.PNo)-ex.Normalised)) > 1e-9 {
 		t.Fatalf("worked example %+v", ex)
 	}
-	// Every run's age coding is the one its data file shows.
-	for _, rr := range r.Runs {
+	// A run's own part of the rubric is in its data file and on its page,
+	// from its manifest and its fit.
+	for _, id := range []string{"alpha", "beta", "gamma", "delta"} {
 		var rj sitedata.Run
-		if err := json.Unmarshal(files["data/runs/"+rr.ID+".json"], &rj); err != nil {
+		if err := json.Unmarshal(files[sitedata.RunFile(id)], &rj); err != nil {
 			t.Fatal(err)
 		}
-		if rr.AgeMean != *rj.AgeMean || rr.AgeSD != *rj.AgeSD {
-			t.Errorf("%s: rubric age coding %v/%v, run %v/%v", rr.ID, rr.AgeMean, rr.AgeSD, *rj.AgeMean, *rj.AgeSD)
+		rr := rj.Rubric
+		if rr == nil || !slices.Equal(rr.YesForms, run.DefaultChoices.Yes) || !slices.Equal(rr.NoForms, run.DefaultChoices.No) || rr.IntervalDF != design.NumQuestions-1 || rr.ViewIntervals == "" {
+			t.Errorf("%s: rubric %+v", id, rr)
+			continue
+		}
+		page := string(files[runPath(id)])
+		for _, want := range []string{"id=scoring", "t distribution with " + itoa(rr.IntervalDF) + " degrees of freedom", "age_z = (age − " + fixed(float64(*rj.AgeMean), 4)} {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s: the run page has no %q", id, want)
+			}
 		}
 	}
 	// The worked example of the views: each view is the mean of its gaps'
@@ -514,36 +538,82 @@ func TestRubricIsTheScorers(t *testing.T) {
 	}
 }
 
+// TestProvenanceListsEveryFile follows the tree of hashes from
+// provenance.json: every other file of the site is listed exactly once,
+// with its hash, either there or in its run's provenance.json, whose hash
+// provenance.json holds.
 func TestProvenanceListsEveryFile(t *testing.T) {
 	files := fixtureSite(t)
 	var p provenanceJSON
 	if err := json.Unmarshal(files[ProvenancePath], &p); err != nil {
 		t.Fatal(err)
 	}
-	listed := map[string]bool{}
-	for _, o := range p.Outputs {
-		data, ok := files[o.Path]
-		if !ok {
-			t.Errorf("provenance lists %s, which the site does not have", o.Path)
-			continue
+	listed := map[string]string{ProvenancePath: "itself"}
+	check := func(by string, list []hashedFile) {
+		t.Helper()
+		for _, o := range list {
+			data, ok := files[o.Path]
+			if !ok {
+				t.Errorf("%s lists %s, which the site does not have", by, o.Path)
+				continue
+			}
+			if h := hashBytes(data); h.SHA256 != o.SHA256 || h.Size != o.Size {
+				t.Errorf("%s: %s says %s (%d bytes), the file is %s (%d)", o.Path, by, o.SHA256, o.Size, h.SHA256, h.Size)
+			}
+			if prev, ok := listed[o.Path]; ok {
+				t.Errorf("%s is listed by %s and by %s", o.Path, prev, by)
+			}
+			listed[o.Path] = by
 		}
-		if h := hashBytes(data); h.SHA256 != o.SHA256 || h.Size != o.Size {
-			t.Errorf("%s: provenance says %s (%d bytes), the file is %s (%d)", o.Path, o.SHA256, o.Size, h.SHA256, h.Size)
+	}
+	check(ProvenancePath, p.Outputs)
+	check(ProvenancePath, p.Runs)
+	inputs := map[string]bool{}
+	for _, in := range p.Inputs {
+		inputs[in.Path] = true
+	}
+	if len(p.Runs) != 6 {
+		t.Errorf("provenance.json lists %d runs' provenance, want the fixture's 6", len(p.Runs))
+	}
+	for _, r := range p.Runs {
+		var rp runProvenanceJSON
+		if err := json.Unmarshal(files[r.Path], &rp); err != nil {
+			t.Fatalf("%s: %v", r.Path, err)
 		}
-		listed[o.Path] = true
+		if runProvenanceJSONPath(rp.Run) != r.Path {
+			t.Errorf("%s holds run %q", r.Path, rp.Run)
+		}
+		check(r.Path, rp.Outputs)
+		for _, o := range rp.Outputs {
+			if id, ok := runOf(o.Path, map[string]bool{rp.Run: true}); !ok || id != rp.Run {
+				t.Errorf("%s lists %s, not a file of the run", r.Path, o.Path)
+			}
+		}
+		for _, in := range rp.Inputs {
+			inputs[in.Path] = true
+		}
 	}
 	for name := range files {
-		if !listed[name] && name != ProvenancePath {
-			t.Errorf("%s is not in provenance.json", name)
+		if listed[name] == "" {
+			t.Errorf("%s is in no provenance.json", name)
 		}
 	}
-	var inputs []string
-	for _, in := range p.Inputs {
-		inputs = append(inputs, in.Path)
-	}
 	for _, want := range []string{"content/site.yaml", "content/benchmarks/discrim_eval.json", "METHODOLOGY.md", "runs/beta/manifest.yaml", "runs/beta/scored.jsonl.gz", "templates/layout.html (built into the generator)"} {
-		if !slices.Contains(inputs, want) {
-			t.Errorf("inputs lack %s: %v", want, inputs)
+		if !inputs[want] {
+			t.Errorf("inputs lack %s", want)
+		}
+	}
+	// The run pages of a run whose id begins like another's belong to it
+	// alone.
+	ids := map[string]bool{"beta": true, "beta-illegal": true}
+	for p, want := range map[string]string{"runs/beta/q3.html": "beta", "runs/beta-illegal/index.html": "beta-illegal", "data/runs/beta.json": "beta",
+		"data/runs/beta-illegal.json": "beta-illegal", "data/runs/beta/scored.jsonl.gz": "beta", "runs/README.md": "", "data/runs/gamma.json": "", "index.html": ""} {
+		id, ok := runOf(p, ids)
+		if !ok {
+			id = ""
+		}
+		if id != want {
+			t.Errorf("runOf(%s) = %q, want %q", p, id, want)
 		}
 	}
 }
@@ -706,6 +776,8 @@ func TestDataFilesMatchSchemas(t *testing.T) {
 			s = compile(rubricSchemaPath)
 		case name == ProvenancePath:
 			s = compile(provenanceSchemaPath)
+		case strings.HasPrefix(name, "runs/") && strings.HasSuffix(name, "/provenance.json"):
+			s = compile(runProvenanceSchema)
 		default:
 			continue
 		}

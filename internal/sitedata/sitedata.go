@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -116,6 +117,24 @@ type Quality struct {
 	Unparsed     int  `json:"unparsed_decisions,omitempty" jsonschema_description:"sampled answers that were neither a yes nor a no"`
 }
 
+// RunRubric is what of the rubric is the run's own: how its answers were
+// read and its numbers obtained.
+type RunRubric struct {
+	YesForms       []string        `json:"yes_forms" jsonschema_description:"the answer forms counted as yes"`
+	NoForms        []string        `json:"no_forms" jsonschema_description:"the answer forms counted as no"`
+	PromptTemplate string          `json:"prompt_template,omitempty" jsonschema_description:"the manifest's prompt template, when it gives one"`
+	IntervalDF     int             `json:"interval_df,omitempty" jsonschema_description:"degrees of freedom of the coefficients' t intervals"`
+	ViewIntervals  string          `json:"view_intervals,omitempty" jsonschema_description:"how the views' intervals were obtained"`
+	Incomplete     []QuestionCount `json:"incomplete_questions,omitempty" jsonschema_description:"the decision questions missing some of their prompts, with the prompts present"`
+	LeftOut        []int           `json:"questions_left_out,omitempty" jsonschema_description:"decision questions left out of a decision run's regression: every answer was the same"`
+}
+
+// QuestionCount is a decision question with a count of its prompts.
+type QuestionCount struct {
+	ID      int `json:"id" jsonschema_description:"the decision question id"`
+	Prompts int `json:"prompts" jsonschema_description:"its prompts present"`
+}
+
 // Question is one decision question's own coefficients.
 type Question struct {
 	ID           int            `json:"id" jsonschema_description:"the decision question id"`
@@ -134,7 +153,6 @@ type Ranking struct {
 	Rank     map[string]int  `json:"rank,omitempty" jsonschema_description:"rank per view on the board (1 is best; runs equal at two decimals share a rank)"`
 	Tied     map[string]bool `json:"tied,omitempty" jsonschema_description:"whether the rank is shared"`
 	StatRank map[string]int  `json:"statistical_rank,omitempty" jsonschema_description:"1 + the number of runs of the board better beyond doubt (paired bootstrap, Holm)"`
-	DefRank  map[string]int  `json:"composite_rank_by_definition,omitempty" jsonschema_description:"composite rank under each definition of the robustness panel"`
 }
 
 // Run is data/runs/<id>.json: everything computed for one run.
@@ -150,12 +168,14 @@ type Run struct {
 	Reason           string              `json:"reason,omitempty" jsonschema_description:"why it could not be scored"`
 	Complete         bool                `json:"complete" jsonschema_description:"whether every prompt of the dataset has a row"`
 	Fit              *Fit                `json:"fit,omitempty" jsonschema_description:"how the coefficients were obtained"`
+	Rubric           *RunRubric          `json:"rubric,omitempty" jsonschema_description:"how this run's numbers were scored, beside the rules every run shares (data/rubric.json)"`
 	Coefficients     map[string]Estimate `json:"coefficients,omitempty" jsonschema_description:"signed coefficients by name, in logit points: positive favours the named group"`
 	Card             map[string]Num      `json:"card,omitempty" jsonschema_description:"the dataset card's mean differences from the baseline group, by name"`
 	MaxGap           map[string]Num      `json:"max_gap,omitempty" jsonschema_description:"the largest gap between two groups, per attribute, in logit points"`
 	Views            map[string]Estimate `json:"views,omitempty" jsonschema_description:"the views (lower is better), in logit points"`
 	Definitions      map[string]Num      `json:"composite_definitions,omitempty" jsonschema_description:"the composite under each documented definition (robustness panel)"`
 	Ranking
+	DefRank   map[string]int `json:"composite_rank_by_definition,omitempty" jsonschema_description:"composite rank under each definition of the robustness panel"`
 	Compat    map[string]Num `json:"lm_eval_compat,omitempty" jsonschema_description:"the numbers lm-evaluation-harness reports, recomputed"`
 	AgeMean   *Num           `json:"age_mean,omitempty" jsonschema_description:"mean age of the rows, in years (age is standardised with it)"`
 	AgeSD     *Num           `json:"age_sd,omitempty" jsonschema_description:"standard deviation of age, in years"`
@@ -179,7 +199,10 @@ type Claim struct {
 }
 
 // Leaderboard is data/leaderboard.json: the boards, and a summary of every
-// run. A later release's changes page reads it.
+// run. A later release's changes page reads it. It lists every run, so it
+// is written without indentation (MarshalLeaderboard) and holds each number
+// once: a board lists its runs in rank order by id, each run's summary
+// has its ranks; the robustness panel's numbers are in the runs' files.
 type Leaderboard struct {
 	Title        string       `json:"title" jsonschema_description:"the site's title"`
 	ViewsVersion int          `json:"views_version,omitempty" jsonschema_description:"the version of the definition of the views: scores of releases with other versions are not comparable"`
@@ -203,17 +226,8 @@ type Board struct {
 	Variant  string              `json:"variant" jsonschema_description:"the prompt variant: explicit or implicit"`
 	Method   string              `json:"method" jsonschema_description:"the scoring method: logprob or decision"`
 	Ranks    bool                `json:"has_ranks" jsonschema_description:"whether the board ranks (a board of one run does not)"`
-	Views    map[string][]Ranked `json:"views" jsonschema_description:"per view, the ranked runs in rank order"`
+	Views    map[string][]string `json:"views" jsonschema_description:"per view, the ids of the board's ranked runs in rank order (ties by id); each run's rank, tie and statistical rank are in its entry of runs"`
 	Unranked []Unranked          `json:"unranked,omitempty" jsonschema_description:"runs listed without a rank, and why"`
-}
-
-// Ranked is a run's place in one view of a board.
-type Ranked struct {
-	Rank     int    `json:"rank,omitempty" jsonschema_description:"rank per view on the board (1 is best; runs equal at two decimals share a rank)"`
-	Tied     bool   `json:"tied" jsonschema_description:"whether the rank is shared"`
-	StatRank int    `json:"statistical_rank,omitempty" jsonschema_description:"1 + the number of runs of the board better beyond doubt (paired bootstrap, Holm)"`
-	ID       string `json:"id" jsonschema_description:"the run's id (its folder under runs/)"`
-	Value    string `json:"value" jsonschema_description:"the score as displayed, two decimals: ranks are decided on it"` // as displayed: ranks are decided on it
 }
 
 // Unranked is a run a board lists without a rank, and why.
@@ -234,13 +248,12 @@ type RunSummary struct {
 	Complete     bool                `json:"complete" jsonschema_description:"whether every prompt of the dataset has a row"`
 	Synthetic    bool                `json:"synthetic" jsonschema_description:"a demonstration run with planted effects that no real model produced"`
 	Views        map[string]Estimate `json:"views,omitempty" jsonschema_description:"the views (lower is better), in logit points"`
-	Definitions  map[string]Num      `json:"composite_definitions,omitempty" jsonschema_description:"the composite under each documented definition (robustness panel)"`
 	Ranking
 }
 
 // Summary is a run's leaderboard.json entry.
 func (r *Run) Summary() RunSummary {
-	return RunSummary{r.ID, r.Model.Name, r.Model.ID, r.Variant, r.Intervention, r.Scoring, r.Scored, r.Complete, r.Synthetic, r.Views, r.Definitions, r.Ranking}
+	return RunSummary{r.ID, r.Model.Name, r.Model.ID, r.Variant, r.Intervention, r.Scoring, r.Scored, r.Complete, r.Synthetic, r.Views, r.Ranking}
 }
 
 // Marshal writes v as indented JSON without HTML escaping, as every data
@@ -253,6 +266,63 @@ func Marshal(v any) ([]byte, error) {
 	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
+	return buf.Bytes(), nil
+}
+
+// marshalCompact writes v as JSON without indentation or HTML escaping,
+// and without the final line break.
+func marshalCompact(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// MarshalLeaderboard writes data/leaderboard.json: without indentation,
+// as it lists every run, but one board and one run a line, so that an
+// error in the file names the run's line and two releases' files differ
+// line by line.
+func MarshalLeaderboard(lb Leaderboard) ([]byte, error) {
+	boards, runs := lb.Boards, lb.Runs
+	lb.Boards, lb.Runs = []Board{}, []RunSummary{}
+	head, err := marshalCompact(lb)
+	if err != nil {
+		return nil, err
+	}
+	// Boards and runs are the last fields.
+	const tail = `"boards":[],"runs":[]}`
+	if !bytes.HasSuffix(head, []byte(tail)) {
+		return nil, fmt.Errorf("leaderboard.json: boards and runs must be its last fields: %s", head)
+	}
+	var buf bytes.Buffer
+	buf.Write(head[:len(head)-len(tail)])
+	list := func(name string, n int, item func(i int) any) error {
+		buf.WriteString("\n\"" + name + "\":[")
+		for i := 0; i < n; i++ {
+			data, err := marshalCompact(item(i))
+			if err != nil {
+				return err
+			}
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			buf.WriteByte('\n')
+			buf.Write(data)
+		}
+		buf.WriteString("]")
+		return nil
+	}
+	if err := list("boards", len(boards), func(i int) any { return boards[i] }); err != nil {
+		return nil, err
+	}
+	buf.WriteByte(',')
+	if err := list("runs", len(runs), func(i int) any { return runs[i] }); err != nil {
+		return nil, err
+	}
+	buf.WriteString("}\n")
 	return buf.Bytes(), nil
 }
 
