@@ -58,6 +58,7 @@ func axePages(p Pages) []string {
 		p.Compare,
 		p.Transcripts,
 		"board/implicit-age.html",
+		"board/explicit-composite-pairwise.html",
 		"runs/" + p.RunID + "/scenarios.html",
 		"runs/" + p.RunID + "/provenance.html",
 		"transcripts.html",

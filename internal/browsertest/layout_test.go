@@ -7,7 +7,7 @@ import (
 
 // layoutPages are the pages whose layout the tests check at phone width.
 func layoutPages(p Pages) []string {
-	return existing("index.html", "board/implicit-race.html", p.Run, p.Scenario, p.Prompt, p.Compare,
+	return existing("index.html", "board/implicit-race.html", "board/explicit-race-pairwise.html", p.Run, p.Scenario, p.Prompt, p.Compare,
 		"runs/"+p.RunID+"/scenarios.html", "runs/"+p.RunID+"/provenance.html", p.Transcripts, "transcripts.html",
 		"methodology.html", "rubric.html", "benchmark.html", "mitigation.html", "provenance.html", "changes.html", "pages/about.html", "downloads.html")
 }

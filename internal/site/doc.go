@@ -19,7 +19,8 @@
 //	assemble  the pages spanning runs queued; the data files written
 //	          (assemble.go, data.go)
 //	render    a pool renders queued pages in parallel (render.go)
-//	write     assets, then provenance.json, which lists every other file;
+//	write     assets, then each run's provenance.json and provenance.json,
+//	          which between them list every other file (provenance.go);
 //	          the output folder is swapped in (write.go, sink.go)
 //
 // A page's content is settled when it is queued; no page depends on the
@@ -46,7 +47,7 @@
 //	compare        compare/<variant>/q<N>.html             compare.go      every run's cells of one question
 //	hub            transcripts.html                        browser.go      runs, variants, which runs stored transcripts
 //	downloads      downloads.html                          downloads.go    the data files, CSV columns, schemas, run files
-//	rubric         rubric.html (and data/rubric.json)      rubric.go       the scoring code's settings, runs
+//	rubric         rubric.html (and data/rubric.json)      rubric.go       the scoring code's settings, worked examples
 //	provenance     provenance.html (and provenance.json)   provenance.go   every input and output file
 //	changes        changes.html                            changes.go      the previous release's data/leaderboard.json, compared by internal/changes
 //	benchmark      benchmark.html                          benchmark.go    content/benchmarks/<id>.json
@@ -61,6 +62,16 @@
 // (data/schema/, reflected from the Go types) and copies each run's folder
 // to data/runs/<id>/ unless site.yaml's runs_url says where the runs are
 // published.
+//
+// # Size
+//
+// No file grows without bound with the number of runs: a page that lists
+// every run spends a few hundred bytes a run on it (boards, Downloads,
+// provenance), or shows the top runs and a summary (the pairwise pages
+// above matrixMax ranked runs, the boards' charts above chartMax); what
+// is a run's own goes to its own files (its part of the rubric, its
+// provenance). TestNoFileOverBudget builds 400 runs and holds every file
+// to 500 KB.
 //
 // # Scripts
 //

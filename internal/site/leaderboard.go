@@ -149,10 +149,10 @@ func boardPage(sc *scored, variant run.Variant, v score.View) (*page, error) {
 		}
 		if len(t.Rows) > 0 {
 			charted := bd.Ranked[v]
-			t.Charted = "each run’s"
+			t.Charted = "every run"
 			if len(charted) > chartMax {
 				charted = charted[:chartMax]
-				t.Charted = "the " + itoa(chartMax) + " runs ranked highest (of " + itoa(len(bd.Ranked[v])) + "):"
+				t.Charted = "the " + itoa(chartMax) + " runs ranked highest (of " + itoa(len(bd.Ranked[v])) + ")"
 			}
 			for _, narrow := range []bool{false, true} {
 				c, err := boardChart(charted, len(bd.Ranked[v]), v, bd.Method, variant, narrow)

@@ -99,7 +99,8 @@ func Build(cfg Config, out string, opt WriteOptions) error {
 //	          own pages (scenarios, transcripts, provenance) are rendered
 //	boards    the runs ranked and compared
 //	assemble  the pages that span runs, then rendered
-//	write     data files, assets, and last provenance.json
+//	write     data files, assets, and last the runs' provenance.json and
+//	          provenance.json
 //
 // Everything a page shows is settled before it is rendered, and no page
 // depends on the order in which pages are rendered or written.
