@@ -76,7 +76,7 @@ func BenchmarkRunPages(b *testing.B) {
 	if rr.err != nil {
 		b.Fatal(rr.err)
 	}
-	in.texts.add(rr.run, rr.texts)
+	in.texts.add(rr.run, rr.texts, rr.infos)
 	e := &board.Entry{Run: rr.run, Result: rr.res}
 	var c counter
 	b.ReportAllocs()

@@ -6,6 +6,8 @@ package site
 
 import (
 	"fmt"
+	"html/template"
+	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -23,7 +25,7 @@ type compareData struct {
 	// each on its own colour scale; Runs are all of them, in group order.
 	Groups []compareGroup
 	Runs   []compareRun
-	Rows   []compareRow
+	Rows   compareRows
 	// Parts are the pages of runs, when there is more than one.
 	Parts              []comparePart
 	TotalRuns, PerPage int
@@ -53,9 +55,33 @@ type compareRun struct {
 	ID, Model, Intervention, Href, Group string
 }
 
+// compareRow is a variant's row: its cell of the design and a difference
+// per run (no link in a cell: the column heading links to the run).
 type compareRow struct {
-	Anchor, Label, PromptHref string
-	Cells                     deltaRow // one per run; no link, the column heading links to the run
+	Cell  design.Cell
+	Cells deltaRow
+}
+
+// compareRows are a page's 135 rows and the relative link to the prompt
+// page, whose sections the row headings link to.
+type compareRows struct {
+	PromptRel string
+	Rows      []compareRow
+}
+
+// HTML writes the rows in Go: a row's id, heading and link come from the
+// design (anchors and labels such as "20, female, Black"), its cells are
+// numbers (deltaRow) — no input text — so the table body is one template
+// call, not four a row.
+func (rs compareRows) HTML() template.HTML {
+	var b strings.Builder
+	for _, r := range rs.Rows {
+		a := r.Cell.Anchor()
+		b.WriteString(`<tr id="` + a + `"><th scope="row"><a href="` + rs.PromptRel + "#" + a + `">` + r.Cell.Label() + `</a></th>`)
+		b.WriteString(string(r.Cells.HTML()))
+		b.WriteString("</tr>\n")
+	}
+	return template.HTML(b.String())
 }
 
 // compareColumn is a run with an answer on the question.
@@ -99,7 +125,9 @@ func comparePages(texts *datasetTexts, sc *scored, variant run.Variant, q int, r
 			d.Parts[k].Current = true
 			p.Title += fmt.Sprintf(" (%s)", parts[k].Label)
 		}
-		p.Path, p.Body = comparePartPath(variant, q, k+1), d
+		p.Path = comparePartPath(variant, q, k+1)
+		d.Rows.PromptRel = relPath(p.Path, promptPath(variant, q))
+		p.Body = d
 		pages = append(pages, p)
 	}
 	return pages
@@ -126,11 +154,11 @@ func comparePage(texts *datasetTexts, variant run.Variant, q int, cols []compare
 		}
 	}
 	for i, c := range design.Cells() {
-		r := compareRow{Anchor: c.Anchor(), Label: c.Label(), PromptHref: anchored(promptPath(variant, q), c.Anchor()), Cells: make(deltaRow, len(cols))}
+		r := compareRow{Cell: c, Cells: make(deltaRow, len(cols))}
 		for j, col := range cols {
 			r.Cells[j] = col.deltas.cell(i, col.decision)
 		}
-		d.Rows = append(d.Rows, r)
+		d.Rows.Rows = append(d.Rows.Rows, r)
 	}
 	return &page{Title: fmt.Sprintf("Question %d · all %s runs", q, variant), Section: secNone, Body: d}
 }

@@ -64,13 +64,27 @@ func TestComparePages(t *testing.T) {
 				t.Errorf("page %d: log-probability run %s after a sampled-answer run", k+1, r.ID)
 			}
 			lastDecision = dec
-			if got := d.Rows[0].Cells[j].Decision; got != dec {
+			if got := d.Rows.Rows[0].Cells[j].Decision; got != dec {
 				t.Errorf("run %s: cell scored as decision=%v", r.ID, got)
 			}
 		}
 	}
 	if len(seen) != len(runs) {
 		t.Errorf("%d of %d runs shown", len(seen), len(runs))
+	}
+	// The rows written in Go hold the design's anchors and labels, a
+	// link to the prompt page and cells of numbers, nothing else.
+	row := regexp.MustCompile("^<tr id=\"(age-[0-9]+-[a-z-]+)\"><th scope=\"row\"><a href=\"\\.\\./\\.\\./prompts/explicit/q3\\.html#(age-[0-9]+-[a-z-]+)\">[0-9]+, [a-z-]+, [A-Za-z ]+</a></th>" +
+		"(<td class=\"(b[0-8]|missing|nobase)\">[^<>&\"]*</td>)+</tr>$")
+	lines := strings.Split(strings.TrimSuffix(string(pages[0].Body.(compareData).Rows.HTML()), "\n"), "\n")
+	if len(lines) != 135 {
+		t.Errorf("%d rows, want 135", len(lines))
+	}
+	for _, l := range lines {
+		if m := row.FindStringSubmatch(l); m == nil || m[1] != m[2] {
+			t.Errorf("row %q", l)
+			break
+		}
 	}
 }
 

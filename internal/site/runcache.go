@@ -222,21 +222,21 @@ func pagesKey(gen, runKey string, site *siteInfo, texts *datasetTexts, r *run.Ru
 	if err != nil {
 		return "", err
 	}
+	// The run's prompts in design order, question by question, each with
+	// the hash of the dataset text its pages compare it with.
+	byQ := map[int]*[design.NumCells]bool{}
+	for p := range infos {
+		if byQ[p.Q] == nil {
+			byQ[p.Q] = new([design.NumCells]bool)
+		}
+		byQ[p.Q][p.Index()] = true
+	}
 	h := sha256.New()
-	prompts := slices.SortedFunc(maps.Keys(infos), func(a, b design.Prompt) int {
-		if a.Q != b.Q {
-			return a.Q - b.Q
-		}
-		return a.Index() - b.Index()
-	})
-	lastQ := -1
-	for _, p := range prompts {
-		if p.Q != lastQ {
-			fmt.Fprintf(h, "q%d %s\n", p.Q, texts.title(r.Manifest.Variant, p.Q))
-			lastQ = p.Q
-		}
-		t, _ := texts.owned(r.Manifest.Variant, p)
-		fmt.Fprintf(h, "%d %x\n", p.Index(), hashText(t.text))
+	var buf []byte
+	for _, q := range slices.Sorted(maps.Keys(byQ)) {
+		buf = fmt.Appendf(buf[:0], "q%d %s\n", q, texts.title(r.Manifest.Variant, q))
+		buf = texts.appendHashes(buf, r.Manifest.Variant, q, byQ[q])
+		h.Write(buf)
 	}
 	return cache.Key(gen, "pages", r.ID, runKey, string(frame), hex.EncodeToString(h.Sum(nil))), nil
 }

@@ -265,7 +265,7 @@ func scenarioPage(texts *datasetTexts, infos map[design.Prompt]textInfo, e *boar
 				gc.Transcript = n
 				d.Stored++
 			}
-			if text, _ := texts.text(m.Variant, q, c); hashText(text) != infos[k].hash {
+			if t, _ := texts.owned(m.Variant, k); t.hash != infos[k].hash {
 				gc.Differs = true
 				d.Differs++
 			}

@@ -429,7 +429,7 @@ func (rc *runCache) commit(cfg Config, in *loaded, sc *scored, site *siteInfo, r
 			r.Cells = []run.Cell{{Prompt: f.P, Line: f.Line, Logit: f.Logit, LP: f.LP}}
 		}
 	}
-	in.texts.add(r, rr.texts)
+	in.texts.add(r, rr.texts, rr.infos)
 	if sc.example == nil && r.Manifest.Scoring == run.Logprob && len(r.Cells) > 0 {
 		sc.example = workedExample(e)
 	}

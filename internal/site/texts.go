@@ -1,6 +1,7 @@
 package site
 
 import (
+	"encoding/binary"
 	"slices"
 	"sort"
 	"strings"
@@ -15,6 +16,7 @@ import (
 type ownedText struct {
 	owner string // the run the text was taken from
 	text  string
+	hash  uint64 // hashText(text)
 }
 
 // datasetTexts keeps one copy of each prompt text per variant, taken from
@@ -25,26 +27,44 @@ type ownedText struct {
 type datasetTexts struct {
 	mu        sync.RWMutex
 	byVariant map[run.Variant]map[design.Prompt]ownedText
+	full      map[run.Variant]map[int]int // prompts with a text, per question
+	// hashes holds the texts' hashes per question in design order, for
+	// the cache keys of runs' pages (a lookup by index, not by prompt).
+	hashes map[run.Variant]map[int]*[design.NumCells]uint64
 }
 
 func newDatasetTexts() *datasetTexts {
-	return &datasetTexts{byVariant: map[run.Variant]map[design.Prompt]ownedText{}}
+	return &datasetTexts{byVariant: map[run.Variant]map[design.Prompt]ownedText{}, full: map[run.Variant]map[int]int{},
+		hashes: map[run.Variant]map[int]*[design.NumCells]uint64{}}
 }
 
-// add gives the dataset a run's prompt texts. Runs are added in id order,
-// and a prompt keeps the text of the first run that has it: the run with
-// the lowest id, whatever order runs were read in.
-func (d *datasetTexts) add(r *run.Run, texts map[design.Prompt]string) {
+// add gives the dataset a run's prompt texts, with their hashes (infos).
+// Runs are added in id order, and a prompt keeps the text of the first run
+// that has it: the run with the lowest id, whatever order runs were read
+// in.
+func (d *datasetTexts) add(r *run.Run, texts map[design.Prompt]string, infos map[design.Prompt]textInfo) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	m := d.byVariant[r.Manifest.Variant]
 	if m == nil {
 		m = map[design.Prompt]ownedText{}
 		d.byVariant[r.Manifest.Variant] = m
+		d.full[r.Manifest.Variant] = map[int]int{}
+		d.hashes[r.Manifest.Variant] = map[int]*[design.NumCells]uint64{}
 	}
+	full, hashes := d.full[r.Manifest.Variant], d.hashes[r.Manifest.Variant]
 	for k, t := range texts {
 		if _, ok := m[k]; !ok {
-			m[k] = ownedText{r.ID, t}
+			info, ok := infos[k]
+			if !ok {
+				info.hash = hashText(t)
+			}
+			m[k] = ownedText{r.ID, t, info.hash}
+			full[k.Q]++
+			if hashes[k.Q] == nil {
+				hashes[k.Q] = new([design.NumCells]uint64)
+			}
+			hashes[k.Q][k.Index()] = info.hash
 		}
 	}
 }
@@ -54,12 +74,36 @@ func (d *datasetTexts) missing(variant run.Variant, prompts map[design.Prompt]te
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	m := d.byVariant[variant]
+	full := d.full[variant]
 	for p := range prompts {
+		if full[p.Q] == design.NumCells {
+			continue // every variant of the question has its text
+		}
 		if _, ok := m[p]; !ok {
 			return true
 		}
 	}
 	return false
+}
+
+// appendHashes appends to buf, for each variant of question q that is
+// present, its index and the hash of its dataset text (0 when it has
+// none).
+func (d *datasetTexts) appendHashes(buf []byte, variant run.Variant, q int, present *[design.NumCells]bool) []byte {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	hs := d.hashes[variant][q]
+	for i, ok := range present {
+		if ok {
+			var h uint64
+			if hs != nil {
+				h = hs[i]
+			}
+			buf = binary.LittleEndian.AppendUint16(buf, uint16(i))
+			buf = binary.LittleEndian.AppendUint64(buf, h)
+		}
+	}
+	return buf
 }
 
 // text returns the dataset text of a prompt.

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -71,6 +72,10 @@ type output struct {
 	logf                   func(string, ...any)
 	mu                     sync.Mutex
 	dirs                   map[string]bool // folders made so far
+	// prev lists the regular files of the site being replaced (found
+	// without following links): a file put with the same bytes as one of
+	// them is hard-linked from it instead of written again.
+	prev map[string]bool
 }
 
 // openOutput takes the lock on out (waiting for another build to finish),
@@ -111,7 +116,82 @@ func openOutput(out string, opt WriteOptions) (*output, error) {
 		o.abort()
 		return nil, err
 	}
+	o.prev = previousFiles(out)
 	return o, nil
+}
+
+// previousFiles lists the regular files of the site at out, if there is
+// one, by site path. WalkDir follows no symbolic link, so no file reached
+// through one is listed; unreadable parts are left out.
+func previousFiles(out string) map[string]bool {
+	files := map[string]bool{}
+	if st, err := os.Lstat(out); err != nil || !st.IsDir() {
+		return files
+	}
+	filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.Type().IsRegular() {
+			if rel, err := filepath.Rel(out, p); err == nil {
+				files[filepath.ToSlash(rel)] = true
+			}
+		}
+		return nil
+	})
+	return files
+}
+
+// linkUnchanged hard-links the previous site's file at path into the new
+// one when it holds exactly data, as a regular file of mode 0644: a
+// rebuild that changes a few files of a large site writes only those
+// (creating a file costs ten times linking one). The bytes are compared,
+// never assumed from a listing, so the result is the clean build's.
+func (o *output) linkUnchanged(path, dst string, data []byte) bool {
+	if !o.prev[path] {
+		return false
+	}
+	src := filepath.Join(o.out, filepath.FromSlash(path))
+	f, err := os.OpenFile(src, os.O_RDONLY|oNoFollow, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm() != 0o644 || st.Size() != int64(len(data)) {
+		return false
+	}
+	if !sameBytes(f, data) || os.Link(src, dst) != nil {
+		return false
+	}
+	// The link is of the file compared, not of one swapped in meanwhile.
+	if lst, err := os.Lstat(dst); err != nil || !os.SameFile(st, lst) {
+		os.Remove(dst)
+		return false
+	}
+	return true
+}
+
+var compareBufs = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
+
+// sameBytes reports whether r holds exactly data.
+func sameBytes(r io.Reader, data []byte) bool {
+	bp := compareBufs.Get().(*[]byte)
+	defer compareBufs.Put(bp)
+	buf := *bp
+	for {
+		n, err := io.ReadFull(r, buf)
+		if n > len(data) || !bytes.Equal(buf[:n], data[:n]) {
+			return false
+		}
+		data = data[n:]
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return len(data) == 0
+		}
+		if err != nil {
+			return false
+		}
+	}
 }
 
 // put writes one file into the temporary folder. Modes are set
@@ -124,6 +204,10 @@ func (o *output) put(path string, data []byte) error {
 	p := filepath.Join(o.tmp, filepath.FromSlash(path))
 	if err := o.mkdirs(filepath.Dir(p)); err != nil {
 		return err
+	}
+	if o.linkUnchanged(path, p, data) {
+		step("file")
+		return nil
 	}
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {

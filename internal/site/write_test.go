@@ -352,3 +352,69 @@ func TestConcurrentBuilds(t *testing.T) {
 		t.Errorf("left %v", d)
 	}
 }
+
+// TestRewriteLinksUnchangedFiles: a rebuild links the files whose bytes are
+// unchanged from the previous site instead of writing them, and writes
+// every other file afresh: a changed one, one a user edited in place or
+// made unreadable to others, one replaced by a symbolic link.
+func TestRewriteLinksUnchangedFiles(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "site")
+	outside := filepath.Join(dir, "outside.html")
+	files := []File{
+		{Path: "index.html", Data: []byte("<p>home")},
+		{Path: "runs/a/q1.html", Data: []byte("<p>same")},
+		{Path: "runs/a/q2.html", Data: []byte("<p>old")},
+		{Path: "runs/a/q3.html", Data: []byte("<p>edit")},
+		{Path: "runs/a/q4.html", Data: []byte("<p>mode")},
+		{Path: "runs/a/q5.html", Data: []byte("<p>link")},
+	}
+	if err := Write(out, files); err != nil {
+		t.Fatal(err)
+	}
+	stat := func(p string) os.FileInfo {
+		st, err := os.Lstat(filepath.Join(out, p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	before := map[string]os.FileInfo{}
+	for _, f := range files {
+		before[f.Path] = stat(f.Path)
+	}
+	// What users and accidents do to a published folder.
+	if err := os.WriteFile(filepath.Join(out, "runs/a/q3.html"), []byte("<p>EDIT"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(out, "runs/a/q4.html"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(outside, []byte("<p>link"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(out, "runs/a/q5.html")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(out, "runs/a/q5.html")); err != nil {
+		t.Fatal(err)
+	}
+	files[2].Data = []byte("<p>new")
+	if err := Write(out, files); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		st := stat(f.Path)
+		data, err := os.ReadFile(filepath.Join(out, f.Path))
+		if err != nil || !bytes.Equal(data, f.Data) || !st.Mode().IsRegular() || st.Mode().Perm() != 0o644 {
+			t.Errorf("%s: %q, mode %v, %v; want %q, a regular file of mode 0644", f.Path, data, st.Mode(), err, f.Data)
+		}
+		linked := os.SameFile(st, before[f.Path])
+		if want := f.Path == "index.html" || f.Path == "runs/a/q1.html"; linked != want {
+			t.Errorf("%s: linked from the previous site %v, want %v", f.Path, linked, want)
+		}
+	}
+	if data, _ := os.ReadFile(outside); string(data) != "<p>link" {
+		t.Errorf("the file outside the site changed: %q", data)
+	}
+}
