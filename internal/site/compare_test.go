@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -150,5 +151,38 @@ func TestGridRowHTML(t *testing.T) {
 		"(\n<a href=\"q17-transcripts(-[0-9]+)?\\.html#age-[0-9]+-[a-z-]+\">transcript</a>)?(\n<small>[a-z0-9. ]+</small>)*</td>)+$")
 	if h := string(r.HTML()); !ok.MatchString(h) {
 		t.Errorf("a grid row writes\n%s", h)
+	}
+}
+
+// TestMemoKindsArePlainData: the data of the pages kept by emitMemo are
+// plain exported values all the way down — no unexported field, map,
+// interface or function, which the gob encoding that keys them would miss
+// or order at random — so the key covers everything the template reads.
+func TestMemoKindsArePlainData(t *testing.T) {
+	var check func(path string, ty reflect.Type)
+	seen := map[reflect.Type]bool{}
+	check = func(path string, ty reflect.Type) {
+		if seen[ty] {
+			return
+		}
+		seen[ty] = true
+		switch ty.Kind() {
+		case reflect.Struct:
+			for i := range ty.NumField() {
+				f := ty.Field(i)
+				if !f.IsExported() {
+					t.Errorf("%s.%s is unexported", path, f.Name)
+					continue
+				}
+				check(path+"."+f.Name, f.Type)
+			}
+		case reflect.Slice, reflect.Array, reflect.Pointer:
+			check(path+"[]", ty.Elem())
+		case reflect.Map, reflect.Interface, reflect.Func, reflect.Chan, reflect.UnsafePointer:
+			t.Errorf("%s is a %s", path, ty.Kind())
+		}
+	}
+	for _, b := range []body{compareData{}, promptData{}} {
+		check(string(b.kind()), reflect.TypeOf(b))
 	}
 }

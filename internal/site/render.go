@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
@@ -20,6 +21,7 @@ import (
 	"github.com/tdewolff/minify/v2/js"
 	"github.com/tdewolff/minify/v2/svg"
 
+	"github.com/discrimeval/leaderboard/internal/cache"
 	"github.com/discrimeval/leaderboard/internal/highlight"
 )
 
@@ -72,8 +74,12 @@ func newMinifier() *minify.M {
 // renderer executes templates, minifies, and puts the page into the
 // site; it is safe for concurrent use.
 type renderer struct {
-	sets    map[kind]*template.Template
-	min     *minify.M
+	sets map[kind]*template.Template
+	min  *minify.M
+	// memo, when set, is the build cache, where pages that span runs are
+	// kept by what they show (emitMemo); gen is the generator's id.
+	memo    *cache.Cache
+	gen     string
 	site    *siteInfo
 	out     sink
 	stopped atomic.Bool // a job failed: the others stop at their next page
@@ -104,6 +110,41 @@ func (r *renderer) page(p *page) (File, error) {
 		return File{}, fmt.Errorf("%s: minify: %w", p.Path, err)
 	}
 	return File{Path: p.Path, Data: min.Bytes()}, nil
+}
+
+// emitMemo is emit for the pages that span runs and change little when a
+// run is added (compare and prompt pages): with the build cache, a page is
+// kept under the hash of everything its template reads — the site frame,
+// its path and title, and its data, gob-encoded (these kinds' data are
+// plain exported values, TestMemoKindsArePlainData) — and a rebuild puts
+// the kept bytes instead of rendering it again.
+func (r *renderer) emitMemo(p *page) error {
+	if r.memo == nil {
+		return r.emit(p)
+	}
+	if r.stopped.Load() {
+		return errStopped
+	}
+	frame, err := json.Marshal(r.site)
+	if err != nil {
+		return err
+	}
+	body, err := encodeGob(p.Body)
+	if err != nil {
+		return fmt.Errorf("%s: %w", p.Path, err)
+	}
+	key := cache.Key(r.gen, "page", string(p.Body.kind()), p.Path, p.Title, string(p.Section), string(frame), cache.Sum(body))
+	if data, err := r.memo.GetEntry(key); err == nil {
+		return r.out.put(p.Path, data)
+	}
+	f, err := r.page(p)
+	if err != nil {
+		return err
+	}
+	if err := r.out.put(f.Path, f.Data); err != nil {
+		return err
+	}
+	return r.memo.PutEntry(key, f.Data)
 }
 
 // emit renders a page and puts it into the site.

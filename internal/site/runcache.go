@@ -245,6 +245,7 @@ func pagesKey(gen, runKey string, site *siteInfo, texts *datasetTexts, r *run.Ru
 // prompts have a transcript (the hub says).
 type pagesEntry struct {
 	Paths, Blobs []string
+	Sizes        []int64
 	Transcripts  int
 }
 
@@ -301,7 +302,7 @@ func (c *capture) store(ch *cache.Cache, key string) error {
 		if err != nil {
 			return err
 		}
-		e.Paths, e.Blobs = append(e.Paths, f.Path), append(e.Blobs, sum)
+		e.Paths, e.Blobs, e.Sizes = append(e.Paths, f.Path), append(e.Blobs, sum), append(e.Sizes, int64(len(f.Data)))
 	}
 	data, err := encodeGob(e)
 	if err != nil {
@@ -319,19 +320,32 @@ func cachedPages(ch *cache.Cache, key string, out sink) (ok bool, transcripts in
 		return false, 0, nil
 	}
 	var e pagesEntry
-	if decodeGob(data, &e) != nil || len(e.Paths) != len(e.Blobs) {
+	if decodeGob(data, &e) != nil || len(e.Paths) != len(e.Blobs) || len(e.Sizes) != len(e.Blobs) {
 		ch.Forget(key)
 		return false, 0, nil
 	}
+	// A page the previous site has with the same hash is linked from it
+	// (byHash); the others are read from the cache, every one of them
+	// before any is put, so that a missing blob leaves nothing put.
+	hashed, _ := out.(byHash)
 	files := make([][]byte, len(e.Blobs))
 	for i, sum := range e.Blobs {
+		if hashed != nil && hashed.has(e.Paths[i], sum, e.Sizes[i]) {
+			continue
+		}
 		if files[i], err = ch.Get(sum); err != nil {
 			ch.Forget(key)
 			return false, 0, nil
 		}
 	}
 	for i, p := range e.Paths {
-		if err := out.put(p, files[i]); err != nil {
+		var err error
+		if files[i] == nil {
+			err = hashed.putByHash(p, e.Blobs[i], e.Sizes[i])
+		} else {
+			err = out.put(p, files[i])
+		}
+		if err != nil {
 			return true, 0, err
 		}
 	}

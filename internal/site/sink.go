@@ -45,6 +45,35 @@ func (r *recorder) put(path string, data []byte) error {
 	return r.next.put(path, data)
 }
 
+// byHash is a sink that may already hold a file known by its SHA-256 (in
+// hex) and size: the output, when the site it replaces has that very file
+// (it is linked, not written). has says so, having checked the bytes;
+// putByHash then puts it.
+type byHash interface {
+	has(path, sum string, size int64) bool
+	putByHash(path, sum string, size int64) error
+}
+
+func (r *recorder) has(path, sum string, size int64) bool {
+	h, ok := r.next.(byHash)
+	return ok && h.has(path, sum, size)
+}
+
+// putByHash records the file as put does, with the hash it is given.
+func (r *recorder) putByHash(path, sum string, size int64) error {
+	if path == "" || strings.HasPrefix(path, "/") || strings.Contains(path, "..") {
+		return fmt.Errorf("refusing to write outside the site: %q", path)
+	}
+	r.mu.Lock()
+	_, dup := r.files[path]
+	r.files[path] = hashedFile{Path: path, SHA256: sum, Size: size}
+	r.mu.Unlock()
+	if dup {
+		return fmt.Errorf("two outputs at %s", path)
+	}
+	return r.next.(byHash).putByHash(path, sum, size)
+}
+
 // outputs lists the files put so far, by path.
 func (r *recorder) outputs() []hashedFile {
 	r.mu.Lock()

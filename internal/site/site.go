@@ -118,6 +118,12 @@ func generate(cfg Config, out sink) error {
 	if err != nil {
 		return fmt.Errorf("render: %w", err)
 	}
+	if cfg.Cache != nil {
+		if r.gen, err = generatorID(cfg); err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+		r.memo = cfg.Cache
+	}
 	pool := newPool(r)
 	sc, err := streamRuns(cfg, in, site, pool, prog)
 	if err != nil {
@@ -237,13 +243,7 @@ type keptCells struct {
 func streamRuns(cfg Config, in *loaded, site *siteInfo, pool *pool, prog *progress) (*scored, error) {
 	n := len(in.runs)
 	sc := &scored{entries: make([]*board.Entry, n), kept: map[string]*keptCells{}, transcripts: map[string]int{}, needCoefs: board.NeedsCoefficients(in.runs)}
-	rc := &runCache{c: cfg.Cache}
-	if rc.c != nil {
-		var err error
-		if rc.gen, err = generatorID(cfg); err != nil {
-			return nil, fmt.Errorf("cache: %w", err)
-		}
-	}
+	rc := &runCache{c: cfg.Cache, gen: pool.r.gen}
 	workers := runtime.GOMAXPROCS(0)
 	window := make(chan struct{}, 2*workers) // runs read but not yet committed
 	results := make([]chan *readRun, n)

@@ -2,6 +2,8 @@ package site
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -170,6 +172,52 @@ func (o *output) linkUnchanged(path, dst string, data []byte) bool {
 		return false
 	}
 	return true
+}
+
+// has reports whether the previous site's file at path has this SHA-256
+// and size (and is a regular file of mode 0644, reached without links),
+// having read and hashed it.
+func (o *output) has(path, sum string, size int64) bool {
+	if !o.prev[path] {
+		return false
+	}
+	f, err := os.OpenFile(filepath.Join(o.out, filepath.FromSlash(path)), os.O_RDONLY|oNoFollow, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm() != 0o644 || st.Size() != size {
+		return false
+	}
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return false
+	}
+	return hex.EncodeToString(h.Sum(nil)) == sum
+}
+
+// putByHash links the previous site's file at path, which has checked to
+// have these bytes, into the new site.
+func (o *output) putByHash(path, sum string, size int64) error {
+	if strings.HasPrefix(path, "/") || strings.Contains(path, "..") || path == "" {
+		return fmt.Errorf("refusing to write outside the site: %q", path)
+	}
+	p := filepath.Join(o.tmp, filepath.FromSlash(path))
+	if err := o.mkdirs(filepath.Dir(p)); err != nil {
+		return err
+	}
+	src := filepath.Join(o.out, filepath.FromSlash(path))
+	if err := os.Link(src, p); err != nil {
+		return err
+	}
+	// Still the file checked, of the size and mode checked.
+	st, err := os.Lstat(p)
+	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm() != 0o644 || st.Size() != size {
+		return fmt.Errorf("%s: the previous site's copy changed while the site was built", path)
+	}
+	step("file")
+	return nil
 }
 
 var compareBufs = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}

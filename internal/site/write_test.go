@@ -16,6 +16,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/discrimeval/leaderboard/internal/cache"
 	"github.com/discrimeval/leaderboard/internal/flock"
 )
 
@@ -416,5 +417,63 @@ func TestRewriteLinksUnchangedFiles(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(outside); string(data) != "<p>link" {
 		t.Errorf("the file outside the site changed: %q", data)
+	}
+}
+
+// TestCachedRebuildLinksPages: with the build cache, a rebuild into the
+// same folder links each run's unchanged pages from the previous site
+// (checked by hash), writes what changed, and gives the clean build's
+// bytes; a page edited in the published folder is written afresh.
+func TestCachedRebuildLinksPages(t *testing.T) {
+	cfg := fixture(t)
+	clean := generateMap(t, cfg)
+	c, err := cache.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Cache = c
+	out := filepath.Join(t.TempDir(), "site")
+	if err := Build(cfg, out, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	const page, edited = "runs/beta/q3.html", "runs/beta/q2.html"
+	before, err := os.Stat(filepath.Join(out, page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, edited), []byte("<p>edited"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Build(cfg, out, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(filepath.Join(out, page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !os.SameFile(before, after) {
+		t.Errorf("%s was written again, not linked from the previous site", page)
+	}
+	n := 0
+	err = filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(out, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if want, ok := clean[filepath.ToSlash(rel)]; !ok || !bytes.Equal(data, want) {
+			t.Errorf("%s differs from the clean build", rel)
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != len(clean) {
+		t.Errorf("%d files, the clean build has %d", n, len(clean))
 	}
 }
