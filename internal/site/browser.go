@@ -70,7 +70,7 @@ func browserPages(in *loaded, sc *scored, pool *pool) {
 		pool.page(promptIndexPage(in.texts, variant, qs))
 		for i, q := range qs {
 			pool.submit(func(r *renderer) error {
-				if err := r.emitMemo(promptPage(in.texts, sc, variant, q, qs, i, runs)); err != nil {
+				if err := r.emitMemo(promptPage(in.texts, variant, q, qs, i)); err != nil {
 					return err
 				}
 				for _, p := range comparePages(in.texts, sc, variant, q, runs) {

@@ -5,8 +5,11 @@ package site
 // that no page grows with the board.
 
 import (
+	"cmp"
 	"fmt"
 	"html/template"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/board"
@@ -26,9 +29,13 @@ type compareData struct {
 	Groups []compareGroup
 	Runs   []compareRun
 	Rows   compareRows
-	// Parts are the pages of runs, when there is more than one.
-	Parts              []comparePart
-	TotalRuns, PerPage int
+	// Parts are the pages of runs, when there is more than one, and
+	// Range says which of the runs this page shows ("runs 41–80"). No
+	// page shows how many runs there are in all, so that adding a run
+	// changes only the page it lands on.
+	Parts   []comparePart
+	Range   string
+	PerPage int
 }
 
 // comparePart links one page of a question's compare pages.
@@ -89,41 +96,44 @@ type compareColumn struct {
 	run      compareRun
 	deltas   *keptQuestion
 	decision bool
+	date     string // the run's run_date
 }
 
-// comparePages are a question's compare pages: its runs in order,
-// log-probability runs before sampled-answer runs, compareRunsPerPage to
-// a page.
+// comparePages are a question's compare pages: its runs in the order
+// they were run (run date, then id), compareRunsPerPage to a page, each
+// page's log-probability runs before its sampled-answer runs. In that
+// order a newly added run is usually the last, so adding it leaves every
+// full page as it was (what the build cache keeps, emitMemo).
 func comparePages(texts *datasetTexts, sc *scored, variant run.Variant, q int, runs []*board.Entry) []*page {
 	var cols []compareColumn
-	for _, isDec := range []bool{false, true} {
-		for _, e := range runs {
-			kept := sc.kept[e.ID()]
-			qs := kept.deltas[q]
-			if qs == nil || kept.decision != isDec {
-				continue
-			}
-			cols = append(cols, compareColumn{compareRun{e.ID(), e.Run.Manifest.Model.Name, e.Run.Manifest.Intervention, scenarioPath(e.ID(), q), ""}, qs, isDec})
+	for _, e := range runs {
+		kept := sc.kept[e.ID()]
+		if qs := kept.deltas[q]; qs != nil {
+			cols = append(cols, compareColumn{compareRun{e.ID(), e.Run.Manifest.Model.Name, e.Run.Manifest.Intervention, scenarioPath(e.ID(), q), ""}, qs, kept.decision, e.Run.Manifest.RunDate})
 		}
 	}
+	// runs are by id, so the stable sort ends in a unique tiebreak.
+	slices.SortStableFunc(cols, func(a, b compareColumn) int { return strings.Compare(a.date, b.date) })
 	n := max(1, (len(cols)+compareRunsPerPage-1)/compareRunsPerPage)
 	var parts []comparePart
 	if n > 1 {
 		for k := range n {
-			lo, hi := k*compareRunsPerPage, min(len(cols), (k+1)*compareRunsPerPage)
-			parts = append(parts, comparePart{Label: fmt.Sprintf("runs %d–%d", lo+1, hi), Href: comparePartPath(variant, q, k+1)})
+			parts = append(parts, comparePart{Label: strconv.Itoa(k + 1), Href: comparePartPath(variant, q, k+1)})
 		}
 	}
 	var pages []*page
 	for k := range n {
-		part := cols[k*compareRunsPerPage : min(len(cols), (k+1)*compareRunsPerPage)]
+		lo, hi := k*compareRunsPerPage, min(len(cols), (k+1)*compareRunsPerPage)
+		part := slices.Clone(cols[lo:hi])
+		slices.SortStableFunc(part, func(a, b compareColumn) int { return cmp.Compare(b2i(a.decision), b2i(b.decision)) })
 		p := comparePage(texts, variant, q, part)
 		d := p.Body.(compareData)
-		d.TotalRuns, d.PerPage = len(cols), compareRunsPerPage
+		d.PerPage = compareRunsPerPage
 		if parts != nil {
 			d.Parts = append([]comparePart(nil), parts...)
 			d.Parts[k].Current = true
-			p.Title += fmt.Sprintf(" (%s)", parts[k].Label)
+			d.Range = fmt.Sprintf("runs %d–%d", lo+1, hi)
+			p.Title += fmt.Sprintf(" (%s)", d.Range)
 		}
 		p.Path = comparePartPath(variant, q, k+1)
 		d.Rows.PromptRel = relPath(p.Path, promptPath(variant, q))
@@ -131,6 +141,13 @@ func comparePages(texts *datasetTexts, sc *scored, variant run.Variant, q int, r
 		pages = append(pages, p)
 	}
 	return pages
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // comparePage is one page of a question's runs (cols).

@@ -18,8 +18,9 @@ import (
 )
 
 // TestComparePages: a question's runs are split compareRunsPerPage to a
-// page, log-probability runs first, each run on exactly one page, every
-// page linking all of them.
+// page in the order they were run, each page's log-probability runs first,
+// each run on exactly one page, every page linking all of them; a run
+// added with the latest date changes only the last page.
 func TestComparePages(t *testing.T) {
 	const logprob, decision = 83, 9
 	sc := &scored{kept: map[string]*keptCells{}}
@@ -32,22 +33,31 @@ func TestComparePages(t *testing.T) {
 		}
 		dec := i%10 == 9 && i/10 < decision
 		sc.kept[id] = &keptCells{decision: dec, deltas: map[int]*keptQuestion{3: keepQuestion(d, dec)}}
-		runs = append(runs, &board.Entry{Run: &run.Run{ID: id, Manifest: &run.Manifest{Model: run.Model{Name: "model " + id}}}})
+		// Dates run against ids, so that the order is the dates'.
+		date := fmt.Sprintf("2026-%02d-01", 12-i%12)
+		runs = append(runs, &board.Entry{Run: &run.Run{ID: id, Manifest: &run.Manifest{Model: run.Model{Name: "model " + id}, RunDate: date}}})
 	}
 	pages := comparePages(newDatasetTexts(), sc, run.Explicit, 3, runs)
 	if want := (logprob + decision + compareRunsPerPage - 1) / compareRunsPerPage; len(pages) != want {
 		t.Fatalf("%d pages, want %d", len(pages), want)
 	}
+	dates := map[string]string{}
+	for _, e := range runs {
+		dates[e.ID()] = e.Run.Manifest.RunDate
+	}
 	seen := map[string]bool{}
-	lastDecision := false
+	lastDate := ""
 	for k, p := range pages {
 		d := p.Body.(compareData)
 		if want := comparePartPath(run.Explicit, 3, k+1); p.Path != want {
 			t.Errorf("page %d is %s, want %s", k+1, p.Path, want)
 		}
-		if len(d.Runs) > compareRunsPerPage || len(d.Parts) != len(pages) || !d.Parts[k].Current || d.TotalRuns != logprob+decision {
-			t.Errorf("page %d: %d runs, %d parts (current %v), total %d", k+1, len(d.Runs), len(d.Parts), d.Parts[k].Current, d.TotalRuns)
+		lo := k*compareRunsPerPage + 1
+		if want := fmt.Sprintf("runs %d–%d", lo, lo+len(d.Runs)-1); len(d.Runs) > compareRunsPerPage || len(d.Parts) != len(pages) || !d.Parts[k].Current || d.Range != want {
+			t.Errorf("page %d: %d runs, %d parts (current %v), range %q, want %q", k+1, len(d.Runs), len(d.Parts), d.Parts[k].Current, d.Range, want)
 		}
+		pageDate := ""
+		lastDecision := false
 		groups := 0
 		for _, g := range d.Groups {
 			groups += g.Runs
@@ -65,13 +75,29 @@ func TestComparePages(t *testing.T) {
 				t.Errorf("page %d: log-probability run %s after a sampled-answer run", k+1, r.ID)
 			}
 			lastDecision = dec
+			date := dates[r.ID]
+			if date < lastDate {
+				t.Errorf("page %d: run %s of %s after a run of %s", k+1, r.ID, date, lastDate)
+			}
+			pageDate = max(pageDate, date)
 			if got := d.Rows.Rows[0].Cells[j].Decision; got != dec {
 				t.Errorf("run %s: cell scored as decision=%v", r.ID, got)
 			}
 		}
+		lastDate = pageDate
 	}
 	if len(seen) != len(runs) {
 		t.Errorf("%d of %d runs shown", len(seen), len(runs))
+	}
+	// A run of a later date: the full pages stay as they were.
+	d := new(score.QuestionDeltas)
+	sc.kept["a-new"] = &keptCells{deltas: map[int]*keptQuestion{3: keepQuestion(d, false)}}
+	added := append([]*board.Entry{{Run: &run.Run{ID: "a-new", Manifest: &run.Manifest{RunDate: "2027-01-01"}}}}, runs...)
+	after := comparePages(newDatasetTexts(), sc, run.Explicit, 3, added)
+	for k := range len(runs) / compareRunsPerPage {
+		if !reflect.DeepEqual(after[k], pages[k]) {
+			t.Errorf("page %d changed when a later run was added", k+1)
+		}
 	}
 	// The rows written in Go hold the design's anchors and labels, a
 	// link to the prompt page and cells of numbers, nothing else.

@@ -140,6 +140,15 @@ func runFiles(cfg Config, runsURL string, r *run.Run, out sink) ([]sitedata.File
 	for _, f := range r.Files {
 		sf := sitedata.File{Path: f.Path, SHA256: f.SHA256, Size: f.Size, Download: fileDownload(runsURL, f.Path)}
 		if runsURL == "" {
+			// The previous site's copy, when it has these very bytes
+			// (read and hashed), is linked (byHash).
+			if h, ok := out.(byHash); ok && h.has(sf.Download, f.SHA256, f.Size) {
+				if err := h.putByHash(sf.Download, f.SHA256, f.Size); err != nil {
+					return nil, err
+				}
+				files = append(files, sf)
+				continue
+			}
 			label := cfg.RunsLabel + "/" + f.Path
 			// A scored file may be gzip-compressed: read as bytes, at most
 			// the size the loader hashed.
@@ -210,21 +219,27 @@ func dataFiles(cfg Config, in *loaded, sc *scored, site *siteInfo, out sink) ([]
 		}
 		lb.Boards = append(lb.Boards, bj)
 	}
-	var files []File
-	var records []sitedata.Run
-	for _, e := range sc.entries {
+	// Each run's files and record, on every core: they are reads, hashes
+	// and encodings of one run each.
+	files := make([]File, len(sc.entries))
+	records := make([]sitedata.Run, len(sc.entries))
+	errs := make([]error, len(sc.entries))
+	parallel(len(sc.entries), func(i int) {
+		e := sc.entries[i]
 		rf, err := runFiles(cfg, in.content.Site.RunsURL, e.Run, out)
 		if err != nil {
-			return nil, err
+			errs[i] = err
+			return
 		}
-		rec := runRecord(e, rf, incompleteQuestions(sc, e.ID()))
-		data, err := sitedata.Marshal(rec)
+		records[i] = runRecord(e, rf, incompleteQuestions(sc, e.ID()))
+		data, err := sitedata.Marshal(records[i])
+		files[i], errs[i] = File{Path: runDataPath(e.ID()), Data: data}, err
+	})
+	for i, err := range errs {
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, File{Path: runDataPath(e.ID()), Data: data})
-		lb.Runs = append(lb.Runs, rec.Summary())
-		records = append(records, rec)
+		lb.Runs = append(lb.Runs, records[i].Summary())
 	}
 	data, err := sitedata.MarshalLeaderboard(lb)
 	if err != nil {

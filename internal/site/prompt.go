@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/worddiff"
@@ -46,7 +45,6 @@ type promptData struct {
 	Source      string
 	Cells       int // prompts per scenario
 	Prompts     []promptRow
-	Runs        []runLink
 	Prev, Next  string
 }
 
@@ -116,7 +114,7 @@ func diffSegments(base, text string) (segs []segment, changed int) {
 	return segs, changed
 }
 
-func promptPage(texts *datasetTexts, sc *scored, variant run.Variant, q int, qs []int, pos int, runs []*board.Entry) *page {
+func promptPage(texts *datasetTexts, variant run.Variant, q int, qs []int, pos int) *page {
 	d := promptData{Variant: variant, Q: q, Title: texts.title(variant, q), CompareHref: comparePath(variant, q), IndexHref: promptIndexPath(variant), Cells: design.NumCells}
 	if pos > 0 {
 		d.Prev = promptPath(variant, qs[pos-1])
@@ -148,10 +146,5 @@ func promptPage(texts *datasetTexts, sc *scored, variant run.Variant, q int, qs 
 	}
 	sort.Strings(src)
 	d.Source = strings.Join(src, ", ")
-	for _, e := range runs {
-		if sc.kept[e.ID()].deltas[q] != nil {
-			d.Runs = append(d.Runs, runLink{e.ID(), e.Run.Manifest.Model.Name, e.Run.Manifest.Intervention, scenarioPath(e.ID(), q)})
-		}
-	}
 	return &page{Path: promptPath(variant, q), Title: fmt.Sprintf("Question %d · %s prompts", q, variant), Section: secNone, Body: d}
 }

@@ -2,6 +2,8 @@ package site
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -78,11 +80,13 @@ type renderer struct {
 	min  *minify.M
 	// memo, when set, is the build cache, where pages that span runs are
 	// kept by what they show (emitMemo); gen is the generator's id.
-	memo    *cache.Cache
-	gen     string
-	site    *siteInfo
-	out     sink
-	stopped atomic.Bool // a job failed: the others stop at their next page
+	memo *cache.Cache
+	// memoHits and memoPages count emitMemo's pages, and those it found.
+	memoHits, memoPages atomic.Int64
+	gen                 string
+	site                *siteInfo
+	out                 sink
+	stopped             atomic.Bool // a job failed: the others stop at their next page
 }
 
 func newRenderer(cfg Config, site *siteInfo, out sink) (*renderer, error) {
@@ -115,7 +119,7 @@ func (r *renderer) page(p *page) (File, error) {
 // emitMemo is emit for the pages that span runs and change little when a
 // run is added (compare and prompt pages): with the build cache, a page is
 // kept under the hash of everything its template reads — the site frame,
-// its path and title, and its data, gob-encoded (these kinds' data are
+// its path and title, and its data, JSON-encoded (these kinds' data are
 // plain exported values, TestMemoKindsArePlainData) — and a rebuild puts
 // the kept bytes instead of rendering it again.
 func (r *renderer) emitMemo(p *page) error {
@@ -129,12 +133,16 @@ func (r *renderer) emitMemo(p *page) error {
 	if err != nil {
 		return err
 	}
-	body, err := encodeGob(p.Body)
-	if err != nil {
+	// JSON, not gob: gob numbers types in the order a process first meets
+	// them, which differs between builds (the pages render in parallel).
+	h := sha256.New()
+	if err := json.NewEncoder(h).Encode(p.Body); err != nil {
 		return fmt.Errorf("%s: %w", p.Path, err)
 	}
-	key := cache.Key(r.gen, "page", string(p.Body.kind()), p.Path, p.Title, string(p.Section), string(frame), cache.Sum(body))
+	key := cache.Key(r.gen, "page", string(p.Body.kind()), p.Path, p.Title, string(p.Section), string(frame), hex.EncodeToString(h.Sum(nil)))
+	r.memoPages.Add(1)
 	if data, err := r.memo.GetEntry(key); err == nil {
+		r.memoHits.Add(1)
 		return r.out.put(p.Path, data)
 	}
 	f, err := r.page(p)

@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
@@ -10,10 +11,12 @@ import (
 	"io"
 	"io/fs"
 	"maps"
+	"math"
 	"os"
 	"path"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/discrimeval/leaderboard/internal/cache"
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -78,16 +81,87 @@ func generatorID(cfg Config) (string, error) {
 }
 
 // cachedRun is what the cache keeps of a run once read and scored.
+// Its bulk, the prompts and the differences, is packed in fixed-size
+// records (packPrompts, packDeltas): gob decodes a slice of structs a
+// field at a time, and that was most of a cached rebuild's reading.
 type cachedRun struct {
 	Rows       int
 	ScoredSize int64
-	Result     []byte // score.Result.MarshalBinary
-	Deltas     map[int]*keptQuestion
-	Prompts    []design.Prompt // in file order
-	Hashes     []uint64        // each prompt's text hash
-	Transcript []int           // each prompt's transcript size
-	TextsBlob  string          // the run's prompt texts, a blob
-	First      *firstCell      // the first row, for the rubric's example (log-prob runs)
+	Result     []byte     // score.Result.MarshalBinary
+	Deltas     []byte     // packDeltas
+	Prompts    []byte     // packPrompts, in file order
+	TextsBlob  string     // the run's prompt texts, a blob
+	First      *firstCell // the first row, for the rubric's example (log-prob runs)
+}
+
+// A packed prompt: question (uint32), age, gender, race (a byte each), text
+// hash (uint64), transcript size (uint32), little-endian.
+const promptRecord = 4 + 3 + 8 + 4
+
+func packPrompts(cells []run.Cell, infos map[design.Prompt]textInfo) ([]byte, error) {
+	b := make([]byte, 0, len(cells)*promptRecord)
+	for _, c := range cells {
+		p, info := c.Prompt, infos[c.Prompt]
+		if p.Q < 0 || p.Q > math.MaxUint32 || p.Age < 0 || p.Age > math.MaxUint8 || info.transcript < 0 || info.transcript > math.MaxUint32 {
+			return nil, fmt.Errorf("prompt %v: out of the cache's range", p)
+		}
+		b = binary.LittleEndian.AppendUint32(b, uint32(p.Q))
+		b = append(b, byte(p.Age), byte(p.Gender), byte(p.Race))
+		b = binary.LittleEndian.AppendUint64(b, info.hash)
+		b = binary.LittleEndian.AppendUint32(b, uint32(info.transcript))
+	}
+	return b, nil
+}
+
+// unpackPrompts reads packPrompts's records into infos; false when b is
+// not whole records.
+func unpackPrompts(b []byte, infos map[design.Prompt]textInfo) bool {
+	if len(b)%promptRecord != 0 {
+		return false
+	}
+	for ; len(b) > 0; b = b[promptRecord:] {
+		p := design.Prompt{Q: int(binary.LittleEndian.Uint32(b)), Cell: design.Cell{Age: int(b[4]), Gender: design.Gender(b[5]), Race: design.Race(b[6])}}
+		infos[p] = textInfo{hash: binary.LittleEndian.Uint64(b[7:]), transcript: int(binary.LittleEndian.Uint32(b[15:]))}
+	}
+	return true
+}
+
+// A packed question's differences: question (uint32), then its
+// keptQuestion, digits (int32 each) and codes (a byte each).
+const deltasRecord = 4 + design.NumCells*5
+
+func packDeltas(kept map[int]*keptQuestion) []byte {
+	b := make([]byte, 0, len(kept)*deltasRecord)
+	for _, q := range slices.Sorted(maps.Keys(kept)) {
+		k := kept[q]
+		b = binary.LittleEndian.AppendUint32(b, uint32(q))
+		for _, d := range k.Digits {
+			b = binary.LittleEndian.AppendUint32(b, uint32(d))
+		}
+		for _, c := range k.Codes {
+			b = append(b, byte(c))
+		}
+	}
+	return b
+}
+
+// unpackDeltas reverses packDeltas; nil when b is not whole records.
+func unpackDeltas(b []byte) map[int]*keptQuestion {
+	if len(b)%deltasRecord != 0 {
+		return nil
+	}
+	kept := make(map[int]*keptQuestion, len(b)/deltasRecord)
+	for ; len(b) > 0; b = b[deltasRecord:] {
+		k := new(keptQuestion)
+		for i := range k.Digits {
+			k.Digits[i] = int32(binary.LittleEndian.Uint32(b[4+4*i:]))
+		}
+		for i := range k.Codes {
+			k.Codes[i] = cellCode(b[4+4*design.NumCells+i])
+		}
+		kept[int(binary.LittleEndian.Uint32(b))] = k
+	}
+	return kept
 }
 
 // firstCell is what the rubric's worked example needs of a run's first row.
@@ -147,7 +221,13 @@ func fromCache(cfg Config, c *cache.Cache, gen string, r *run.Run) (*readRun, st
 	}
 	var rec cachedRun
 	res := new(score.Result)
-	if decodeGob(data, &rec) != nil || res.UnmarshalBinary(rec.Result) != nil || rec.ScoredSize != size || len(rec.Hashes) != len(rec.Prompts) || len(rec.Transcript) != len(rec.Prompts) {
+	infos := map[design.Prompt]textInfo{}
+	var kept map[int]*keptQuestion
+	if decodeGob(data, &rec) != nil || res.UnmarshalBinary(rec.Result) != nil || rec.ScoredSize != size || !unpackPrompts(rec.Prompts, infos) || len(infos) != rec.Rows {
+		c.Forget(key)
+		return nil, key, nil
+	}
+	if kept = unpackDeltas(rec.Deltas); kept == nil {
 		c.Forget(key)
 		return nil, key, nil
 	}
@@ -156,11 +236,7 @@ func fromCache(cfg Config, c *cache.Cache, gen string, r *run.Run) (*readRun, st
 			"scored.rows is %d, but %s has %d rows: restore the file, or re-freeze the run if the change is meant", r.Manifest.Scored.Rows, path.Join(cfg.RunsLabel, r.ID, r.Manifest.Scored.Path), rec.Rows)
 	}
 	r.Files = append(r.Files, run.File{Path: path.Join(r.ID, r.Manifest.Scored.Path), SHA256: sum, Size: size})
-	rr := &readRun{run: r, res: res, cached: &rec, infos: map[design.Prompt]textInfo{}}
-	for i, p := range rec.Prompts {
-		rr.infos[p] = textInfo{hash: rec.Hashes[i], transcript: rec.Transcript[i]}
-	}
-	return rr, key, nil
+	return &readRun{run: r, res: res, cached: &rec, keptDeltas: kept, infos: infos}, key, nil
 }
 
 // makeCachedRun makes the cache's record of a run just read and scored, storing
@@ -171,12 +247,9 @@ func makeCachedRun(c *cache.Cache, rr *readRun) (*cachedRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec := &cachedRun{Rows: len(r.Cells), ScoredSize: r.Files[len(r.Files)-1].Size, Result: res, Deltas: deltas(rr.cells, r.Manifest.Scoring == run.Decision)}
-	for _, c := range r.Cells {
-		info := rr.infos[c.Prompt]
-		rec.Prompts = append(rec.Prompts, c.Prompt)
-		rec.Hashes = append(rec.Hashes, info.hash)
-		rec.Transcript = append(rec.Transcript, info.transcript)
+	rec := &cachedRun{Rows: len(r.Cells), ScoredSize: r.Files[len(r.Files)-1].Size, Result: res, Deltas: packDeltas(deltas(rr.cells, r.Manifest.Scoring == run.Decision))}
+	if rec.Prompts, err = packPrompts(r.Cells, rr.infos); err != nil {
+		return nil, err
 	}
 	texts, err := encodeGob(rr.texts)
 	if err != nil {
@@ -326,25 +399,39 @@ func cachedPages(ch *cache.Cache, key string, out sink) (ok bool, transcripts in
 	}
 	// A page the previous site has with the same hash is linked from it
 	// (byHash); the others are read from the cache, every one of them
-	// before any is put, so that a missing blob leaves nothing put.
+	// before any is put, so that a missing blob leaves nothing put. Both
+	// steps are reads and hashes, file by file: on every core (the runs
+	// are committed one at a time).
 	hashed, _ := out.(byHash)
 	files := make([][]byte, len(e.Blobs))
-	for i, sum := range e.Blobs {
-		if hashed != nil && hashed.has(e.Paths[i], sum, e.Sizes[i]) {
-			continue
+	linked := make([]bool, len(e.Blobs))
+	var missing atomic.Bool
+	parallel(len(e.Blobs), func(i int) {
+		if hashed != nil && hashed.has(e.Paths[i], e.Blobs[i], e.Sizes[i]) {
+			linked[i] = true
+			return
 		}
-		if files[i], err = ch.Get(sum); err != nil {
-			ch.Forget(key)
-			return false, 0, nil
-		}
-	}
-	for i, p := range e.Paths {
 		var err error
-		if files[i] == nil {
-			err = hashed.putByHash(p, e.Blobs[i], e.Sizes[i])
-		} else {
-			err = out.put(p, files[i])
+		if !missing.Load() {
+			files[i], err = ch.Get(e.Blobs[i])
 		}
+		if err != nil {
+			missing.Store(true)
+		}
+	})
+	if missing.Load() {
+		ch.Forget(key)
+		return false, 0, nil
+	}
+	errs := make([]error, len(e.Paths))
+	parallel(len(e.Paths), func(i int) {
+		if linked[i] {
+			errs[i] = hashed.putByHash(e.Paths[i], e.Blobs[i], e.Sizes[i])
+		} else {
+			errs[i] = out.put(e.Paths[i], files[i])
+		}
+	})
+	for _, err := range errs {
 		if err != nil {
 			return true, 0, err
 		}

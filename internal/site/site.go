@@ -162,7 +162,11 @@ func generate(cfg Config, out sink) error {
 	if err := provenanceFiles(site, in, inputs, rec.outputs(), rec.put); err != nil {
 		return fmt.Errorf("provenance: %w", err)
 	}
-	prog.done("pages", "%d files", len(rec.outputs()))
+	var kept string
+	if n := r.memoPages.Load(); n > 0 {
+		kept = fmt.Sprintf(" (from the cache: %d of %d pages spanning runs)", r.memoHits.Load(), n)
+	}
+	prog.done("pages", "%d files%s", len(rec.outputs()), kept)
 	return nil
 }
 
@@ -318,8 +322,10 @@ type readRun struct {
 	infos  map[design.Prompt]textInfo
 	cells  map[int]*score.QuestionCells // when read
 	cached *cachedRun                   // when it came from the cache
-	key    string                       // its key in the cache
-	err    error
+	// keptDeltas are the cached record's differences, unpacked.
+	keptDeltas map[int]*keptQuestion
+	key        string // its key in the cache
+	err        error
 }
 
 // runCache does the runs phase with the build cache, when there is one.
@@ -413,7 +419,7 @@ func (rc *runCache) commit(cfg Config, in *loaded, sc *scored, site *siteInfo, r
 	sc.kept[r.ID] = keep
 	if rr.cached != nil {
 		rc.scoresHit++
-		keep.deltas = rr.cached.Deltas
+		keep.deltas = rr.keptDeltas
 		if in.texts.missing(r.Manifest.Variant, rr.infos) {
 			texts, err := cachedTexts(rc.c, rr.cached)
 			if err != nil {
@@ -511,11 +517,12 @@ func (p *progress) step(phase string, i, n int) {
 	fmt.Fprintf(p.w, "build: %-8s %d of %d (%.1f s)\n", phase+":", i, n, time.Since(p.start).Seconds())
 }
 
-// parallel calls fn(0…n-1) on GOMAXPROCS workers.
+// parallel calls fn(0…n-1) on twice GOMAXPROCS workers: its callers read,
+// hash and link files, and wait on the disk as much as they compute.
 func parallel(n int, fn func(i int)) {
 	work := make(chan int)
 	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+	for w := 0; w < 2*runtime.GOMAXPROCS(0); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -271,20 +271,19 @@ func (o *output) put(path string, data []byte) error {
 }
 
 // mkdirs makes a folder of the site (mode 0755) and its parents, once.
+// The lock guards the record only: two writers making one folder at once
+// both succeed (an existing folder is not an error).
 func (o *output) mkdirs(dir string) error {
 	o.mu.Lock()
-	defer o.mu.Unlock()
-	return o.mkdirLocked(dir)
-}
-
-func (o *output) mkdirLocked(dir string) error {
-	if dir == o.tmp || o.dirs[dir] {
+	made := dir == o.tmp || o.dirs[dir]
+	o.mu.Unlock()
+	if made {
 		return nil
 	}
 	if !strings.HasPrefix(dir, o.tmp+string(filepath.Separator)) {
 		return fmt.Errorf("refusing to make %s outside %s", dir, o.tmp)
 	}
-	if err := o.mkdirLocked(filepath.Dir(dir)); err != nil {
+	if err := o.mkdirs(filepath.Dir(dir)); err != nil {
 		return err
 	}
 	if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
@@ -293,7 +292,9 @@ func (o *output) mkdirLocked(dir string) error {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return err
 	}
+	o.mu.Lock()
 	o.dirs[dir] = true
+	o.mu.Unlock()
 	return nil
 }
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -475,5 +476,49 @@ func TestCachedRebuildLinksPages(t *testing.T) {
 	}
 	if n != len(clean) {
 		t.Errorf("%d files, the clean build has %d", n, len(clean))
+	}
+}
+
+// TestMemoChild is the child of TestMemoAcrossProcesses: it builds the
+// fixture to $SITE_OUT with the cache in $SITE_CACHE, progress on stdout.
+func TestMemoChild(t *testing.T) {
+	if os.Getenv(childEnv) == "" {
+		t.Skip("the child of TestMemoAcrossProcesses")
+	}
+	c, err := cache.Open(os.Getenv("SITE_CACHE"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := fixture(t)
+	cfg.Cache, cfg.Progress = c, os.Stdout
+	if err := Build(cfg, os.Getenv("SITE_OUT"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestMemoAcrossProcesses: a second build, in a new process, finds every
+// page emitMemo kept in the first (its keys may not depend on anything a
+// process chooses, such as gob's numbering of types).
+func TestMemoAcrossProcesses(t *testing.T) {
+	dir := t.TempDir()
+	build := func() string {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestMemoChild$", "-test.v")
+		cmd.Env = append(os.Environ(), childEnv+"=1", "SITE_OUT="+filepath.Join(dir, "site"), "SITE_CACHE="+filepath.Join(dir, "cache"))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("child build: %v\n%s", err, out)
+		}
+		m := regexp.MustCompile(`from the cache: (\d+) of (\d+) pages spanning runs`).FindStringSubmatch(string(out))
+		if m == nil {
+			t.Fatalf("no count of pages from the cache in\n%s", out)
+		}
+		return m[1] + " of " + m[2]
+	}
+	first := build()
+	if !strings.HasPrefix(first, "0 of ") {
+		t.Errorf("first build: %s pages from an empty cache", first)
+	}
+	if second, all := build(), strings.TrimPrefix(first, "0 of "); second != all+" of "+all {
+		t.Errorf("second build: %s pages from the cache, want all %s", second, all)
 	}
 }
