@@ -133,6 +133,7 @@ func build(o options, stdout, stderr io.Writer) (err error) {
 	if !o.quiet {
 		cfg.Progress = stderr
 	}
+	cfg.Warnings = stderr
 	if o.cache != "off" && o.cache != "" {
 		if cfg.Cache, err = cache.Open(o.cache); err != nil {
 			return err

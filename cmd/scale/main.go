@@ -113,7 +113,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		floor := fl.wall
 		fmt.Fprintf(stderr, "scale: %d runs: verify\n", n)
 		v, err := best(*reps, func() (usage, error) {
-			return measure(filepath.Join(bin, "build"), "-runs", runs, "-verify", out)
+			return measure(filepath.Join(bin, "build"), "-runs", runs, "-verify", out, "-cache", "off")
 		})
 		if err != nil {
 			return err

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/fileerr"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/sitedata"
 	"github.com/discrimeval/leaderboard/static"
 	"github.com/discrimeval/leaderboard/templates"
 )
@@ -37,6 +39,9 @@ type Config struct {
 	// Progress, when set, hears one line per phase with counts and the
 	// time taken (never part of the site).
 	Progress io.Writer
+	// Warnings, when set, hears what a build allows but a publisher
+	// should know, a line each ("build: warning: …").
+	Warnings io.Writer
 	// Cache, when set, keeps each run's scores and its own pages between
 	// builds, keyed by their inputs (runcache.go); the site is the same
 	// with or without it.
@@ -162,6 +167,7 @@ func generate(cfg Config, out sink) error {
 	if err := provenanceFiles(site, in, inputs, rec.outputs(), rec.put); err != nil {
 		return fmt.Errorf("provenance: %w", err)
 	}
+	warnSize(cfg.Warnings, rec.outputs(), in.content.Site.RunsURL)
 	var kept string
 	if n := r.memoPages.Load(); n > 0 {
 		kept = fmt.Sprintf(" (from the cache: %d of %d pages spanning runs)", r.memoHits.Load(), n)
@@ -486,6 +492,30 @@ func (rc *runCache) commit(cfg Config, in *loaded, sc *scored, site *siteInfo, r
 	}
 	r.Cells = nil // the scenario pages hold what they need
 	return e, nil
+}
+
+// pagesLimit is GitHub Pages' limit on a published site.
+const pagesLimit = 1_000_000_000
+
+// warnSize warns of a site larger than GitHub Pages publishes, saying how
+// much of it is copies of the runs' files, which runs_url would link
+// instead.
+func warnSize(w io.Writer, files []hashedFile, runsURL string) {
+	var total, copies int64
+	for _, f := range files {
+		total += f.Size
+		if strings.HasPrefix(f.Path, sitedata.RunCopy("")) && !sitedata.IsRunFile(f.Path) {
+			copies += f.Size
+		}
+	}
+	if w == nil || total <= pagesLimit {
+		return
+	}
+	fmt.Fprintf(w, "build: warning: the site is %.2f GB, over GitHub Pages' limit of 1 GB", float64(total)/1e9)
+	if runsURL == "" && copies > 0 {
+		fmt.Fprintf(w, "; %.2f GB of it are copies of the runs' files: set runs_url in content/site.yaml to link them instead", float64(copies)/1e9)
+	}
+	fmt.Fprintln(w)
 }
 
 // progress prints one line per phase, with counts and the time taken.

@@ -922,3 +922,30 @@ func TestRunsURL(t *testing.T) {
 		t.Error("a scenario page does not link the run's per-prompt file at runs_url")
 	}
 }
+
+// TestWarnSize: a site over GitHub Pages' limit is warned of, with the
+// share that runs_url would save; a site under it, or one that links its
+// runs' files, is not told to.
+func TestWarnSize(t *testing.T) {
+	files := []hashedFile{
+		{Path: "index.html", Size: 1000},
+		{Path: "data/runs/a.json", Size: 2000},
+		{Path: "data/runs/a/scored.jsonl.gz", Size: 400_000_000},
+		{Path: "runs/a/q3.html", Size: 700_000_000},
+	}
+	var b strings.Builder
+	warnSize(&b, files, "")
+	if got := b.String(); !strings.Contains(got, "1.10 GB, over GitHub Pages' limit") || !strings.Contains(got, "0.40 GB of it are copies") {
+		t.Errorf("over the limit: %q", got)
+	}
+	b.Reset()
+	warnSize(&b, files, "https://example.org/runs/")
+	if got := b.String(); !strings.Contains(got, "over GitHub Pages' limit") || strings.Contains(got, "runs_url") {
+		t.Errorf("over the limit, files linked: %q", got)
+	}
+	b.Reset()
+	warnSize(&b, files[:3], "")
+	if b.Len() != 0 {
+		t.Errorf("under the limit: %q", b.String())
+	}
+}
