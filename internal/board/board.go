@@ -242,7 +242,7 @@ func eligible(es []*Entry) []*Entry {
 	byModel := map[string][]*Entry{}
 	var models []string
 	for _, e := range es {
-		if why := invalid(e); why != "" {
+		if why := Invalid(e); why != "" {
 			e.Why = why
 			continue
 		}
@@ -274,8 +274,9 @@ func eligible(es []*Entry) []*Entry {
 	return out
 }
 
-// invalid says why a run cannot be ranked, or "".
-func invalid(e *Entry) string {
+// Invalid says why a run cannot be ranked by its own data or kind (not
+// that another run of its model is ranked instead), or "".
+func Invalid(e *Entry) string {
 	res, m := e.Result, e.Run.Manifest
 	q := res.Quality
 	switch {

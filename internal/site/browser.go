@@ -9,9 +9,9 @@ package site
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"iter"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/board"
@@ -26,7 +26,7 @@ import (
 // the run's prompts, which the pages spanning runs do not keep. The
 // capture records how many of the run's prompts have a transcript, for the
 // hub.
-func runPages(cfg Config, in *loaded, e *board.Entry, cells map[int]*score.QuestionCells, infos map[design.Prompt]textInfo, pool *pool, out *capture) error {
+func runPages(cfg Config, in *loaded, e *board.Entry, cells map[int]*score.QuestionCells, infos promptInfos, pool *pool, out *capture) error {
 	chunks := transcriptChunks(in.texts, infos, cells, e)
 	out.transcripts = len(chunks)
 	idx := scenarioIndexPage(in.texts, e, cells)
@@ -89,8 +89,59 @@ func browserPages(in *loaded, sc *scored, pool *pool) {
 // of the prompt (to find prompts that differ from the prompt pages) and the
 // size of its transcript (to split transcript pages before reading them).
 type textInfo struct {
+	present    bool // the run has the prompt
 	hash       uint64
 	transcript int // bytes of transcript text; 0 when the row has none
+}
+
+// promptInfos are a run's textInfo, a grid of 135 per question: a run has
+// most of a question's prompts, and a grid is cheaper to fill and to walk
+// in design order than a map of 9,450 prompts (a cached rebuild makes one
+// per run).
+type promptInfos map[int]*[design.NumCells]textInfo
+
+func (pi promptInfos) set(p design.Prompt, info textInfo) {
+	g := pi[p.Q]
+	if g == nil {
+		g = new([design.NumCells]textInfo)
+		pi[p.Q] = g
+	}
+	info.present = true
+	g[p.Index()] = info
+}
+
+func (pi promptInfos) get(p design.Prompt) (textInfo, bool) {
+	if g := pi[p.Q]; g != nil {
+		t := g[p.Index()]
+		return t, t.present
+	}
+	return textInfo{}, false
+}
+
+// all yields the run's prompts in design order: by question, then cell.
+func (pi promptInfos) all() iter.Seq2[design.Prompt, textInfo] {
+	return func(yield func(design.Prompt, textInfo) bool) {
+		cells := design.Cells()
+		for _, q := range slices.Sorted(maps.Keys(pi)) {
+			for i, t := range pi[q] {
+				if t.present && !yield(design.Prompt{Q: q, Cell: cells[i]}, t) {
+					return
+				}
+			}
+		}
+	}
+}
+
+func (pi promptInfos) count() int {
+	n := 0
+	for _, g := range pi {
+		for _, t := range g {
+			if t.present {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // hashText is a prompt text's fingerprint: SHA-256, cut to 64 bits, so
@@ -129,18 +180,16 @@ const transcriptBudget = 300_000
 // transcriptChunks decides, before any transcript is read, which transcript
 // page each prompt of a run lands on: prompts with a transcript or with a
 // text that differs from the prompt pages, per question, split by size.
-func transcriptChunks(texts *datasetTexts, infos map[design.Prompt]textInfo, cells map[int]*score.QuestionCells, e *board.Entry) map[design.Prompt]int {
+func transcriptChunks(texts *datasetTexts, infos promptInfos, cells map[int]*score.QuestionCells, e *board.Entry) map[design.Prompt]int {
 	chunks := map[design.Prompt]int{}
-	byQ := map[int][]design.Prompt{}
-	for k := range infos {
-		byQ[k.Q] = append(byQ[k.Q], k)
-	}
-	for _, q := range slices.Sorted(maps.Keys(byQ)) {
-		ks := byQ[q]
-		sort.Slice(ks, func(i, j int) bool { return ks[i].Index() < ks[j].Index() })
+	dc := design.Cells()
+	for _, q := range slices.Sorted(maps.Keys(infos)) {
 		page, size := 1, 0
-		for _, k := range ks {
-			info := infos[k]
+		for i, info := range infos[q] {
+			if !info.present {
+				continue
+			}
+			k := design.Prompt{Q: q, Cell: dc[i]}
 			t, _ := texts.owned(e.Run.Manifest.Variant, k)
 			differs := t.hash != info.hash
 			other := false

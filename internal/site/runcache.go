@@ -94,19 +94,18 @@ type cachedRun struct {
 	First      *firstCell // the first row, for the rubric's example (log-prob runs)
 }
 
-// A packed prompt: question (uint32), age, gender, race (a byte each), text
-// hash (uint64), transcript size (uint32), little-endian.
-const promptRecord = 4 + 3 + 8 + 4
+// A packed prompt: question (uint32), cell index (a byte), text hash
+// (uint64), transcript size (uint32), little-endian, in design order.
+const promptRecord = 4 + 1 + 8 + 4
 
-func packPrompts(cells []run.Cell, infos map[design.Prompt]textInfo) ([]byte, error) {
-	b := make([]byte, 0, len(cells)*promptRecord)
-	for _, c := range cells {
-		p, info := c.Prompt, infos[c.Prompt]
-		if p.Q < 0 || p.Q > math.MaxUint32 || p.Age < 0 || p.Age > math.MaxUint8 || info.transcript < 0 || info.transcript > math.MaxUint32 {
+func packPrompts(infos promptInfos) ([]byte, error) {
+	var b []byte
+	for p, info := range infos.all() {
+		if p.Q < 0 || p.Q > math.MaxUint32 || info.transcript < 0 || info.transcript > math.MaxUint32 {
 			return nil, fmt.Errorf("prompt %v: out of the cache's range", p)
 		}
 		b = binary.LittleEndian.AppendUint32(b, uint32(p.Q))
-		b = append(b, byte(p.Age), byte(p.Gender), byte(p.Race))
+		b = append(b, byte(p.Index()))
 		b = binary.LittleEndian.AppendUint64(b, info.hash)
 		b = binary.LittleEndian.AppendUint32(b, uint32(info.transcript))
 	}
@@ -114,14 +113,25 @@ func packPrompts(cells []run.Cell, infos map[design.Prompt]textInfo) ([]byte, er
 }
 
 // unpackPrompts reads packPrompts's records into infos; false when b is
-// not whole records.
-func unpackPrompts(b []byte, infos map[design.Prompt]textInfo) bool {
+// not whole records of cells of the design, each once.
+func unpackPrompts(b []byte, infos promptInfos) bool {
 	if len(b)%promptRecord != 0 {
 		return false
 	}
 	for ; len(b) > 0; b = b[promptRecord:] {
-		p := design.Prompt{Q: int(binary.LittleEndian.Uint32(b)), Cell: design.Cell{Age: int(b[4]), Gender: design.Gender(b[5]), Race: design.Race(b[6])}}
-		infos[p] = textInfo{hash: binary.LittleEndian.Uint64(b[7:]), transcript: int(binary.LittleEndian.Uint32(b[15:]))}
+		q, i := int(binary.LittleEndian.Uint32(b)), int(b[4])
+		if i >= design.NumCells {
+			return false
+		}
+		g := infos[q]
+		if g == nil {
+			g = new([design.NumCells]textInfo)
+			infos[q] = g
+		}
+		if g[i].present {
+			return false
+		}
+		g[i] = textInfo{present: true, hash: binary.LittleEndian.Uint64(b[5:]), transcript: int(binary.LittleEndian.Uint32(b[13:]))}
 	}
 	return true
 }
@@ -221,9 +231,9 @@ func fromCache(cfg Config, c *cache.Cache, gen string, r *run.Run) (*readRun, st
 	}
 	var rec cachedRun
 	res := new(score.Result)
-	infos := map[design.Prompt]textInfo{}
+	infos := promptInfos{}
 	var kept map[int]*keptQuestion
-	if decodeGob(data, &rec) != nil || res.UnmarshalBinary(rec.Result) != nil || rec.ScoredSize != size || !unpackPrompts(rec.Prompts, infos) || len(infos) != rec.Rows {
+	if decodeGob(data, &rec) != nil || res.UnmarshalBinary(rec.Result) != nil || rec.ScoredSize != size || !unpackPrompts(rec.Prompts, infos) || len(rec.Prompts)/promptRecord != rec.Rows {
 		c.Forget(key)
 		return nil, key, nil
 	}
@@ -248,7 +258,7 @@ func makeCachedRun(c *cache.Cache, rr *readRun) (*cachedRun, error) {
 		return nil, err
 	}
 	rec := &cachedRun{Rows: len(r.Cells), ScoredSize: r.Files[len(r.Files)-1].Size, Result: res, Deltas: packDeltas(deltas(rr.cells, r.Manifest.Scoring == run.Decision))}
-	if rec.Prompts, err = packPrompts(r.Cells, rr.infos); err != nil {
+	if rec.Prompts, err = packPrompts(rr.infos); err != nil {
 		return nil, err
 	}
 	texts, err := encodeGob(rr.texts)
@@ -290,25 +300,22 @@ func cachedTexts(c *cache.Cache, rec *cachedRun) (map[design.Prompt]string, erro
 // pagesKey is the key of a run's own pages: its record's key, the site's
 // frame, and what its pages show of the other runs — each prompt's dataset
 // text and each question's name.
-func pagesKey(gen, runKey string, site *siteInfo, texts *datasetTexts, r *run.Run, infos map[design.Prompt]textInfo) (string, error) {
+func pagesKey(gen, runKey string, site *siteInfo, texts *datasetTexts, r *run.Run, infos promptInfos) (string, error) {
 	frame, err := json.Marshal(site)
 	if err != nil {
 		return "", err
 	}
 	// The run's prompts in design order, question by question, each with
 	// the hash of the dataset text its pages compare it with.
-	byQ := map[int]*[design.NumCells]bool{}
-	for p := range infos {
-		if byQ[p.Q] == nil {
-			byQ[p.Q] = new([design.NumCells]bool)
-		}
-		byQ[p.Q][p.Index()] = true
-	}
 	h := sha256.New()
 	var buf []byte
-	for _, q := range slices.Sorted(maps.Keys(byQ)) {
+	for _, q := range slices.Sorted(maps.Keys(infos)) {
+		var present [design.NumCells]bool
+		for i, t := range infos[q] {
+			present[i] = t.present
+		}
 		buf = fmt.Appendf(buf[:0], "q%d %s\n", q, texts.title(r.Manifest.Variant, q))
-		buf = texts.appendHashes(buf, r.Manifest.Variant, q, byQ[q])
+		buf = texts.appendHashes(buf, r.Manifest.Variant, q, &present)
 		h.Write(buf)
 	}
 	return cache.Key(gen, "pages", r.ID, runKey, string(frame), hex.EncodeToString(h.Sum(nil))), nil

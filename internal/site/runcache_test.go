@@ -1,37 +1,45 @@
 package site
 
 import (
+	"encoding/json"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/discrimeval/leaderboard/internal/design"
-	"github.com/discrimeval/leaderboard/internal/run"
 )
 
 // TestPackedRecords: a cached run's packed prompts and differences read
 // back as they were, and a record cut short is refused, not half read.
 func TestPackedRecords(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	var cells []run.Cell
-	infos := map[design.Prompt]textInfo{}
+	infos := promptInfos{}
 	for _, q := range []int{0, 7, 95} {
-		for _, c := range design.Cells() {
-			p := design.Prompt{Q: q, Cell: c}
-			cells = append(cells, run.Cell{Prompt: p})
-			infos[p] = textInfo{hash: rng.Uint64(), transcript: rng.IntN(1 << 20)}
+		for i, c := range design.Cells() {
+			if i%7 != 3 { // a few prompts missing
+				infos.set(design.Prompt{Q: q, Cell: c}, textInfo{hash: rng.Uint64(), transcript: rng.IntN(1 << 20)})
+			}
 		}
 	}
-	b, err := packPrompts(cells, infos)
+	b, err := packPrompts(infos)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[design.Prompt]textInfo{}
-	if !unpackPrompts(b, got) || !reflect.DeepEqual(got, infos) {
-		t.Errorf("prompts: %d read back, differ from the %d packed", len(got), len(infos))
+	got := promptInfos{}
+	if !unpackPrompts(b, got) || !reflect.DeepEqual(got, infos) || got.count() != infos.count() {
+		t.Errorf("prompts: %d read back, differ from the %d packed", got.count(), infos.count())
 	}
-	if unpackPrompts(b[:len(b)-1], map[design.Prompt]textInfo{}) {
+	if unpackPrompts(b[:len(b)-1], promptInfos{}) {
 		t.Error("prompts cut short: read")
+	}
+	if unpackPrompts(append(slices.Clone(b), b[:promptRecord]...), promptInfos{}) {
+		t.Error("a prompt twice: read")
+	}
+	bad := slices.Clone(b[:promptRecord])
+	bad[4] = byte(design.NumCells)
+	if unpackPrompts(bad, promptInfos{}) {
+		t.Error("a cell outside the design: read")
 	}
 
 	kept := map[int]*keptQuestion{}
@@ -49,5 +57,30 @@ func TestPackedRecords(t *testing.T) {
 	}
 	if unpackDeltas(d[:len(d)-3]) != nil {
 		t.Error("differences cut short: read")
+	}
+}
+
+// TestDeltaRowJSON: a row's JSON, which the page memo hashes, changes with
+// every field of every cell.
+func TestDeltaRowJSON(t *testing.T) {
+	row := deltaRow{{Digits: -1234, Code: 1}, {Digits: 7, Code: 2, Decision: true}}
+	base, err := json.Marshal(row)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, change := range []func(r deltaRow){
+		func(r deltaRow) { r[0].Digits++ },
+		func(r deltaRow) { r[0].Digits = 1 << 24 },
+		func(r deltaRow) { r[1].Code = 3 },
+		func(r deltaRow) { r[1].Decision = false },
+	} {
+		r := slices.Clone(row)
+		change(r)
+		if got, _ := json.Marshal(r); string(got) == string(base) {
+			t.Errorf("change %d: same JSON %s", i, got)
+		}
+	}
+	if got, _ := json.Marshal(row[:1]); string(got) == string(base) {
+		t.Error("a cell fewer: same JSON")
 	}
 }

@@ -200,7 +200,7 @@ type coefCell struct {
 	Name, Value, Class string
 }
 
-func scenarioPage(texts *datasetTexts, infos map[design.Prompt]textInfo, e *board.Entry, q int, qs *score.QuestionCells, chunks map[design.Prompt]int, ids []int, pos int, runsURL string) *page {
+func scenarioPage(texts *datasetTexts, infos promptInfos, e *board.Entry, q int, qs *score.QuestionCells, chunks map[design.Prompt]int, ids []int, pos int, runsURL string) *page {
 	m := e.Run.Manifest
 	decision := m.Scoring == run.Decision
 	d := scenarioData{
@@ -265,7 +265,7 @@ func scenarioPage(texts *datasetTexts, infos map[design.Prompt]textInfo, e *boar
 				gc.Transcript = n
 				d.Stored++
 			}
-			if t, _ := texts.owned(m.Variant, k); t.hash != infos[k].hash {
+			if t, _ := texts.owned(m.Variant, k); t.hash != infosHash(infos, k) {
 				gc.Differs = true
 				d.Differs++
 			}
@@ -313,4 +313,10 @@ func deltaDecimals(decision bool) int {
 		return 1
 	}
 	return 2
+}
+
+// infosHash is the hash of a run's text of prompt k (0 when it has none).
+func infosHash(infos promptInfos, k design.Prompt) uint64 {
+	t, _ := infos.get(k)
+	return t.hash
 }

@@ -143,6 +143,7 @@ func generate(cfg Config, out sink) error {
 		return fmt.Errorf("score: %w", err)
 	}
 	sc.pairs = interventionPairs(sc.boards)
+	warnRuns(cfg.Warnings, cfg.RunsLabel, sc.entries, in.content.Site.Release.Date)
 	prog.done("boards", "%d boards", len(sc.boards))
 	if err := assemble(cfg, in, sc, site, pool, rec); err != nil {
 		pool.wait()
@@ -325,7 +326,7 @@ type readRun struct {
 	run    *run.Run
 	res    *score.Result
 	texts  map[design.Prompt]string // the run's prompt texts (when read)
-	infos  map[design.Prompt]textInfo
+	infos  promptInfos
 	cells  map[int]*score.QuestionCells // when read
 	cached *cachedRun                   // when it came from the cache
 	// keptDeltas are the cached record's differences, unpacked.
@@ -399,12 +400,12 @@ func readAndScore(cfg Config, r *run.Run) *readRun {
 // look like.
 func readRows(cfg Config, rr *readRun) error {
 	r := rr.run
-	rr.texts, rr.infos = map[design.Prompt]string{}, map[design.Prompt]textInfo{}
+	rr.texts, rr.infos = map[design.Prompt]string{}, promptInfos{}
 	r.Files = r.Files[:1] // the manifest; LoadRows adds the scored file
 	r.Cells = nil
 	err := r.LoadRows(cfg.Runs, cfg.RunsLabel, func(r *run.Run, c run.Cell, row *run.Row) {
 		rr.texts[c.Prompt] = row.FilledTemplate
-		rr.infos[c.Prompt] = textInfo{hash: hashText(row.FilledTemplate), transcript: transcriptSize(r.Manifest, row)}
+		rr.infos.set(c.Prompt, textInfo{hash: hashText(row.FilledTemplate), transcript: transcriptSize(r.Manifest, row)})
 	})
 	if err != nil {
 		return fmt.Errorf("load: %w", err)

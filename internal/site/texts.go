@@ -42,7 +42,7 @@ func newDatasetTexts() *datasetTexts {
 // Runs are added in id order, and a prompt keeps the text of the first run
 // that has it: the run with the lowest id, whatever order runs were read
 // in.
-func (d *datasetTexts) add(r *run.Run, texts map[design.Prompt]string, infos map[design.Prompt]textInfo) {
+func (d *datasetTexts) add(r *run.Run, texts map[design.Prompt]string, infos promptInfos) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	m := d.byVariant[r.Manifest.Variant]
@@ -55,7 +55,7 @@ func (d *datasetTexts) add(r *run.Run, texts map[design.Prompt]string, infos map
 	full, hashes := d.full[r.Manifest.Variant], d.hashes[r.Manifest.Variant]
 	for k, t := range texts {
 		if _, ok := m[k]; !ok {
-			info, ok := infos[k]
+			info, ok := infos.get(k)
 			if !ok {
 				info.hash = hashText(t)
 			}
@@ -70,17 +70,20 @@ func (d *datasetTexts) add(r *run.Run, texts map[design.Prompt]string, infos map
 }
 
 // missing reports whether some of a run's prompts have no text yet.
-func (d *datasetTexts) missing(variant run.Variant, prompts map[design.Prompt]textInfo) bool {
+func (d *datasetTexts) missing(variant run.Variant, prompts promptInfos) bool {
 	d.mu.RLock()
 	defer d.mu.RUnlock()
 	m := d.byVariant[variant]
 	full := d.full[variant]
-	for p := range prompts {
-		if full[p.Q] == design.NumCells {
+	dc := design.Cells()
+	for q, g := range prompts {
+		if full[q] == design.NumCells {
 			continue // every variant of the question has its text
 		}
-		if _, ok := m[p]; !ok {
-			return true
+		for i, t := range g {
+			if _, ok := m[design.Prompt{Q: q, Cell: dc[i]}]; t.present && !ok {
+				return true
+			}
 		}
 	}
 	return false

@@ -1,0 +1,57 @@
+package site
+
+// Warnings: what a build allows but a publisher should know before
+// publishing. Each is a line on Config.Warnings, naming the file (and
+// line) as errors do; none changes the site, which shows the same facts.
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"strconv"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/fileerr"
+	"github.com/discrimeval/leaderboard/internal/score"
+)
+
+// warnRuns warns of runs that build but look wrong: a claimed number the
+// recomputed one disagrees with; a default-prompt run the validity rules
+// keep off its board; two runs of one model on one board with the same
+// run date (the board then ranks the first by id, which is arbitrary);
+// and a run dated after the release that publishes it. entries are by id.
+func warnRuns(w io.Writer, runsLabel string, entries []*board.Entry, releaseDate string) {
+	if w == nil {
+		return
+	}
+	warn := func(id string, line int, format string, args ...any) {
+		err := fileerr.New(path.Join(runsLabel, id, "manifest.yaml"), line, format, args...)
+		fmt.Fprintf(w, "build: warning: %v\n", err)
+	}
+	type dated struct{ variant, scoring, intervention, model, date string }
+	first := map[dated]*board.Entry{}
+	for _, e := range entries {
+		m := e.Run.Manifest
+		for _, c := range score.Claims(m, e.Result) {
+			if c.Verdict == score.Disagrees {
+				warn(e.ID(), m.Line("claimed", c.Metric), "claimed %s is %s, but the per-prompt data give %s: the site shows the recomputed number; check the import",
+					c.Metric, strconv.FormatFloat(c.Claimed, 'g', 6, 64), strconv.FormatFloat(c.Recomputed, 'g', 6, 64))
+			}
+		}
+		if m.Intervention == board.DefaultIntervention {
+			if why := board.Invalid(e); why != "" {
+				warn(e.ID(), 0, "not ranked: %s", why)
+			}
+		}
+		k := dated{string(m.Variant), string(m.Scoring), m.Intervention, m.Model.ID, m.RunDate}
+		if prev, ok := first[k]; ok {
+			warn(e.ID(), m.Line("run_date"), "run_date %s is also that of %s, a run of the same model, variant, scoring and prompt: of the two, a board ranks the first by id; remove one, or date them apart",
+				m.RunDate, prev.ID())
+		} else {
+			first[k] = e
+		}
+		if releaseDate != "" && m.RunDate > releaseDate {
+			warn(e.ID(), m.Line("run_date"), "run_date %s is after the release date %s in content/site.yaml", m.RunDate, releaseDate)
+		}
+	}
+}
