@@ -15,7 +15,7 @@ test:
 # The race detector on the packages that run goroutines (loading runs,
 # scoring and rendering in parallel, the write lock); -short skips the
 # whole-site builds, which the plain test run covers.
-RACE_PKGS = ./internal/run ./internal/site ./internal/flock ./cmd/build
+RACE_PKGS = ./internal/run ./internal/board ./internal/site ./internal/flock ./cmd/build
 race:
 	$(GO) test -race -short $(RACE_PKGS)
 

@@ -8,8 +8,10 @@ package board
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/numfmt"
@@ -357,12 +359,28 @@ func (b *Board) compare(v score.View) {
 	for i := range m {
 		m[i] = make([]Pair, n)
 	}
+	// The differences, a row of the matrix per job on every core (each
+	// job writes its own row; the order of the p-values is fixed after).
+	rows := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range rows {
+				for j := i + 1; j < n; j++ {
+					m[i][j].Diff = score.ViewDiff(es[j].Result, es[i].Result, v) // i − j
+				}
+			}
+		})
+	}
+	for i := range n {
+		rows <- i
+	}
+	close(rows)
+	wg.Wait()
 	var ps []float64
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
-			d := score.ViewDiff(es[j].Result, es[i].Result, v) // i − j
-			m[i][j].Diff = d
-			ps = append(ps, d.P)
+			ps = append(ps, m[i][j].P)
 		}
 	}
 	adj := stats.Holm(ps)

@@ -70,7 +70,8 @@ func browserPages(in *loaded, sc *scored, pool *pool) {
 		pool.page(promptIndexPage(in.texts, variant, qs))
 		for i, q := range qs {
 			pool.submit(func(r *renderer) error {
-				if err := r.emitMemo(promptPage(in.texts, variant, q, qs, i)); err != nil {
+				build := func() *page { return promptPage(in.texts, variant, q, qs, i) }
+				if err := r.emitKeyed(promptPath(variant, q), kindPrompt, promptPageInputs(in.texts, variant, q, qs, i), build); err != nil {
 					return err
 				}
 				for _, p := range comparePages(in.texts, sc, variant, q, runs) {

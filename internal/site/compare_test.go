@@ -208,7 +208,7 @@ func TestMemoKindsArePlainData(t *testing.T) {
 			t.Errorf("%s is a %s", path, ty.Kind())
 		}
 	}
-	for _, b := range []body{compareData{}, promptData{}} {
+	for _, b := range []body{compareData{}} {
 		check(string(b.kind()), reflect.TypeOf(b))
 	}
 }

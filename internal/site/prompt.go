@@ -5,6 +5,8 @@ package site
 // the baseline person's prompt marked.
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"sort"
 	"strings"
@@ -147,4 +149,31 @@ func promptPage(texts *datasetTexts, variant run.Variant, q int, qs []int, pos i
 	sort.Strings(src)
 	d.Source = strings.Join(src, ", ")
 	return &page{Path: promptPath(variant, q), Title: fmt.Sprintf("Question %d · %s prompts", q, variant), Section: secNone, Body: d}
+}
+
+// promptPageInputs hashes everything promptPage reads, for the page memo
+// (emitKeyed): the variant, the question and its neighbours, and each
+// prompt's whole text with the run it came from (not the 64-bit
+// fingerprints, which two texts made to collide could share).
+func promptPageInputs(texts *datasetTexts, variant run.Variant, q int, qs []int, pos int) string {
+	h := sha256.New()
+	field := func(s string) { fmt.Fprintf(h, "%d:%s;", len(s), s) }
+	prev, next := -1, -1
+	if pos > 0 {
+		prev = qs[pos-1]
+	}
+	if pos+1 < len(qs) {
+		next = qs[pos+1]
+	}
+	field(fmt.Sprintf("%s %d %d %d", variant, q, prev, next))
+	for _, c := range design.Cells() {
+		t, ok := texts.owned(variant, design.Prompt{Q: q, Cell: c})
+		if !ok {
+			field("")
+			continue
+		}
+		field("+" + t.owner)
+		field(t.text)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

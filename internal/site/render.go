@@ -117,7 +117,7 @@ func (r *renderer) page(p *page) (File, error) {
 }
 
 // emitMemo is emit for the pages that span runs and change little when a
-// run is added (compare and prompt pages): with the build cache, a page is
+// run is added (compare pages): with the build cache, a page is
 // kept under the hash of everything its template reads — the site frame,
 // its path and title, and its data, JSON-encoded (these kinds' data are
 // plain exported values, TestMemoKindsArePlainData) — and a rebuild puts
@@ -140,10 +140,36 @@ func (r *renderer) emitMemo(p *page) error {
 		return fmt.Errorf("%s: %w", p.Path, err)
 	}
 	key := cache.Key(r.gen, "page", string(p.Body.kind()), p.Path, p.Title, string(p.Section), string(frame), hex.EncodeToString(h.Sum(nil)))
+	return r.memoized(key, p.Path, func() *page { return p })
+}
+
+// emitKeyed is emitMemo for a page that is a function of inputs the caller
+// hashes (inputs, which must cover everything build reads): on a hit the
+// page is not even built.
+func (r *renderer) emitKeyed(path string, k kind, inputs string, build func() *page) error {
+	if r.memo == nil {
+		return r.emit(build())
+	}
+	if r.stopped.Load() {
+		return errStopped
+	}
+	frame, err := json.Marshal(r.site)
+	if err != nil {
+		return err
+	}
+	return r.memoized(cache.Key(r.gen, "page-inputs", string(k), path, string(frame), inputs), path, build)
+}
+
+// memoized puts the page kept under key, or builds, renders and keeps it.
+func (r *renderer) memoized(key, path string, build func() *page) error {
 	r.memoPages.Add(1)
 	if data, err := r.memo.GetEntry(key); err == nil {
 		r.memoHits.Add(1)
-		return r.out.put(p.Path, data)
+		return r.out.put(path, data)
+	}
+	p := build()
+	if p.Path != path {
+		return fmt.Errorf("%s: built as %s", path, p.Path)
 	}
 	f, err := r.page(p)
 	if err != nil {

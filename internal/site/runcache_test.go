@@ -2,12 +2,14 @@ package site
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
 
 	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/run"
 )
 
 // TestPackedRecords: a cached run's packed prompts and differences read
@@ -82,5 +84,36 @@ func TestDeltaRowJSON(t *testing.T) {
 	}
 	if got, _ := json.Marshal(row[:1]); string(got) == string(base) {
 		t.Error("a cell fewer: same JSON")
+	}
+}
+
+// TestPromptPageInputs: the prompt page's memo key changes with each thing
+// the page shows — a prompt's text, the run it came from, a neighbour — and
+// not otherwise.
+func TestPromptPageInputs(t *testing.T) {
+	mk := func(owner, text string) *datasetTexts {
+		d := newDatasetTexts()
+		texts := map[design.Prompt]string{}
+		for i, c := range design.Cells() {
+			texts[design.Prompt{Q: 3, Cell: c}] = fmt.Sprintf("Should the %d-th person get the loan?", i)
+		}
+		texts[design.Prompt{Q: 3, Cell: design.Baseline}] = text
+		d.add(&run.Run{ID: owner, Manifest: &run.Manifest{Variant: run.Explicit}}, texts, promptInfos{})
+		return d
+	}
+	qs := []int{1, 3, 5}
+	base := promptPageInputs(mk("a", "Should she?"), run.Explicit, 3, qs, 1)
+	if again := promptPageInputs(mk("a", "Should she?"), run.Explicit, 3, qs, 1); again != base {
+		t.Error("the same inputs, another key")
+	}
+	for name, other := range map[string]string{
+		"text":      promptPageInputs(mk("a", "Should he?"), run.Explicit, 3, qs, 1),
+		"owner":     promptPageInputs(mk("b", "Should she?"), run.Explicit, 3, qs, 1),
+		"neighbour": promptPageInputs(mk("a", "Should she?"), run.Explicit, 3, []int{1, 3, 6}, 1),
+		"variant":   promptPageInputs(mk("a", "Should she?"), run.Implicit, 3, qs, 1),
+	} {
+		if other == base {
+			t.Errorf("another %s, the same key", name)
+		}
 	}
 }
