@@ -73,6 +73,16 @@
 // provenance). TestNoFileOverBudget builds 400 runs and holds every file
 // to 500 KB.
 //
+// # Rebuilds
+//
+// With Config.Cache (runcache.go), a run whose manifest and scored file are
+// unchanged is not read or scored again, and its own pages come from the
+// cache when nothing they show of other runs changed; compare pages are
+// kept by the hash of their data, prompt pages by the hash of their inputs
+// (render.go). The output (write.go) hard-links any file whose bytes the
+// previous site already has. None of it may change a byte of the site:
+// TestCacheNeverChangesTheSite, TestMemoAcrossProcesses.
+//
 // # Scripts
 //
 // Every page works without JavaScript. The scripts in static/ add: column

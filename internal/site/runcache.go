@@ -38,8 +38,12 @@ import (
 //     navigation, release, templates) and what the run's pages show of the
 //     other runs (each prompt's dataset text, the scenarios' names).
 //
-// Pages spanning runs are always rendered. Whatever comes from the cache
-// is checked against its hash; anything missing or damaged is recomputed.
+// Of the pages spanning runs, the compare pages are kept by the hash of
+// their data and the prompt pages by the hash of their inputs (emitMemo,
+// emitKeyed in render.go); the others (boards, run pages, data files) are
+// rendered every time. Whatever comes from the cache is checked against
+// its hash; anything missing or damaged is recomputed. Any file whose bytes
+// the previous site already has is linked from it (write.go).
 
 // generatorID identifies the code and templates that make the site: the
 // executable's hash, and the templates' and assets' (which tests may
