@@ -133,18 +133,6 @@ func (pi promptInfos) all() iter.Seq2[design.Prompt, textInfo] {
 	}
 }
 
-func (pi promptInfos) count() int {
-	n := 0
-	for _, g := range pi {
-		for _, t := range g {
-			if t.present {
-				n++
-			}
-		}
-	}
-	return n
-}
-
 // hashText is a prompt text's fingerprint: SHA-256, cut to 64 bits, so
 // that no run can make a different prompt look like the dataset's (and it
 // is faster here than FNV).

@@ -5,7 +5,6 @@ package site
 // that no page grows with the board.
 
 import (
-	"cmp"
 	"fmt"
 	"html/template"
 	"slices"
@@ -124,8 +123,14 @@ func comparePages(texts *datasetTexts, sc *scored, variant run.Variant, q int, r
 	var pages []*page
 	for k := range n {
 		lo, hi := k*compareRunsPerPage, min(len(cols), (k+1)*compareRunsPerPage)
-		part := slices.Clone(cols[lo:hi])
-		slices.SortStableFunc(part, func(a, b compareColumn) int { return cmp.Compare(b2i(a.decision), b2i(b.decision)) })
+		part := make([]compareColumn, 0, hi-lo)
+		for _, isDec := range []bool{false, true} {
+			for _, c := range cols[lo:hi] {
+				if c.decision == isDec {
+					part = append(part, c)
+				}
+			}
+		}
 		p := comparePage(texts, variant, q, part)
 		d := p.Body.(compareData)
 		d.PerPage = compareRunsPerPage
@@ -141,13 +146,6 @@ func comparePages(texts *datasetTexts, sc *scored, variant run.Variant, q int, r
 		pages = append(pages, p)
 	}
 	return pages
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // comparePage is one page of a question's runs (cols).

@@ -117,35 +117,27 @@ func (r *renderer) page(p *page) (File, error) {
 }
 
 // emitMemo is emit for the pages that span runs and change little when a
-// run is added (compare pages): with the build cache, a page is
-// kept under the hash of everything its template reads — the site frame,
-// its path and title, and its data, JSON-encoded (these kinds' data are
-// plain exported values, TestMemoKindsArePlainData) — and a rebuild puts
-// the kept bytes instead of rendering it again.
+// run is added (compare pages): with the build cache, a page is kept
+// (emitKeyed) under the hash of everything its template reads — its path,
+// title and section, and its data, JSON-encoded (these kinds' data are
+// plain exported values, TestMemoKindsArePlainData).
 func (r *renderer) emitMemo(p *page) error {
 	if r.memo == nil {
 		return r.emit(p)
 	}
-	if r.stopped.Load() {
-		return errStopped
-	}
-	frame, err := json.Marshal(r.site)
-	if err != nil {
-		return err
-	}
 	// JSON, not gob: gob numbers types in the order a process first meets
 	// them, which differs between builds (the pages render in parallel).
 	h := sha256.New()
+	fmt.Fprintf(h, "%q %q\n", p.Title, p.Section)
 	if err := json.NewEncoder(h).Encode(p.Body); err != nil {
 		return fmt.Errorf("%s: %w", p.Path, err)
 	}
-	key := cache.Key(r.gen, "page", string(p.Body.kind()), p.Path, p.Title, string(p.Section), string(frame), hex.EncodeToString(h.Sum(nil)))
-	return r.memoized(key, p.Path, func() *page { return p })
+	return r.emitKeyed(p.Path, p.Body.kind(), hex.EncodeToString(h.Sum(nil)), func() *page { return p })
 }
 
-// emitKeyed is emitMemo for a page that is a function of inputs the caller
-// hashes (inputs, which must cover everything build reads): on a hit the
-// page is not even built.
+// emitKeyed keeps a page in the build cache under the hash of its inputs
+// (which must cover everything build reads, the site frame aside) and puts
+// the kept bytes on a rebuild, where the page is not even built.
 func (r *renderer) emitKeyed(path string, k kind, inputs string, build func() *page) error {
 	if r.memo == nil {
 		return r.emit(build())
@@ -157,11 +149,7 @@ func (r *renderer) emitKeyed(path string, k kind, inputs string, build func() *p
 	if err != nil {
 		return err
 	}
-	return r.memoized(cache.Key(r.gen, "page-inputs", string(k), path, string(frame), inputs), path, build)
-}
-
-// memoized puts the page kept under key, or builds, renders and keeps it.
-func (r *renderer) memoized(key, path string, build func() *page) error {
+	key := cache.Key(r.gen, "page-inputs", string(k), path, string(frame), inputs)
 	r.memoPages.Add(1)
 	if data, err := r.memo.GetEntry(key); err == nil {
 		r.memoHits.Add(1)

@@ -265,7 +265,8 @@ func scenarioPage(texts *datasetTexts, infos promptInfos, e *board.Entry, q int,
 				gc.Transcript = n
 				d.Stored++
 			}
-			if t, _ := texts.owned(m.Variant, k); t.hash != infosHash(infos, k) {
+			mine, _ := infos.get(k)
+			if t, _ := texts.owned(m.Variant, k); t.hash != mine.hash {
 				gc.Differs = true
 				d.Differs++
 			}
@@ -313,10 +314,4 @@ func deltaDecimals(decision bool) int {
 		return 1
 	}
 	return 2
-}
-
-// infosHash is the hash of a run's text of prompt k (0 when it has none).
-func infosHash(infos promptInfos, k design.Prompt) uint64 {
-	t, _ := infos.get(k)
-	return t.hash
 }

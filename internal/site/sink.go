@@ -30,19 +30,35 @@ func newRecorder(next sink) *recorder {
 }
 
 func (r *recorder) put(path string, data []byte) error {
+	h := hashBytes(data)
+	h.Path = path
+	if err := r.record(h); err != nil {
+		return err
+	}
+	return r.next.put(path, data)
+}
+
+// record notes a file put, refusing a path outside the site or put twice.
+func (r *recorder) record(h hashedFile) error {
+	if err := checkSitePath(h.Path); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	_, dup := r.files[h.Path]
+	r.files[h.Path] = h
+	r.mu.Unlock()
+	if dup {
+		return fmt.Errorf("two outputs at %s", h.Path)
+	}
+	return nil
+}
+
+// checkSitePath refuses a path that would leave the site's folder.
+func checkSitePath(path string) error {
 	if path == "" || strings.HasPrefix(path, "/") || strings.Contains(path, "..") {
 		return fmt.Errorf("refusing to write outside the site: %q", path)
 	}
-	h := hashBytes(data)
-	h.Path = path
-	r.mu.Lock()
-	_, dup := r.files[path]
-	r.files[path] = h
-	r.mu.Unlock()
-	if dup {
-		return fmt.Errorf("two outputs at %s", path)
-	}
-	return r.next.put(path, data)
+	return nil
 }
 
 // byHash is a sink that may already hold a file known by its SHA-256 (in
@@ -61,15 +77,8 @@ func (r *recorder) has(path, sum string, size int64) bool {
 
 // putByHash records the file as put does, with the hash it is given.
 func (r *recorder) putByHash(path, sum string, size int64) error {
-	if path == "" || strings.HasPrefix(path, "/") || strings.Contains(path, "..") {
-		return fmt.Errorf("refusing to write outside the site: %q", path)
-	}
-	r.mu.Lock()
-	_, dup := r.files[path]
-	r.files[path] = hashedFile{Path: path, SHA256: sum, Size: size}
-	r.mu.Unlock()
-	if dup {
-		return fmt.Errorf("two outputs at %s", path)
+	if err := r.record(hashedFile{Path: path, SHA256: sum, Size: size}); err != nil {
+		return err
 	}
 	return r.next.(byHash).putByHash(path, sum, size)
 }

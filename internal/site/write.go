@@ -200,8 +200,8 @@ func (o *output) has(path, sum string, size int64) bool {
 // putByHash links the previous site's file at path, which has checked to
 // have these bytes, into the new site.
 func (o *output) putByHash(path, sum string, size int64) error {
-	if strings.HasPrefix(path, "/") || strings.Contains(path, "..") || path == "" {
-		return fmt.Errorf("refusing to write outside the site: %q", path)
+	if err := checkSitePath(path); err != nil {
+		return err
 	}
 	p := filepath.Join(o.tmp, filepath.FromSlash(path))
 	if err := o.mkdirs(filepath.Dir(p)); err != nil {
@@ -246,8 +246,8 @@ func sameBytes(r io.Reader, data []byte) bool {
 // explicitly, whatever the umask: a published site must be readable, and
 // two builds must not differ even in their modes.
 func (o *output) put(path string, data []byte) error {
-	if strings.HasPrefix(path, "/") || strings.Contains(path, "..") || path == "" {
-		return fmt.Errorf("refusing to write outside the site: %q", path)
+	if err := checkSitePath(path); err != nil {
+		return err
 	}
 	p := filepath.Join(o.tmp, filepath.FromSlash(path))
 	if err := o.mkdirs(filepath.Dir(p)); err != nil {
