@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/changes"
+	"github.com/discrimeval/leaderboard/internal/input"
 	"github.com/discrimeval/leaderboard/internal/site"
 	"github.com/discrimeval/leaderboard/internal/verify"
 )
@@ -54,11 +55,18 @@ func diffReport(cfg site.Config, in inputs, other, label string) (*changes.Repor
 	for _, f := range files {
 		rebuilt[f.Path] = f.Data
 	}
-	fr, err := verify.Compare(rebuilt, os.DirFS(dir))
+	// The other site is read as every input is: links only inside it,
+	// regular files only, within their limits (internal/input).
+	otherFS, closeOther, err := input.Dir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("-diff %s: %w", other, err)
 	}
-	old, err := changes.ReadFS(os.DirFS(dir))
+	defer closeOther()
+	fr, err := verify.Compare(rebuilt, otherFS, dir)
+	if err != nil {
+		return nil, fmt.Errorf("-diff %s: %w", other, err)
+	}
+	old, err := changes.ReadFS(otherFS, dir)
 	if err != nil {
 		return nil, fmt.Errorf("-diff %s: %w", other, err)
 	}

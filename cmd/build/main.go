@@ -226,7 +226,13 @@ func verifySite(cfg site.Config, dir string, stdout io.Writer) error {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return fmt.Errorf("-verify %s: not a folder", dir)
 	}
-	c := verify.NewComparer(os.DirFS(dir))
+	// The published copy is read as every input is (internal/input).
+	published, closePublished, err := input.Dir(dir)
+	if err != nil {
+		return fmt.Errorf("-verify %s: %w", dir, err)
+	}
+	defer closePublished()
+	c := verify.NewComparer(published, dir)
 	if err := site.Stream(cfg, c.Put); err != nil {
 		return err
 	}

@@ -345,7 +345,7 @@ func TestUntrustedText(t *testing.T) {
 // TestReadFS reads a site folder as the -diff of a built site does.
 func TestReadFS(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := ReadFS(os.DirFS(dir)); err == nil || !strings.Contains(err.Error(), "not a built site") {
+	if _, err := ReadFS(os.DirFS(dir), dir); err == nil || !strings.Contains(err.Error(), "not a built site") {
 		t.Errorf("an empty folder: %v", err)
 	}
 	os.MkdirAll(filepath.Join(dir, "data", "runs"), 0o755)
@@ -355,11 +355,11 @@ func TestReadFS(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "data", "runs", "b.json"), data, 0o644)
 	lb, _ := sitedata.Marshal(sitedata.Leaderboard{Release: sitedata.Release{Label: "x"}, Runs: []sitedata.RunSummary{r.Summary()}})
 	os.WriteFile(filepath.Join(dir, "data", "leaderboard.json"), lb, 0o644)
-	if _, err := ReadFS(os.DirFS(dir)); err == nil || !strings.Contains(err.Error(), `data/runs/b.json: holds run "a"`) {
+	if _, err := ReadFS(os.DirFS(dir), dir); err == nil || !strings.Contains(err.Error(), `data/runs/b.json: holds run "a"`) {
 		t.Errorf("a run file under another id: %v", err)
 	}
 	os.Remove(filepath.Join(dir, "data", "runs", "b.json"))
-	s, err := ReadFS(os.DirFS(dir))
+	s, err := ReadFS(os.DirFS(dir), dir)
 	if err != nil || len(s.Runs) != 1 || s.Details["a"] == nil || s.ViewsVersion != 1 {
 		t.Errorf("ReadFS: %v, %+v", err, s)
 	}

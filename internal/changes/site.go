@@ -2,11 +2,14 @@ package changes
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
 	"sort"
+	"strings"
 
+	"github.com/discrimeval/leaderboard/internal/input"
 	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
@@ -83,22 +86,31 @@ func ReadFiles(files map[string][]byte) (*Site, error) {
 	return s, nil
 }
 
-// ReadFS reads the data files of a built site in fsys.
-func ReadFS(fsys fs.FS) (*Site, error) {
+// ReadFS reads the data files of a built site in fsys, named label in
+// errors, as every input is read (internal/input: regular files within
+// their size limit; open fsys with input.Dir so that no link leads out).
+func ReadFS(fsys fs.FS, label string) (*Site, error) {
 	files := map[string][]byte{}
-	names, err := fs.Glob(fsys, sitedata.RunFile("*"))
-	if err != nil {
-		return nil, err
+	runsDir := path.Dir(sitedata.RunFile("x"))
+	entries, err := fs.ReadDir(fsys, runsDir)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, input.Explain(path.Join(label, runsDir), err)
 	}
-	for _, p := range append(names, sitedata.LeaderboardJSON) {
-		data, err := fs.ReadFile(fsys, p)
+	names := []string{sitedata.LeaderboardJSON}
+	for _, e := range entries {
+		if p := path.Join(runsDir, e.Name()); !e.IsDir() && sitedata.IsRunFile(p) && !strings.HasPrefix(e.Name(), ".") {
+			names = append(names, p)
+		}
+	}
+	for _, p := range names {
+		data, err := input.ReadFile(fsys, p, path.Join(label, p), input.MaxTextBytes)
 		if err != nil {
-			if p == sitedata.LeaderboardJSON {
-				return nil, fmt.Errorf("%s: %w (not a built site?)", p, err)
+			if p == sitedata.LeaderboardJSON && errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("%w (not a built site?)", err)
 			}
 			return nil, err
 		}
-		files[path.Clean(p)] = data
+		files[p] = data
 	}
 	return ReadFiles(files)
 }

@@ -1,6 +1,14 @@
 // Package verify compares a freshly built site with a published copy, byte
 // for byte, and explains differences in the data: which runs' scores or
 // ranks changed and by how much.
+//
+// The published copy is read with the rules of every input
+// (internal/input): open it with input.Dir, so that a symbolic link
+// leading out of it is refused, not followed; a named pipe or a device is
+// refused before it is opened; and no published file is read further than
+// its rebuilt counterpart's length and one byte (a run's data file, whose
+// old numbers the report explains, up to input.MaxTextBytes), so a huge or
+// endless file costs no more memory than the rebuild itself.
 package verify
 
 import (
@@ -12,10 +20,12 @@ import (
 	"io/fs"
 	"maps"
 	"math"
+	"path"
 	"slices"
 	"sort"
 	"sync"
 
+	"github.com/discrimeval/leaderboard/internal/input"
 	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
@@ -35,9 +45,10 @@ func (r *Report) Identical() bool {
 // site: the .gitignore that keeps a local site/ out of git.
 var Ignored = map[string]bool{".gitignore": true}
 
-// Compare compares rebuilt files (path → contents) with the tree published.
-func Compare(rebuilt map[string][]byte, published fs.FS) (*Report, error) {
-	c := NewComparer(published)
+// Compare compares rebuilt files (path → contents) with the tree published,
+// named label in errors.
+func Compare(rebuilt map[string][]byte, published fs.FS, label string) (*Report, error) {
+	c := NewComparer(published, label)
 	for _, p := range slices.Sorted(maps.Keys(rebuilt)) {
 		if err := c.Put(p, rebuilt[p]); err != nil {
 			return nil, err
@@ -51,6 +62,7 @@ func Compare(rebuilt map[string][]byte, published fs.FS) (*Report, error) {
 // may be called from several goroutines.
 type Comparer struct {
 	published fs.FS
+	label     string
 	mu        sync.Mutex
 	seen      map[string]bool
 	same      int
@@ -58,14 +70,25 @@ type Comparer struct {
 	changed   map[string][]string // path → explanations of changed data
 }
 
-// NewComparer compares with the published tree.
-func NewComparer(published fs.FS) *Comparer {
-	return &Comparer{published: published, seen: map[string]bool{}, changed: map[string][]string{}}
+// NewComparer compares with the published tree, whose files are named
+// label/PATH in errors. Open the tree with input.Dir.
+func NewComparer(published fs.FS, label string) *Comparer {
+	return &Comparer{published: published, label: label, seen: map[string]bool{}, changed: map[string][]string{}}
 }
 
+// name is a published file's path as the user knows it.
+func (c *Comparer) name(p string) string { return path.Join(c.label, p) }
+
 // Put compares one rebuilt file with the published file at the same path.
+// An error names the published file.
 func (c *Comparer) Put(p string, data []byte) error {
-	got, err := fs.ReadFile(c.published, p)
+	// One byte more than the rebuild tells a longer file from an equal
+	// one; a run's data file is read whole (to its limit) to explain it.
+	limit := int64(len(data)) + 1
+	if sitedata.IsRunFile(p) {
+		limit = max(limit, input.MaxTextBytes+1)
+	}
+	got, err := c.read(p, limit)
 	var why []string
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -88,19 +111,41 @@ func (c *Comparer) Put(p string, data []byte) error {
 	return nil
 }
 
+// read reads at most limit bytes of the published file p, a regular file
+// (input.Open: no link leading out, no pipe or device).
+func (c *Comparer) read(p string, limit int64) ([]byte, error) {
+	f, err := input.Open(c.published, p, c.name(p))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit))
+	if err != nil {
+		return nil, input.Explain(c.name(p), err)
+	}
+	return data, nil
+}
+
 // Finish lists the published files the rebuild did not produce and
-// returns the report.
+// returns the report. Each of them must be a regular file too: the
+// published copy of a site holds nothing else.
 func (c *Comparer) Finish() (*Report, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	r := &Report{Same: c.same, Added: append([]string(nil), c.added...)}
 	err := fs.WalkDir(c.published, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || Ignored[p] {
-			return err
+		if err != nil {
+			return input.Explain(c.name(p), err)
 		}
-		if !c.seen[p] {
-			r.Removed = append(r.Removed, p)
+		if d.IsDir() || Ignored[p] || c.seen[p] {
+			return nil
 		}
+		if !d.Type().IsRegular() {
+			if _, err := input.Regular(c.published, p, c.name(p)); err != nil {
+				return err
+			}
+		}
+		r.Removed = append(r.Removed, p)
 		return nil
 	})
 	if err != nil {
@@ -141,6 +186,9 @@ func (r *Report) Write(w io.Writer) {
 func explain(p string, old, new []byte) []string {
 	if !sitedata.IsRunFile(p) {
 		return nil
+	}
+	if int64(len(old)) > input.MaxTextBytes {
+		return []string{fmt.Sprintf("%s: not comparable as run data (the published file is larger than %s)", p, input.Size(input.MaxTextBytes))}
 	}
 	var a, b sitedata.Run
 	if json.Unmarshal(old, &a) != nil || json.Unmarshal(new, &b) != nil {
