@@ -109,6 +109,9 @@ func ParseBenchmark(name string, data []byte) (*BenchmarkFile, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, fileerr.New(name, lineAt(data, dec.InputOffset()), "unexpected data after the JSON object")
 	}
+	if err := input.DuplicateKey(name, data); err != nil {
+		return nil, err
+	}
 	p := &f.Page
 	for _, req := range []struct{ path, val string }{
 		{"body", f.Body},

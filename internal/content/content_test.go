@@ -90,3 +90,31 @@ func TestLoadSite(t *testing.T) {
 		t.Errorf("unknown field: %v", err)
 	}
 }
+
+// TestPagesFolder: a file in content/pages that is not NAME.md is skipped
+// with a warning naming it; a missing pages folder is no pages.
+func TestPagesFolder(t *testing.T) {
+	site, err := os.ReadFile("../../content/site.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	site = []byte(strings.Replace(string(site), "previous:", "# previous:", 1))
+	fsys := fstest.MapFS{
+		"site.yaml":                    {Data: site},
+		"benchmarks/discrim_eval.json": {Data: realBenchmark(t)},
+		"pages/about.md":               {Data: []byte("# About\n\nText.\n")},
+		"pages/draft.txt":              {Data: []byte("# Draft\n")},
+	}
+	c, err := Load(fsys, "content")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Pages) != 1 || len(c.Warnings) != 1 || c.Warnings[0].Error() != "content/pages/draft.txt: skipped: not a Markdown page (pages are NAME.md); rename it, or move it out of content/pages" {
+		t.Errorf("pages %v, warnings %v", c.Pages, c.Warnings)
+	}
+	delete(fsys, "pages/about.md")
+	delete(fsys, "pages/draft.txt")
+	if c, err := Load(fsys, "content"); err != nil || len(c.Pages) != 0 || len(c.Warnings) != 0 {
+		t.Errorf("no pages folder: %v, %v", err, c)
+	}
+}

@@ -71,6 +71,9 @@ type Content struct {
 	Previous []byte
 	// Files lists every file read, for provenance.
 	Files []string
+	// Warnings are what was skipped, each naming the entry and why
+	// (a file in content/pages that is not a page).
+	Warnings []error
 }
 
 var (
@@ -97,6 +100,19 @@ func Load(fsys fs.FS, label string) (*Content, error) {
 	if s.Title == "" || s.Benchmark == "" {
 		return nil, fileerr.New(name, at("title"), "title and benchmark are required")
 	}
+	for _, l := range []struct {
+		field, val string
+		max        int
+		key        []string
+	}{
+		{"title", s.Title, input.MaxLabelRunes, []string{"title"}},
+		{"description", s.Description, input.MaxDescriptionRunes, []string{"description"}},
+		{"release.label", s.Release.Label, input.MaxLabelRunes, []string{"release", "label"}},
+	} {
+		if err := input.Label(l.field, l.val, l.max); err != nil {
+			return nil, fileerr.New(name, at(l.key...), "%v", err)
+		}
+	}
 	if s.BasePath == "" {
 		s.BasePath = "/"
 	}
@@ -108,6 +124,9 @@ func Load(fsys fs.FS, label string) (*Content, error) {
 	}
 	if s.Release.Label == "" || !dateRE.MatchString(s.Release.Date) {
 		return nil, fileerr.New(name, at("release"), "release needs a label and a date (YYYY-MM-DD)")
+	}
+	if err := input.Date(s.Release.Date); err != nil {
+		return nil, fileerr.New(name, at("release", "date"), "release.date %v", err)
 	}
 	if !slugRE.MatchString(strings.ReplaceAll(s.Benchmark, "_", "-")) {
 		return nil, fileerr.New(name, at("benchmark"), "benchmark %q is not a plain file name", s.Benchmark)
@@ -128,11 +147,10 @@ func Load(fsys fs.FS, label string) (*Content, error) {
 	if c.Benchmark.Page.ID != s.Benchmark {
 		return nil, fileerr.New(bname, keyLine(bdata, "page.id"), "page.id is %q, but site.yaml names %q", c.Benchmark.Page.ID, s.Benchmark)
 	}
-	mds, err := fs.Glob(fsys, "pages/*.md")
+	mds, err := pageFiles(fsys, label, c)
 	if err != nil {
-		return nil, input.Explain(path.Join(label, "pages"), err)
+		return nil, err
 	}
-	sort.Strings(mds)
 	for _, p := range mds {
 		pname := path.Join(label, p)
 		slug := strings.TrimSuffix(path.Base(p), ".md")
@@ -150,6 +168,9 @@ func Load(fsys fs.FS, label string) (*Content, error) {
 		title := Title(src)
 		if title == "" {
 			return nil, fileerr.New(pname, 1, "a page starts with a '# Title' line")
+		}
+		if err := input.Label("the page title", title, input.MaxLabelRunes); err != nil {
+			return nil, fileerr.New(pname, titleLine(src), "%v", err)
 		}
 		c.Pages = append(c.Pages, Page{Slug: slug, Title: title, HTML: html, Source: p})
 		c.Files = append(c.Files, p)
@@ -171,6 +192,35 @@ func Load(fsys fs.FS, label string) (*Content, error) {
 		c.Files = append(c.Files, s.Previous)
 	}
 	return c, nil
+}
+
+// pageFiles lists the Markdown pages, content/pages/*.md, sorted. A
+// missing folder is no pages; a folder that cannot be read (a link
+// leading outside the content folder, say) is an error, never no pages;
+// an entry that is not NAME.md is skipped with a warning.
+func pageFiles(fsys fs.FS, label string, c *Content) ([]string, error) {
+	entries, err := fs.ReadDir(fsys, "pages")
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, serr := fs.Lstat(fsys, "pages"); serr == nil {
+			// There is an entry, but it leads nowhere: a broken link.
+			return nil, fileerr.New(path.Join(label, "pages"), 0, "a symbolic link to nothing: fix the link, or remove it if the site has no pages")
+		}
+		return nil, nil
+	}
+	if err != nil {
+		return nil, input.Explain(path.Join(label, "pages"), err)
+	}
+	var mds []string
+	for _, e := range entries {
+		p := "pages/" + e.Name()
+		if !strings.HasSuffix(e.Name(), ".md") {
+			c.Warnings = append(c.Warnings, fileerr.New(path.Join(label, p), 0, "skipped: not a Markdown page (pages are NAME.md); rename it, or move it out of %s", path.Join(label, "pages")))
+			continue
+		}
+		mds = append(mds, p)
+	}
+	sort.Strings(mds)
+	return mds, nil
 }
 
 // basePathRE is a path on the web server: "/" or "/segment/…/", each
@@ -237,8 +287,14 @@ func CheckRelease(name string, data []byte) error {
 	if _, err := dec.Token(); err != io.EOF {
 		return fileerr.New(name, lineAt(data, dec.InputOffset()), "unexpected data after the JSON object: copy the previous release's data/leaderboard.json unchanged")
 	}
+	if err := input.DuplicateKey(name, data); err != nil {
+		return err
+	}
 	if r.Release.Label == "" || r.Runs == nil {
 		return fileerr.New(name, keyLine(data, "release"), "not a leaderboard.json: it needs release.label and runs; copy the previous release's data/leaderboard.json unchanged")
+	}
+	if err := input.Date(r.Release.Date); err != nil {
+		return fileerr.New(name, keyLine(data, "release.date"), "release.date %v: copy the previous release's data/leaderboard.json unchanged", err)
 	}
 	for i, run := range r.Runs {
 		if run.ID == "" {
@@ -256,6 +312,16 @@ func Title(md []byte) string {
 		}
 	}
 	return ""
+}
+
+// titleLine is the line of the title Title returns.
+func titleLine(md []byte) int {
+	for i, line := range strings.Split(string(md), "\n") {
+		if strings.HasPrefix(line, "# ") {
+			return i + 1
+		}
+	}
+	return 1
 }
 
 var md = goldmark.New(

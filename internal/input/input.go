@@ -38,7 +38,24 @@ const (
 	// benchmark page, Markdown pages, METHODOLOGY.md and a previous
 	// release's leaderboard.json.
 	MaxTextBytes = 16 << 20
+	// MaxLabelRunes is the length of a name or label the site shows on
+	// many pages (a model's name, id and provider, an intervention, a
+	// page or site title, a release label): each is repeated on every
+	// page that lists it, so its length multiplies into the site's size.
+	MaxLabelRunes = 200
+	// MaxDescriptionRunes is the length of the site's description, in
+	// every page's head.
+	MaxDescriptionRunes = 1000
 )
+
+// Label checks a shown name's length: an error message (without the
+// file) when s is longer than max characters.
+func Label(field, s string, max int) error {
+	if n := utf8.RuneCountInString(s); n > max {
+		return fmt.Errorf("%s is %d characters long, over the limit of %d: it is repeated on every page that shows it, so its length multiplies into the site's size; shorten it (longer text belongs in notes or a page)", field, n, max)
+	}
+	return nil
+}
 
 // Size formats a byte limit for messages ("1 GiB", "8 MiB").
 func Size(n int64) string {

@@ -63,3 +63,33 @@ func TestFIFOIsNotOpened(t *testing.T) {
 		}
 	}
 }
+
+func TestDuplicateKey(t *testing.T) {
+	for _, c := range []struct {
+		doc  string
+		line int // 0: no duplicate
+	}{
+		{`{"a": 1, "b": {"a": 2}, "c": [{"a": 1}, {"a": 2}]}`, 0},
+		{"{\"body\": \"first\",\n\"page\": {},\n\"body\": \"second\"}", 3},
+		{"{\"page\": {\"id\": \"x\",\n \"name\": \"n\",\n \"ID\": \"y\"}}", 3},
+		{"[{\"a\": [1, {\"b\": 1, \"b\": 2}]}]", 1},
+		{"{\"a\": {\"x\": 1}, \"b\": [], \n\"a\": 2}", 2},
+		{`{"a": "a", "b": "a"}`, 0},
+		{`{"a": 1,`, 0}, // malformed: the decoder's error, not this one's
+	} {
+		err := DuplicateKey("f.json", []byte(c.doc))
+		_, line, _ := fileerr.Position(err)
+		if (err == nil) != (c.line == 0) || line != c.line {
+			t.Errorf("%s: %v, want line %d", c.doc, err, c.line)
+		}
+	}
+}
+
+func TestDate(t *testing.T) {
+	for s, ok := range map[string]bool{"2026-02-28": true, "2024-02-29": true, "2026-02-30": false, "2026-13-45": false,
+		"2026-00-10": false, "2026-1-10": false, "2026-01-10T00:00": false, "": false, "2025-02-29": false, "2026-12-31": true} {
+		if err := Date(s); (err == nil) != ok {
+			t.Errorf("Date(%q) = %v", s, err)
+		}
+	}
+}

@@ -3,8 +3,10 @@ package run
 import (
 	"bytes"
 	"compress/gzip"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -68,12 +70,13 @@ func TestLinksInsideTheRunsFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	runs := filepath.Join(dir, "runs")
-	os.MkdirAll(filepath.Join(runs, ".stored"), 0o755)
-	if err := os.Rename(filepath.Join(dir, "store", "real"), filepath.Join(runs, ".stored", "real")); err != nil {
+	os.MkdirAll(runs, 0o755)
+	if err := os.Rename(filepath.Join(dir, "store", "real"), filepath.Join(runs, "real")); err != nil {
 		t.Fatal(err)
 	}
-	// runs/linked -> .stored/real (a folder link inside runs/).
-	if err := os.Symlink(".stored/real", filepath.Join(runs, "linked")); err != nil {
+	// runs/linked -> real (a folder link inside runs/; a folder there is
+	// a run, a hidden one included, so the target is a run too).
+	if err := os.Symlink("real", filepath.Join(runs, "linked")); err != nil {
 		t.Fatal(err)
 	}
 	root, closeRoot, err := input.Dir(runs)
@@ -86,7 +89,50 @@ func TestLinksInsideTheRunsFolder(t *testing.T) {
 		t.Fatalf("a run folder linked inside runs/: %v", err)
 	}
 	all, err := LoadAll(root, "runs")
-	if err != nil || len(all) != 1 || all[0].ID != "linked" {
+	if err != nil || len(all) != 2 || all[0].ID != "linked" || all[1].ID != "real" {
 		t.Errorf("LoadAll with a linked run folder: %v %v", all, err)
+	}
+}
+
+// TestListAccountsForEveryEntry: every entry of the runs folder is a run,
+// an error, or skipped with a warning; only a README-like file or git's
+// files are passed over without a word.
+func TestListAccountsForEveryEntry(t *testing.T) {
+	dir := fs.ModeDir | 0o755
+	fsys := fstest.MapFS{
+		"a-run/manifest.yaml":          {},
+		"README.md":                    {},
+		".gitkeep":                     {},
+		"notes.yaml":                   {},
+		".tmp-a-run-123/manifest.yaml": {},
+		".tmp-b-run-456":               {Mode: dir},
+	}
+	ids, warnings, err := List(fsys, "runs")
+	var got []string
+	for _, w := range warnings {
+		got = append(got, w.Error())
+	}
+	want := []string{
+		"runs/.tmp-a-run-123: skipped: the temporary folder of an import under way or interrupted; remove it when no import is running",
+		"runs/.tmp-b-run-456: skipped: the temporary folder of an import under way or interrupted; remove it when no import is running",
+		"runs/notes.yaml: skipped: a file, not a run folder (a run is a folder runs/ID/ with manifest.yaml); move it out of runs",
+	}
+	if err != nil || !slices.Equal(ids, []string{"a-run"}) || !slices.Equal(got, want) {
+		t.Errorf("List: %v %v\n%s", ids, err, strings.Join(got, "\n"))
+	}
+	for name, f := range map[string]*fstest.MapFile{
+		".hidden-run":            {Mode: dir},
+		"...":                    {Mode: dir},
+		strings.Repeat("a", 101): {Mode: dir},
+		"pipe":                   {Mode: fs.ModeNamedPipe},
+	} {
+		fsys := fstest.MapFS{"a-run/manifest.yaml": {}, name: f}
+		_, _, err := List(fsys, "runs")
+		if p, _, _ := fileerr.Position(err); p != "runs/"+name {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, _, err := List(fstest.MapFS{strings.Repeat("a", 100): {Mode: dir}}, "runs"); err != nil {
+		t.Errorf("a 100-character id: %v", err)
 	}
 }

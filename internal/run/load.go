@@ -45,14 +45,15 @@ type RowHook func(r *Run, c Cell, row *Row)
 
 // LoadAll loads every run folder in fsys (the runs folder). label is the
 // folder's name as the user knows it (e.g. "runs"), used in error messages.
-// Runs are returned sorted by id; files at the top level other than
-// folders (a README, say) are ignored.
+// Runs are returned sorted by id; entries that are not runs are as List
+// says (its warnings are the caller's of List: LoadAll is for tools and
+// tests).
 func LoadAll(fsys fs.FS, label string) ([]*Run, error) { return LoadAllWith(fsys, label, nil) }
 
 // LoadAllWith is LoadAll with a hook called for every valid row, so a
 // caller can keep what it needs of the texts without a second pass.
 func LoadAllWith(fsys fs.FS, label string, hook RowHook) ([]*Run, error) {
-	ids, err := List(fsys, label)
+	ids, _, err := List(fsys, label)
 	if err != nil {
 		return nil, err
 	}
@@ -81,39 +82,79 @@ func LoadAllWith(fsys fs.FS, label string, hook RowHook) ([]*Run, error) {
 }
 
 // List returns the ids of the run folders in fsys (the runs folder),
-// sorted. Entries starting with "." (an import under way) and files (a
-// README) are skipped; a linked folder is a run when the link stays inside
-// the folder, and an error otherwise; an invalid id is an error.
-func List(fsys fs.FS, label string) ([]string, error) {
+// sorted, and a warning for each entry skipped. Every entry is a run or is
+// accounted for:
+//
+//   - a folder is a run, and its name must be a valid id (an error
+//     otherwise, a name starting with "." included), except run.WriteDir's
+//     temporary folders, ".tmp-ID-*" (an import under way or interrupted),
+//     which are skipped with a warning;
+//   - a linked folder is a run when the link stays inside the folder, and
+//     an error otherwise;
+//   - a regular file is not a run: text a person reads (README, *.md,
+//     *.txt, LICENSE) and git's .gitignore and .gitkeep are skipped without
+//     a word, any other file with a warning;
+//   - anything else (a named pipe, a device, a socket) is an error.
+func List(fsys fs.FS, label string) (ids []string, warnings []error, err error) {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
-		return nil, input.Explain(label, err)
+		return nil, nil, input.Explain(label, err)
 	}
-	var ids []string
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), ".") {
-			continue // temporary folders of an import under way
-		}
-		dir := e.IsDir()
-		if e.Type()&fs.ModeSymlink != 0 {
+		name := path.Join(label, e.Name())
+		mode := e.Type()
+		if mode&fs.ModeSymlink != 0 {
 			// A linked run folder is loaded when the link stays inside
 			// the runs folder, and is an error otherwise: never skipped.
-			st, err := input.Stat(fsys, e.Name(), path.Join(label, e.Name()))
+			st, err := input.Stat(fsys, e.Name(), name)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
-			dir = st.IsDir()
+			mode = st.Mode().Type()
 		}
-		if !dir {
-			continue // READMEs
+		switch {
+		case mode.IsDir() && strings.HasPrefix(e.Name(), ".tmp-"):
+			warnings = append(warnings, fileerr.New(name, 0, "skipped: the temporary folder of an import under way or interrupted; remove it when no import is running"))
+			continue
+		case mode.IsDir():
+		case mode.IsRegular():
+			if !readByPeople(e.Name()) {
+				warnings = append(warnings, fileerr.New(name, 0, "skipped: a file, not a run folder (a run is a folder %s/ID/ with manifest.yaml); move it out of %s", label, label))
+			}
+			continue
+		default:
+			return nil, nil, input.CheckMode(name, mode)
 		}
 		if !ValidID(e.Name()) {
-			return nil, fileerr.New(path.Join(label, e.Name()), 0, "run id %q is not a plain folder name (lower-case letters, digits, '.', '_' and '-'): rename the folder", e.Name())
+			return nil, nil, idError(name, e.Name())
 		}
 		ids = append(ids, e.Name())
 	}
 	sort.Strings(ids)
-	return ids, nil
+	return ids, warnings, nil
+}
+
+// idError says why id, the folder at name, is not a valid run id.
+func idError(name, id string) error {
+	if len(id) > MaxIDLen {
+		return fileerr.New(name, 0, "run id of %d characters, over the limit of %d (the id names the site's files, and a file name has at most 255 bytes): rename the folder", len(id), MaxIDLen)
+	}
+	return fileerr.New(name, 0, "run id %q is not a plain folder name (%s): rename the folder", id, IDRule)
+}
+
+// readByPeople reports whether a file beside the run folders is one a
+// person reads or git keeps (a README), which the build passes over.
+func readByPeople(name string) bool {
+	base := strings.ToUpper(strings.TrimSuffix(name, path.Ext(name)))
+	switch {
+	case name == ".gitignore" || name == ".gitkeep":
+		return true
+	case strings.HasPrefix(name, "."):
+		return false
+	case base == "README" || base == "LICENSE" || base == "NOTICE":
+		return true
+	}
+	return strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".txt")
 }
 
 // Load loads and verifies one run folder.
@@ -133,7 +174,7 @@ func load(fsys fs.FS, label, id string, hook RowHook) (*Run, error) {
 // LoadManifest reads and checks a run's manifest; the rows are not read.
 func LoadManifest(fsys fs.FS, label, id string) (*Run, error) {
 	if !ValidID(id) {
-		return nil, fileerr.New(path.Join(label, id), 0, "run id %q is not a plain folder name (lower-case letters, digits, '.', '_' and '-'): rename the folder", id)
+		return nil, idError(path.Join(label, id), id)
 	}
 	mpath := path.Join(id, "manifest.yaml")
 	mname := path.Join(label, mpath)

@@ -3,6 +3,7 @@
 package run
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -124,9 +125,20 @@ var (
 	scoredRE = regexp.MustCompile(`^scored\.jsonl(\.gz)?$`)
 )
 
+// MaxIDLen is the longest run id, in bytes: the id names files of the
+// site (data/runs/ID.json) and of imports (.tmp-ID-*), which must stay
+// under the 255-byte limit of a file name.
+const MaxIDLen = 100
+
+// IDRule says in words what ValidID accepts.
+var IDRule = fmt.Sprintf("lower-case letters, digits, '.', '_' and '-', starting with a letter or digit, no \"..\", at most %d characters", MaxIDLen)
+
 // ValidID reports whether id is a plain folder name usable as a run id:
-// lower-case letters, digits, '.', '_' and '-', not starting with a dot.
-func ValidID(id string) bool { return idRE.MatchString(id) && !strings.Contains(id, "..") }
+// lower-case letters, digits, '.', '_' and '-', starting with a letter or
+// a digit, no "..", at most MaxIDLen bytes.
+func ValidID(id string) bool {
+	return len(id) <= MaxIDLen && idRE.MatchString(id) && !strings.Contains(id, "..")
+}
 
 // ParseManifest decodes and validates manifest.yaml. name is used in error
 // messages, which have the form name:line: message.
@@ -182,6 +194,8 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 	v.required(m.RunDate, "run_date")
 	if m.RunDate != "" && !dateRE.MatchString(m.RunDate) {
 		v.errorf([]string{"run_date"}, "run_date %q: want YYYY-MM-DD", m.RunDate)
+	} else if err := input.Date(m.RunDate); m.RunDate != "" && err != nil {
+		v.errorf([]string{"run_date"}, "run_date %v", err)
 	}
 	v.required(m.Scored.Path, "scored", "path")
 	if m.Scored.Path != "" && !scoredRE.MatchString(m.Scored.Path) {
@@ -198,6 +212,21 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 	// memory; a count over the limit cannot be right.
 	if m.Scored.Rows > input.MaxRows {
 		v.errorf([]string{"scored", "rows"}, "scored.rows is %d, over the limit of %d rows per run", m.Scored.Rows, input.MaxRows)
+	}
+	for _, l := range []struct {
+		val  string
+		path []string
+	}{
+		{m.Model.Name, []string{"model", "name"}}, {m.Model.ID, []string{"model", "id"}},
+		{m.Model.Provider, []string{"model", "provider"}}, {m.Model.Revision, []string{"model", "revision"}},
+		{m.Intervention, []string{"intervention"}},
+		{m.Harness.Name, []string{"harness", "name"}}, {m.Harness.Version, []string{"harness", "version"}}, {m.Harness.Commit, []string{"harness", "commit"}},
+		{m.Dataset.Name, []string{"dataset", "name"}}, {m.Dataset.Revision, []string{"dataset", "revision"}},
+		{m.Incomplete, []string{"incomplete"}},
+	} {
+		if err := input.Label(strings.Join(l.path, "."), l.val, input.MaxLabelRunes); err != nil {
+			v.errorf(l.path, "%v", err)
+		}
 	}
 	if v.err != nil {
 		return nil, v.err

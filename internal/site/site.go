@@ -202,9 +202,14 @@ func load(cfg Config) (*loaded, error) {
 	if len(cfg.Methodology) == 0 {
 		return nil, fmt.Errorf("%s: empty or missing", cfg.MethodologyLabel)
 	}
-	ids, err := run.List(cfg.Runs, cfg.RunsLabel)
+	ids, skipped, err := run.List(cfg.Runs, cfg.RunsLabel)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.Warnings != nil {
+		for _, w := range append(in.content.Warnings, skipped...) {
+			fmt.Fprintf(cfg.Warnings, "build: warning: %v\n", w)
+		}
 	}
 	if len(ids) == 0 {
 		return nil, fmt.Errorf("%s: no runs", cfg.RunsLabel)

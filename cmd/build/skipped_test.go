@@ -1,0 +1,46 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSkippedEntriesWarn: entries the build passes over where passing
+// over is right are each named in a warning, before the site is written;
+// only what a person reads (a README) goes without a word.
+func TestSkippedEntriesWarn(t *testing.T) {
+	base, err := filepath.Abs(filepath.Join(badDir, "_base"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(t.TempDir(), "repo")
+	if err := os.CopyFS(root, os.DirFS(base)); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	applyOps(t, root, []byte(`
+write runs/.tmp-demo-123/manifest.yaml "half an import"
+write runs/notes.yaml "x: 1"
+write runs/README.md "# Runs"
+write content/pages/draft.txt "# Draft"
+`))
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"-q", "-cache", "off", "-o", "site"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"build: warning: content/pages/draft.txt: skipped: not a Markdown page (pages are NAME.md); rename it, or move it out of content/pages\n",
+		"build: warning: runs/.tmp-demo-123: skipped: the temporary folder of an import under way or interrupted; remove it when no import is running\n",
+		"build: warning: runs/notes.yaml: skipped: a file, not a run folder (a run is a folder runs/ID/ with manifest.yaml); move it out of runs\n",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("no warning %q in:\n%s", want, stderr.String())
+		}
+	}
+	if strings.Contains(stderr.String(), "README") {
+		t.Errorf("a README warned of:\n%s", stderr.String())
+	}
+}
