@@ -4,12 +4,12 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/html"
 
 	"github.com/discrimeval/leaderboard/internal/fileerr"
+	"github.com/discrimeval/leaderboard/internal/input"
 )
 
 // FuzzBenchmark feeds benchmark pages (seeded with the registry's real
@@ -64,14 +64,11 @@ func loads(doc string) string {
 }
 
 // FuzzSiteYAML feeds site.yaml texts (seeded with the committed one) to
-// Load with the real benchmark page: no panic, errors name a file, and an
-// accepted base_path is a plain path.
+// ParseSite, the part of Load that reads site.yaml (the benchmark page
+// has its own target): no panic, errors name the file, and an accepted
+// base_path is a plain path and an accepted release date exists.
 func FuzzSiteYAML(f *testing.F) {
 	good, err := os.ReadFile("../../content/site.yaml")
-	if err != nil {
-		f.Fatal(err)
-	}
-	bench, err := os.ReadFile("../../content/benchmarks/discrim_eval.json")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -79,16 +76,18 @@ func FuzzSiteYAML(f *testing.F) {
 	f.Add([]byte(strings.Replace(string(good), "base_path: /", "base_path: //evil.example/", 1)))
 	f.Add(append(append([]byte(nil), good...), "---\ntitle: x\n"...))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fsys := fstest.MapFS{"site.yaml": {Data: data}, "benchmarks/discrim_eval.json": {Data: bench}}
-		c, err := Load(fsys, "content")
+		s, _, err := ParseSite("content/site.yaml", data)
 		if err != nil {
-			if _, _, ok := fileerr.Position(err); !ok {
-				t.Fatalf("error without a file: %v", err)
+			if p, _, ok := fileerr.Position(err); !ok || p != "content/site.yaml" {
+				t.Fatalf("error without the file: %v", err)
 			}
 			return
 		}
-		if checkBasePath(c.Site.BasePath) != nil || strings.HasPrefix(c.Site.BasePath, "//") {
-			t.Fatalf("accepted base_path %q", c.Site.BasePath)
+		if checkBasePath(s.BasePath) != nil || strings.HasPrefix(s.BasePath, "//") {
+			t.Fatalf("accepted base_path %q", s.BasePath)
+		}
+		if input.Date(s.Release.Date) != nil {
+			t.Fatalf("accepted release.date %q", s.Release.Date)
 		}
 	})
 }

@@ -91,46 +91,12 @@ func Load(fsys fs.FS, label string) (*Content, error) {
 		return nil, err
 	}
 	c.Files = append(c.Files, "site.yaml")
-	if err := strictyaml.Decode(name, data, &c.Site); err != nil {
+	site, at, err := ParseSite(name, data)
+	if err != nil {
 		return nil, err
 	}
-	root := strictyaml.Root(data)
-	at := func(key ...string) int { return strictyaml.KeyLine(root, key...) }
+	c.Site = site
 	s := &c.Site
-	if s.Title == "" || s.Benchmark == "" {
-		return nil, fileerr.New(name, at("title"), "title and benchmark are required")
-	}
-	for _, l := range []struct {
-		field, val string
-		max        int
-		key        []string
-	}{
-		{"title", s.Title, input.MaxLabelRunes, []string{"title"}},
-		{"description", s.Description, input.MaxDescriptionRunes, []string{"description"}},
-		{"release.label", s.Release.Label, input.MaxLabelRunes, []string{"release", "label"}},
-	} {
-		if err := input.Label(l.field, l.val, l.max); err != nil {
-			return nil, fileerr.New(name, at(l.key...), "%v", err)
-		}
-	}
-	if s.BasePath == "" {
-		s.BasePath = "/"
-	}
-	if err := checkBasePath(s.BasePath); err != nil {
-		return nil, fileerr.New(name, at("base_path"), "%v", err)
-	}
-	if s.RunsURL != "" && (!strings.HasPrefix(s.RunsURL, "https://") && !strings.HasPrefix(s.RunsURL, "http://") || !strings.HasSuffix(s.RunsURL, "/")) {
-		return nil, fileerr.New(name, at("runs_url"), "runs_url %q: want an http(s) URL ending in /, where the runs folder is published", s.RunsURL)
-	}
-	if s.Release.Label == "" || !dateRE.MatchString(s.Release.Date) {
-		return nil, fileerr.New(name, at("release"), "release needs a label and a date (YYYY-MM-DD)")
-	}
-	if err := input.Date(s.Release.Date); err != nil {
-		return nil, fileerr.New(name, at("release", "date"), "release.date %v", err)
-	}
-	if !slugRE.MatchString(strings.ReplaceAll(s.Benchmark, "_", "-")) {
-		return nil, fileerr.New(name, at("benchmark"), "benchmark %q is not a plain file name", s.Benchmark)
-	}
 	bpath := "benchmarks/" + s.Benchmark + ".json"
 	bname := path.Join(label, bpath)
 	bdata, err := input.ReadFile(fsys, bpath, bname, input.MaxTextBytes)
@@ -192,6 +158,52 @@ func Load(fsys fs.FS, label string) (*Content, error) {
 		c.Files = append(c.Files, s.Previous)
 	}
 	return c, nil
+}
+
+// ParseSite decodes and checks site.yaml; name is used in errors. at
+// gives the line of a key, for later errors about the file.
+func ParseSite(name string, data []byte) (site Site, at func(key ...string) int, err error) {
+	if err := strictyaml.Decode(name, data, &site); err != nil {
+		return Site{}, nil, err
+	}
+	root := strictyaml.Root(data)
+	at = func(key ...string) int { return strictyaml.KeyLine(root, key...) }
+	s := &site
+	if s.Title == "" || s.Benchmark == "" {
+		return Site{}, nil, fileerr.New(name, at("title"), "title and benchmark are required")
+	}
+	for _, l := range []struct {
+		field, val string
+		max        int
+		key        []string
+	}{
+		{"title", s.Title, input.MaxLabelRunes, []string{"title"}},
+		{"description", s.Description, input.MaxDescriptionRunes, []string{"description"}},
+		{"release.label", s.Release.Label, input.MaxLabelRunes, []string{"release", "label"}},
+	} {
+		if err := input.Label(l.field, l.val, l.max); err != nil {
+			return Site{}, nil, fileerr.New(name, at(l.key...), "%v", err)
+		}
+	}
+	if s.BasePath == "" {
+		s.BasePath = "/"
+	}
+	if err := checkBasePath(s.BasePath); err != nil {
+		return Site{}, nil, fileerr.New(name, at("base_path"), "%v", err)
+	}
+	if s.RunsURL != "" && (!strings.HasPrefix(s.RunsURL, "https://") && !strings.HasPrefix(s.RunsURL, "http://") || !strings.HasSuffix(s.RunsURL, "/")) {
+		return Site{}, nil, fileerr.New(name, at("runs_url"), "runs_url %q: want an http(s) URL ending in /, where the runs folder is published", s.RunsURL)
+	}
+	if s.Release.Label == "" || !dateRE.MatchString(s.Release.Date) {
+		return Site{}, nil, fileerr.New(name, at("release"), "release needs a label and a date (YYYY-MM-DD)")
+	}
+	if err := input.Date(s.Release.Date); err != nil {
+		return Site{}, nil, fileerr.New(name, at("release", "date"), "release.date %v", err)
+	}
+	if !slugRE.MatchString(strings.ReplaceAll(s.Benchmark, "_", "-")) {
+		return Site{}, nil, fileerr.New(name, at("benchmark"), "benchmark %q is not a plain file name", s.Benchmark)
+	}
+	return site, at, nil
 }
 
 // pageFiles lists the Markdown pages, content/pages/*.md, sorted. A
