@@ -44,3 +44,28 @@ write content/pages/draft.txt "# Draft"
 		t.Errorf("a README warned of:\n%s", stderr.String())
 	}
 }
+
+// TestCopiesWarnBeforeWrite: runs' files over GitHub Pages' limit, which
+// the site would copy into data/runs/, are warned of at load, before any
+// page is rendered or written (here the 1.1 GB sparse scored file then
+// fails to load: the warning came first).
+func TestCopiesWarnBeforeWrite(t *testing.T) {
+	base, err := filepath.Abs(filepath.Join(badDir, "_base"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(t.TempDir(), "repo")
+	if err := os.CopyFS(root, os.DirFS(base)); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	if err := os.Truncate(filepath.Join("runs", "demo", "scored.jsonl"), 1_100_000_000); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	err = run([]string{"-q", "-cache", "off", "-o", "site"}, &stdout, &stderr)
+	want := "build: warning: runs: the runs' files are 1.10 GB (the largest, runs/demo, 1.10 GB), and the site copies each into data/runs/: over GitHub Pages' limit of 1 GB before any page; set runs_url in content/site.yaml to link them instead\n"
+	if err == nil || !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("%v\n%s", err, stderr.String())
+	}
+}

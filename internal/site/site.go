@@ -221,7 +221,36 @@ func load(cfg Config) (*loaded, error) {
 		}
 		in.runs = append(in.runs, r)
 	}
+	if in.content.Site.RunsURL == "" {
+		warnCopies(cfg, in.runs)
+	}
 	return in, nil
+}
+
+// warnCopies warns, before anything is written, when the copies of the
+// runs' files that the site offers for download (data/runs/) are alone
+// over GitHub Pages' limit; the size warning at the end of the build
+// counts the whole site.
+func warnCopies(cfg Config, runs []*run.Run) {
+	if cfg.Warnings == nil {
+		return
+	}
+	var total, largest int64
+	var largestID string
+	for _, r := range runs {
+		size := int64(len(r.ManifestRaw))
+		if st, err := fs.Stat(cfg.Runs, r.ScoredFS()); err == nil {
+			size += st.Size()
+		}
+		total += size
+		if size > largest {
+			largest, largestID = size, r.ID
+		}
+	}
+	if total > pagesLimit {
+		fmt.Fprintf(cfg.Warnings, "build: warning: %s: the runs' files are %.2f GB (the largest, %s, %.2f GB), and the site copies each into data/runs/: over GitHub Pages' limit of 1 GB before any page; set runs_url in content/site.yaml to link them instead\n",
+			cfg.RunsLabel, float64(total)/1e9, path.Join(cfg.RunsLabel, largestID), float64(largest)/1e9)
+	}
 }
 
 // scored is what the runs and boards phases produce: every run's result,
