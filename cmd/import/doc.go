@@ -10,8 +10,12 @@ scored file's SHA-256 and row count filled in, ready for cmd/build.
 It never replaces an existing run folder unless -force is given, and writes
 nothing when the input has an error; errors name the file and line
 (file:line: message; in a .eval log, log.eval:samples/ID_epoch_N.json:line:).
-Every row is checked as the build checks it, so an import that succeeds
-always builds. Input is streamed within the limits the README states
+Every row is checked as the build checks it, and the run is scored as the
+build scores it, so an import that succeeds always builds. A run the build
+cannot score (one decision question, logits so degenerate that the REML
+fit is undefined, a fit that does not converge) is written with a warning
+on stderr saying why (and the scored file's line where a row is the
+cause); the site shows it without a rank, with the same reason. Input is streamed within the limits the README states
 (decompressed size, line length, member size, sample count), so a gzip or
 zip bomb stops with an error in bounded time and memory. The manifest can
 be edited afterwards (display name, open_weights, url): the scored file's

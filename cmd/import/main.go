@@ -10,11 +10,13 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"testing/fstest"
 
 	"github.com/discrimeval/leaderboard/internal/importer"
 	"github.com/discrimeval/leaderboard/internal/importer/inspect"
 	"github.com/discrimeval/leaderboard/internal/importer/lmeval"
 	rundir "github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
 )
 
 func main() {
@@ -115,6 +117,19 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Score the run as the build will, and say before writing what the
+	// site will show when it cannot be ranked.
+	why, line, err := buildCheck(*id, res)
+	if err != nil {
+		return err
+	}
+	if why != "" {
+		at := ""
+		if line > 0 {
+			at = fmt.Sprintf("%s:%d: ", filepath.Join(dir, res.Manifest.Scored.Path), line)
+		}
+		fmt.Fprintf(stderr, "import: warning: %sthe build shows this run without a rank: %s\n", at, why)
+	}
 	if err := rundir.WriteDir(dir, res.Manifest, res.Rows, true, *force); err != nil {
 		return err
 	}
@@ -130,6 +145,29 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "claimed numbers not comparable: %s\n", m.ClaimedNotComparable)
 	}
 	return nil
+}
+
+// buildCheck loads the run from the bytes it would write and scores it
+// as cmd/build does: why is the reason the build will give for showing it
+// unranked (empty when it scores), line the scored file's line it names.
+func buildCheck(id string, res *importer.Result) (why string, line int, err error) {
+	man, scored, err := rundir.Freeze(res.Manifest, res.Rows, true)
+	if err != nil {
+		return "", 0, err
+	}
+	fsys := fstest.MapFS{id + "/manifest.yaml": {Data: man}, id + "/" + res.Manifest.Scored.Path: {Data: scored}}
+	r, err := rundir.Load(fsys, "runs", id)
+	if err != nil {
+		return "", 0, fmt.Errorf("the run as written does not load: %w", err)
+	}
+	sc, err := score.Score(r)
+	if err != nil {
+		return "", 0, fmt.Errorf("the run as written cannot be scored: %w", err)
+	}
+	if sc.Scored {
+		return "", 0, nil
+	}
+	return sc.Reason, sc.ReasonLine, nil
 }
 
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
