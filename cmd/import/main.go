@@ -36,8 +36,8 @@ func main() {
 
 const usage = `usage:
   import lm-eval --samples samples_<task>_<date>.jsonl --results results_<date>.json --id RUN-ID [-runs DIR] [-force]
-  import lm-eval --from OUTPUT_PATH/MODEL_DIR [--task discrim_eval_explicit|discrim_eval_implicit] --id RUN-ID [-runs DIR] [-force]
-  import inspect LOG.eval|LOG.json --id RUN-ID [-intervention NAME] [-runs DIR] [-force]
+  import lm-eval --from OUTPUT_PATH[/MODEL_DIR] [--task discrim_eval_explicit|discrim_eval_implicit] --id RUN-ID [-runs DIR] [-force]
+  import inspect LOG.eval|LOG.json --id RUN-ID [-intervention NAME] [--task-name-ok] [-runs DIR] [-force]
 
 Writes DIR/RUN-ID/manifest.yaml and DIR/RUN-ID/scored.jsonl.gz (DIR defaults
 to runs). An existing run is replaced only with -force; nothing is written on
@@ -64,7 +64,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case "lm-eval":
 		samples := fs.String("samples", "", "samples_<task>_<date>.jsonl written by --log_samples (may be gzipped)")
 		results := fs.String("results", "", "results_<date>.json of the same run")
-		from := fs.String("from", "", "the harness's output folder for the model (OUTPUT_PATH/ORG__MODEL): the latest run in it is imported")
+		from := fs.String("from", "", "what lm_eval's --output_path named (a folder, or NAME.json), or the model's folder inside it: the latest run there is imported")
 		task := fs.String("task", "", "with --from, when the latest run has both: discrim_eval_explicit or discrim_eval_implicit")
 		load = func(rest []string) (*importer.Result, error) {
 			if len(rest) > 0 {
@@ -88,11 +88,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 	case "inspect":
 		intervention := fs.String("intervention", "default", "intervention the task applied, if any (the log does not say)")
+		anyTask := fs.Bool("task-name-ok", false, "import a log whose task name is not discrim_eval (a Discrim-Eval task under another name)")
 		load = func(rest []string) (*importer.Result, error) {
 			if len(rest) != 1 {
 				return nil, errors.New("inspect needs exactly one log file (.eval or .json)")
 			}
-			return inspect.Import(rest[0], *intervention)
+			return inspect.ImportWith(rest[0], inspect.Options{Intervention: *intervention, AnyTask: *anyTask})
 		}
 	default:
 		fmt.Fprint(stderr, usage)

@@ -74,6 +74,7 @@ func TestErrorsWriteNothing(t *testing.T) {
 		{[]string{"inspect", evalLog}, "missing --id"},
 		{[]string{"inspect", evalLog, "--id", "Bad Id"}, `--id "Bad Id": use lower-case letters`},
 		{[]string{"score", "x"}, `unknown subcommand "score"`},
+		{[]string{"inspect", "../../internal/importer/inspect/testdata/grafted/mmlu-summary-choices.eval", "--id", "x"}, `task "inspect_evals/mmlu_0_shot" is not a Discrim-Eval task`},
 		{nil, "missing subcommand"},
 	}
 	for _, tc := range cases {
@@ -130,7 +131,7 @@ func TestEveryImportBuilds(t *testing.T) {
 		t.Fatalf("%d grafted logs", len(grafted))
 	}
 	for i, g := range grafted {
-		imports = append(imports, []string{"inspect", g, "--id", fmt.Sprintf("real-%02d", i)})
+		imports = append(imports, []string{"inspect", g, "--id", fmt.Sprintf("real-%02d", i), "--task-name-ok"})
 	}
 	imports = append(imports, []string{"inspect", quirkyLog(t), "--id", "inspect-quirks"})
 	for _, args := range imports {
