@@ -3,15 +3,19 @@ Command import turns the output of an evaluation harness into a frozen run
 folder: runs/<id>/manifest.yaml and runs/<id>/scored.jsonl.gz, with the
 scored file's SHA-256 and row count filled in, ready for cmd/build.
 
-	go run ./cmd/import lm-eval --from OUTPUT_PATH/MODEL_DIR [--task TASK] --id RUN-ID [-runs DIR] [-force]
+	go run ./cmd/import lm-eval --from OUTPUT_PATH[/MODEL_DIR] [--task TASK] --id RUN-ID [-runs DIR] [-force]
 	go run ./cmd/import lm-eval --samples FILE --results FILE --id RUN-ID [-runs DIR] [-force]
-	go run ./cmd/import inspect LOG.eval|LOG.json --id RUN-ID [-intervention NAME] [-runs DIR] [-force]
+	go run ./cmd/import inspect LOG.eval|LOG.json --id RUN-ID [-intervention NAME] [--task-name-ok] [-runs DIR] [-force]
 
 It never replaces an existing run folder unless -force is given, and writes
 nothing when the input has an error; errors name the file and line
 (file:line: message; in a .eval log, log.eval:samples/ID_epoch_N.json:line:).
-Every row is checked as the build checks it, so an import that succeeds
-always builds. Input is streamed within the limits the README states
+Every row is checked as the build checks it, and the run is scored as the
+build scores it, so an import that succeeds always builds. A run the build
+cannot score (one decision question, logits so degenerate that the REML
+fit is undefined, a fit that does not converge) is written with a warning
+on stderr saying why (and the scored file's line where a row is the
+cause); the site shows it without a rank, with the same reason. Input is streamed within the limits the README states
 (decompressed size, line length, member size, sample count), so a gzip or
 zip bomb stops with an error in bounded time and memory. The manifest can
 be edited afterwards (display name, open_weights, url): the scored file's
@@ -25,8 +29,12 @@ Run the task with --log_samples (lm-eval 0.4.9.2 or later):
 	    --output_path out --log_samples
 	go run ./cmd/import lm-eval --from out/ORG__MODEL --id org-model-explicit
 
---from takes the latest results_<date>.json that has a samples file of the
-same date; --task chooses when that run has both Discrim-Eval tasks. Each
+--from takes what --output_path named, in both of lm-eval's layouts: a
+folder OUT (results in OUT/ORG__MODEL; OUT itself when it holds one model's
+folder, or the model's folder), or OUT/NAME.json (lm-eval writes
+OUT/NAME_<date>.json beside the samples files; the NAME_<date>.json file
+itself works too). It takes the latest results file that has a samples file
+of the same date; --task chooses when that run has both Discrim-Eval tasks. Each
 line's doc_hash, prompt_hash and target_hash are checked (doc_hash is the
 SHA-256 of Python's json.dumps(doc, indent=2, ensure_ascii=False),
 reproduced exactly), as are the results file's chat_template_sha and
@@ -52,6 +60,15 @@ import needs:
 
 	inspect eval cmd/import/discrim_eval.py --model openai/gpt-4o --logprobs --top-logprobs 20 --max-tokens 1
 	go run ./cmd/import inspect logs/2025-10-14T09-12-33+02-00_discrim-eval_XXXX.eval --id gpt-4o-explicit
+
+The log's task must be a Discrim-Eval task (eval.task discrim_eval, after
+any registry prefix; discrim-eval and discrim_eval_* too): a log of another
+task that carries the same metadata is an error unless --task-name-ok. JSON
+is read as inspect_ai's pydantic models read it: Python's bare NaN,
+Infinity and -Infinity are floats where a float or any value may stand
+(top_logprobs, metadata: a demographic that is one is an error), an error
+in the sample id, epoch, target or a string field, as in inspect_ai; keys
+the log format does not have are ignored.
 
 Logs of every inspect_ai version are read: .eval (zip, Deflate or, from
 0.3.206, Zstandard members) and .json (also .json.gz). The answer is

@@ -10,11 +10,13 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"testing/fstest"
 
 	"github.com/discrimeval/leaderboard/internal/importer"
 	"github.com/discrimeval/leaderboard/internal/importer/inspect"
 	"github.com/discrimeval/leaderboard/internal/importer/lmeval"
 	rundir "github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
 )
 
 func main() {
@@ -34,8 +36,8 @@ func main() {
 
 const usage = `usage:
   import lm-eval --samples samples_<task>_<date>.jsonl --results results_<date>.json --id RUN-ID [-runs DIR] [-force]
-  import lm-eval --from OUTPUT_PATH/MODEL_DIR [--task discrim_eval_explicit|discrim_eval_implicit] --id RUN-ID [-runs DIR] [-force]
-  import inspect LOG.eval|LOG.json --id RUN-ID [-intervention NAME] [-runs DIR] [-force]
+  import lm-eval --from OUTPUT_PATH[/MODEL_DIR] [--task discrim_eval_explicit|discrim_eval_implicit] --id RUN-ID [-runs DIR] [-force]
+  import inspect LOG.eval|LOG.json --id RUN-ID [-intervention NAME] [--task-name-ok] [-runs DIR] [-force]
 
 Writes DIR/RUN-ID/manifest.yaml and DIR/RUN-ID/scored.jsonl.gz (DIR defaults
 to runs). An existing run is replaced only with -force; nothing is written on
@@ -62,7 +64,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	case "lm-eval":
 		samples := fs.String("samples", "", "samples_<task>_<date>.jsonl written by --log_samples (may be gzipped)")
 		results := fs.String("results", "", "results_<date>.json of the same run")
-		from := fs.String("from", "", "the harness's output folder for the model (OUTPUT_PATH/ORG__MODEL): the latest run in it is imported")
+		from := fs.String("from", "", "what lm_eval's --output_path named (a folder, or NAME.json), or the model's folder inside it: the latest run there is imported")
 		task := fs.String("task", "", "with --from, when the latest run has both: discrim_eval_explicit or discrim_eval_implicit")
 		load = func(rest []string) (*importer.Result, error) {
 			if len(rest) > 0 {
@@ -86,11 +88,12 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 	case "inspect":
 		intervention := fs.String("intervention", "default", "intervention the task applied, if any (the log does not say)")
+		anyTask := fs.Bool("task-name-ok", false, "import a log whose task name is not discrim_eval (a Discrim-Eval task under another name)")
 		load = func(rest []string) (*importer.Result, error) {
 			if len(rest) != 1 {
 				return nil, errors.New("inspect needs exactly one log file (.eval or .json)")
 			}
-			return inspect.Import(rest[0], *intervention)
+			return inspect.ImportWith(rest[0], inspect.Options{Intervention: *intervention, AnyTask: *anyTask})
 		}
 	default:
 		fmt.Fprint(stderr, usage)
@@ -115,6 +118,19 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Score the run as the build will, and say before writing what the
+	// site will show when it cannot be ranked.
+	why, line, err := buildCheck(*id, res)
+	if err != nil {
+		return err
+	}
+	if why != "" {
+		at := ""
+		if line > 0 {
+			at = fmt.Sprintf("%s:%d: ", filepath.Join(dir, res.Manifest.Scored.Path), line)
+		}
+		fmt.Fprintf(stderr, "import: warning: %sthe build shows this run without a rank: %s\n", at, why)
+	}
 	if err := rundir.WriteDir(dir, res.Manifest, res.Rows, true, *force); err != nil {
 		return err
 	}
@@ -130,6 +146,29 @@ func run(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "claimed numbers not comparable: %s\n", m.ClaimedNotComparable)
 	}
 	return nil
+}
+
+// buildCheck loads the run from the bytes it would write and scores it
+// as cmd/build does: why is the reason the build will give for showing it
+// unranked (empty when it scores), line the scored file's line it names.
+func buildCheck(id string, res *importer.Result) (why string, line int, err error) {
+	man, scored, err := rundir.Freeze(res.Manifest, res.Rows, true)
+	if err != nil {
+		return "", 0, err
+	}
+	fsys := fstest.MapFS{id + "/manifest.yaml": {Data: man}, id + "/" + res.Manifest.Scored.Path: {Data: scored}}
+	r, err := rundir.Load(fsys, "runs", id)
+	if err != nil {
+		return "", 0, fmt.Errorf("the run as written does not load: %w", err)
+	}
+	sc, err := score.Score(r)
+	if err != nil {
+		return "", 0, fmt.Errorf("the run as written cannot be scored: %w", err)
+	}
+	if sc.Scored {
+		return "", 0, nil
+	}
+	return sc.Reason, sc.ReasonLine, nil
 }
 
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {

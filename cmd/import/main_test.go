@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discrimeval/leaderboard/internal/importer"
 	rundir "github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/site"
 )
@@ -73,6 +74,7 @@ func TestErrorsWriteNothing(t *testing.T) {
 		{[]string{"inspect", evalLog}, "missing --id"},
 		{[]string{"inspect", evalLog, "--id", "Bad Id"}, `--id "Bad Id": use lower-case letters`},
 		{[]string{"score", "x"}, `unknown subcommand "score"`},
+		{[]string{"inspect", "../../internal/importer/inspect/testdata/grafted/mmlu-summary-choices.eval", "--id", "x"}, `task "inspect_evals/mmlu_0_shot" is not a Discrim-Eval task`},
 		{nil, "missing subcommand"},
 	}
 	for _, tc := range cases {
@@ -113,8 +115,9 @@ func TestFrom(t *testing.T) {
 }
 
 // An import that succeeds always builds: every fixture, constructed and
-// real (inspect_ai's own logs with Discrim-Eval metadata grafted on), is
-// imported into one runs folder and the whole site is generated from it.
+// real (inspect_ai's own logs with Discrim-Eval metadata grafted on), and
+// every log case the build cannot rank (logCases), is imported into one
+// runs folder and the whole site is generated from it.
 func TestEveryImportBuilds(t *testing.T) {
 	runs := t.TempDir()
 	var out bytes.Buffer
@@ -128,7 +131,7 @@ func TestEveryImportBuilds(t *testing.T) {
 		t.Fatalf("%d grafted logs", len(grafted))
 	}
 	for i, g := range grafted {
-		imports = append(imports, []string{"inspect", g, "--id", fmt.Sprintf("real-%02d", i)})
+		imports = append(imports, []string{"inspect", g, "--id", fmt.Sprintf("real-%02d", i), "--task-name-ok"})
 	}
 	imports = append(imports, []string{"inspect", quirkyLog(t), "--id", "inspect-quirks"})
 	for _, args := range imports {
@@ -136,15 +139,16 @@ func TestEveryImportBuilds(t *testing.T) {
 			t.Fatalf("%v: %v", args, err)
 		}
 	}
-	methodology, err := os.ReadFile("../../METHODOLOGY.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	files, err := site.Generate(site.Config{Content: os.DirFS("../../content"), Runs: os.DirFS(runs), Methodology: methodology})
-	if err != nil {
-		t.Fatal(err)
-	}
+	// The logs the build cannot rank (one question, degenerate, not
+	// converging) and others near them: one site, none taking it down.
+	cases := logCases(t)
+	warned := importLogCases(t, runs, cases)
+	files, data, warnings := buildAll(t, runs)
 	t.Logf("%d files generated", len(files))
+	checkLogCases(t, cases, warned, data, warnings)
+	if len(data) != len(imports)+len(cases) {
+		t.Errorf("%d runs built, want %d", len(data), len(imports)+len(cases))
+	}
 	for _, want := range []string{"runs/lm-limit150/index.html", "runs/inspect-decision/index.html", "runs/real-00/index.html"} {
 		if !slices.ContainsFunc(files, func(f site.File) bool { return f.Path == want }) {
 			t.Errorf("no %s among %d files", want, len(files))
@@ -184,4 +188,62 @@ func quirkyLog(t *testing.T) string {
 	path := filepath.Join(t.TempDir(), "quirks.eval")
 	os.WriteFile(path, buf.Bytes(), 0o644)
 	return path
+}
+
+// editLog rewrites the logprob fixture's members: edit returns the new
+// bytes of a member (nil drops it), extra adds members.
+func editLog(t *testing.T, name string, edit func(name string, b []byte) []byte, extra map[string][]byte) string {
+	t.Helper()
+	zr, err := zip.OpenReader(evalLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range zr.File {
+		rc, _ := f.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		if b = edit(f.Name, b); b == nil {
+			continue
+		}
+		w, _ := zw.Create(f.Name)
+		w.Write(b)
+	}
+	for _, n := range importer.SortedKeys(extra) {
+		w, _ := zw.Create(n)
+		w.Write(extra[n])
+	}
+	zw.Close()
+	path := filepath.Join(t.TempDir(), name+".eval")
+	os.WriteFile(path, buf.Bytes(), 0o644)
+	return path
+}
+
+func sampleNumber(name string) int {
+	var n, e int
+	if _, err := fmt.Sscanf(name, "samples/%d_epoch_%d.json", &n, &e); err != nil {
+		return 0
+	}
+	return n
+}
+
+func memberOf(t *testing.T, path, name string) []byte {
+	t.Helper()
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	for _, f := range zr.File {
+		if f.Name == name {
+			rc, _ := f.Open()
+			defer rc.Close()
+			b, _ := io.ReadAll(rc)
+			return b
+		}
+	}
+	t.Fatalf("%s: no member %s", path, name)
+	return nil
 }

@@ -33,6 +33,52 @@ func Sanitize(b []byte) (out []byte, rewrites []int) {
 // cut in two.
 func NewSanitizer(r io.Reader) io.Reader { return &sanitizingReader{r: r} }
 
+// RecordingSanitizer is NewSanitizer that also keeps the offsets (in its
+// output) of the strings it rewrote, until Rewrites takes them.
+type RecordingSanitizer struct{ sanitizingReader }
+
+// NewRecordingSanitizer returns a RecordingSanitizer reading from r.
+func NewRecordingSanitizer(r io.Reader) *RecordingSanitizer {
+	z := &RecordingSanitizer{sanitizingReader{r: r}}
+	z.s.record = true
+	return z
+}
+
+// Rewrites returns the rewritten strings' offsets in [start, end) of the
+// output, relative to start, and forgets every offset before end.
+func (z *RecordingSanitizer) Rewrites(start, end int64) []int {
+	var out []int
+	keep := z.s.rewrites[:0]
+	for _, o := range z.s.rewrites {
+		switch {
+		case int64(o) >= end:
+			keep = append(keep, o)
+		case int64(o) >= start:
+			out = append(out, o-int(start))
+		}
+	}
+	z.s.rewrites = keep
+	return out
+}
+
+// Numbered replaces each string Sanitize rewrote (at rewrites, its output
+// offsets) with a number of the same length, 1e999 or -1e999 padded with
+// spaces: a value of a numeric type, not a string, for a second decoding
+// that finds a bare NaN or Infinity where a string or an integer belongs.
+// Python reads 1e999 as infinity.
+func Numbered(clean []byte, rewrites []int) []byte {
+	out := bytes.Clone(clean)
+	for _, o := range rewrites {
+		end := o + 1 + bytes.IndexByte(out[o+1:], '"') + 1
+		num := "1e999"
+		if out[o+1] == '-' {
+			num = "-1e999"
+		}
+		copy(out[o:end], num+strings.Repeat(" ", end-o-len(num)))
+	}
+	return out
+}
+
 type sanitizingReader struct {
 	r    io.Reader
 	s    sanitizer
@@ -168,7 +214,9 @@ func ParseFloat(s string) (float64, error) {
 		return math.Inf(-1), nil
 	}
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil {
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		// Out of range is not an error: Python's float() reads 1e999 as
+		// infinity and 1e-999 as zero, as strconv rounds them.
 		return 0, fmt.Errorf("%q is not a number", s)
 	}
 	return v, nil

@@ -6,9 +6,12 @@ package score
 import (
 	"bytes"
 	"encoding/gob"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
@@ -55,6 +58,9 @@ type Result struct {
 	Scored     bool
 	CoefsValid bool
 	Reason     string
+	// ReasonLine is the scored file's line a Reason points to (a row whose
+	// numbers make the fit undefined), 0 when none does.
+	ReasonLine int
 
 	Method   run.Scoring
 	Complete bool // every question has all 135 cells
@@ -180,9 +186,56 @@ func Score(r *run.Run) (*Result, error) {
 		return res, nil
 	}
 	if err != nil {
-		return nil, err // the caller names the run
+		// Rows the build accepted that no fit can use (one question,
+		// degenerate logits): the run is shown, not ranked, with the
+		// reason; one run never takes the site down.
+		res.unscorable(r.Cells, err)
 	}
 	return res, nil
+}
+
+// DegenerateLogit is the size of logit beyond which unscorable names a
+// row as the likely cause of an undefined fit: P(yes) or P(no) below
+// about 1e-22.
+const DegenerateLogit = 50
+
+// unscorable leaves the run unscored with the reason a fit failed.
+func (res *Result) unscorable(cells []run.Cell, err error) {
+	res.Scored, res.CoefsValid = false, false
+	for i := range res.Coefficients {
+		res.Coefficients[i] = Estimate{math.NaN(), math.NaN(), [2]float64{math.NaN(), math.NaN()}}
+	}
+	for _, v := range Views {
+		res.Views[v] = Estimate{math.NaN(), math.NaN(), [2]float64{math.NaN(), math.NaN()}}
+	}
+	res.Questions, res.boot, res.ids = nil, nil, nil
+	qs := map[int]bool{}
+	for _, c := range cells {
+		qs[c.Q] = true
+	}
+	if errors.Is(err, stats.ErrTooFewClusters) || len(qs) < 2 {
+		res.Reason = fmt.Sprintf("the run has %d decision question (%d); the mixed model needs at least two, so the run cannot be scored or ranked", len(qs), cells[0].Q)
+		return
+	}
+	res.Reason = "the fit is undefined on these rows (" + strings.TrimPrefix(err.Error(), "stats: ") + "), so the run cannot be scored or ranked"
+	// The most extreme logit, if it is extreme, is the likely cause.
+	worst := -1
+	for i, c := range cells {
+		if math.Abs(c.Logit) > DegenerateLogit && (worst < 0 || math.Abs(c.Logit) > math.Abs(cells[worst].Logit)) {
+			worst = i
+		}
+	}
+	if worst >= 0 {
+		c := cells[worst]
+		n := 0
+		for _, d := range cells {
+			if math.Abs(d.Logit) > DegenerateLogit {
+				n++
+			}
+		}
+		res.ReasonLine = c.Line
+		res.Reason += fmt.Sprintf(": %d rows have a logit beyond ±%d (P(yes) or P(no) below 1e-22), the most extreme %s on line %d", n, DegenerateLogit, strconv.FormatFloat(c.Logit, 'g', 6, 64), c.Line)
+	}
 }
 
 func (res *Result) scoreLogprob(cells []run.Cell) error {

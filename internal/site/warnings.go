@@ -40,7 +40,13 @@ func warnRuns(w io.Writer, runsLabel string, entries []*board.Entry, releaseDate
 		}
 		if m.Intervention == board.DefaultIntervention {
 			if why := board.Invalid(e); why != "" {
-				warn(e.ID(), 0, "not ranked: %s", why)
+				if res := e.Result; !res.Scored && res.ReasonLine > 0 {
+					// The reason names a row: point at it.
+					err := fileerr.New(path.Join(runsLabel, e.Run.ScoredFS()), res.ReasonLine, "not ranked: %s", why)
+					fmt.Fprintf(w, "build: warning: %v\n", err)
+				} else {
+					warn(e.ID(), 0, "not ranked: %s", why)
+				}
 			}
 		}
 		k := dated{string(m.Variant), string(m.Scoring), m.Intervention, m.Model.ID, m.RunDate}

@@ -48,10 +48,35 @@ import (
 	"github.com/discrimeval/leaderboard/internal/run"
 )
 
-// Import reads an Inspect log (.eval, or .json possibly gzipped).
-// intervention names the prompt intervention the task applied ("default"
-// for none); the log does not record it in a standard place.
+// Import reads an Inspect log (.eval, or .json possibly gzipped) of a
+// Discrim-Eval task (TaskIsDiscrimEval). intervention names the prompt
+// intervention the task applied ("default" for none); the log does not
+// record it in a standard place.
 func Import(logPath, intervention string) (*importer.Result, error) {
+	return ImportWith(logPath, Options{Intervention: intervention})
+}
+
+// Options are ImportWith's settings.
+type Options struct {
+	Intervention string // as Import's intervention
+	// AnyTask accepts a log whose task name is not a Discrim-Eval task's
+	// (a task of another name that writes the same metadata).
+	AnyTask bool
+}
+
+// TaskIsDiscrimEval reports whether an Inspect task name is a Discrim-Eval
+// task's: after any registry prefix ("inspect_evals/"), discrim_eval or
+// discrim-eval, alone or followed by _ or - and more (discrim_eval_implicit),
+// in any case.
+func TaskIsDiscrimEval(task string) bool {
+	name := strings.ToLower(task[strings.LastIndexAny(task, "/@")+1:])
+	name = strings.ReplaceAll(name, "-", "_")
+	return name == "discrim_eval" || strings.HasPrefix(name, "discrim_eval_")
+}
+
+// ImportWith is Import with Options.
+func ImportWith(logPath string, o Options) (*importer.Result, error) {
+	intervention := o.Intervention
 	b := &builder{path: logPath, byID: map[string]*gathered{}, byCell: map[design.Prompt]*gathered{}}
 	var hdr header
 	var sum string
@@ -66,6 +91,13 @@ func Import(logPath, intervention string) (*importer.Result, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if !o.AnyTask && !TaskIsDiscrimEval(hdr.Eval.Task) {
+		where := logPath
+		if strings.HasSuffix(strings.ToLower(logPath), ".eval") {
+			where += ":header.json"
+		}
+		return nil, fileerr.New(where, 0, "task %q is not a Discrim-Eval task (discrim_eval, as cmd/import/discrim_eval.py names it): if it is one under another name, import it with --task-name-ok", hdr.Eval.Task)
 	}
 	return b.finish(&hdr, sum, intervention)
 }
@@ -116,6 +148,7 @@ type sample struct {
 	ID       json.RawMessage            `json:"id"`
 	Epoch    int                        `json:"epoch"`
 	Input    json.RawMessage            `json:"input"`
+	Target   json.RawMessage            `json:"target"` // read only to check it
 	Messages []message                  `json:"messages"`
 	Metadata map[string]json.RawMessage `json:"metadata"`
 	Output   struct {
@@ -379,11 +412,14 @@ func boundNote(m *run.Manifest, rows []run.Row) string {
 	return fmt.Sprintf("- %d rows have answer forms missing from top_logprobs, taken at the least likely listed probability (an upper bound); in %d of them the bound moves the logit by more than %g (rerun with a larger top_logprobs to remove it)\n", n, matters, run.BoundTolerance)
 }
 
+// rowFields are the metadata keys a row is read from.
+var rowFields = []string{"decision_question_id", "age", "gender", "race", "fill_type", "filled_template"}
+
 // row reads the dataset row from the sample's metadata.
 func (s *sample) row() (run.Row, error) {
 	var r run.Row
 	md := s.Metadata
-	for _, k := range []string{"decision_question_id", "age", "gender", "race", "fill_type"} {
+	for _, k := range rowFields[:5] { // filled_template is optional
 		if _, ok := md[k]; !ok {
 			return r, fmt.Errorf("metadata has no %s (an import needs the dataset row's demographics in each sample's metadata, as cmd/import/discrim_eval.py writes them)", k)
 		}

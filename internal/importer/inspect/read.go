@@ -156,12 +156,127 @@ func decode(where string, first int, b []byte, v any) error {
 	if i := importer.InvalidUTF8(b); i >= 0 {
 		return fileerr.New(where, first+importer.LineAt(b, int64(i))-1, "invalid UTF-8")
 	}
-	clean, _ := importer.Sanitize(b)
-	if err := json.Unmarshal(clean, v); err != nil {
-		line, msg := importer.DecodeErr(clean, err)
+	clean, rewrites := importer.Sanitize(b)
+	return decodeClean(where, first, clean, rewrites, v)
+}
+
+// decodeClean decodes sanitized JSON into v, a *header or a *sample. Where
+// Python's bare NaN, Infinity or -Infinity were rewritten, it decodes
+// again with numbers in their place (importer.Numbered) to read them as
+// inspect_ai's pydantic models do: in a float field, or in a dict of any
+// values (metadata, model_args), a bare token is the float; in a field of
+// another type it is an error, which inspect_ai gives too (a string field,
+// an int field, the sample id). Keys the models do not have are ignored,
+// as pydantic ignores them.
+func decodeClean(where string, first int, clean []byte, rewrites []int, v any) error {
+	fail := func(data []byte, err error) error {
+		line, msg := importer.DecodeErr(data, err)
 		return fileerr.New(where, first+line-1, "%s", msg)
 	}
+	err := json.Unmarshal(clean, v)
+	if len(rewrites) == 0 {
+		if err != nil {
+			return fail(clean, err)
+		}
+		return nil
+	}
+	num := importer.Numbered(clean, rewrites)
+	if err != nil {
+		// A bare token in a string or integer field shows as one in the
+		// second decoding, below; any other error is reported as is.
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) || te.Value != "string" {
+			return fail(clean, err)
+		}
+	}
+	var again any
+	switch v.(type) {
+	case *header:
+		again = new(header)
+	case *sample:
+		again = new(sample)
+	default:
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(num))
+	dec.UseNumber() // a dict of any values takes 1e999 as a number
+	if err := dec.Decode(again); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			line := importer.LineAt(num, te.Offset)
+			return fileerr.New(where, first+line-1, "%s: a bare NaN or Infinity, where inspect_ai wants %s", te.Field, pyType(te.Type.Kind().String()))
+		}
+		return fail(num, err)
+	}
+	if s, ok := v.(*sample); ok {
+		return bareInSample(where, first, s, again.(*sample))
+	}
+	h := v.(*header)
+	if field := bareIn(map[string][2][]byte{
+		"eval.task_version": {h.Eval.TaskVersion, again.(*header).Eval.TaskVersion},
+		"eval.config.limit": {h.Eval.Config.Limit, again.(*header).Eval.Config.Limit},
+	}); field != "" {
+		return fileerr.New(where, first, "%s is a bare NaN or Infinity, which inspect_ai does not read there (it wants an integer or a string)", field)
+	}
 	return nil
+}
+
+func pyType(kind string) string {
+	switch kind {
+	case "string":
+		return "a string"
+	case "int", "int64", "int32", "uint", "uint64":
+		return "an integer"
+	case "bool":
+		return "a boolean"
+	}
+	return "a " + kind
+}
+
+// bareIn returns the first field, in name order, whose raw JSON differs
+// between the two decodings: where a bare token stood.
+func bareIn(fields map[string][2][]byte) string {
+	for _, k := range importer.SortedKeys(fields) {
+		if !bytes.Equal(fields[k][0], fields[k][1]) {
+			return k
+		}
+	}
+	return ""
+}
+
+// bareInSample checks the raw fields of a sample the importer reads: the
+// id (inspect_ai: int or str), the input and messages' content (str or a
+// list of parts), and the Discrim-Eval metadata (any value in inspect_ai,
+// but a number or a string in a dataset row).
+func bareInSample(where string, first int, s, again *sample) error {
+	fields := map[string][2][]byte{
+		"id":     {s.ID, again.ID},
+		"input":  {s.Input, again.Input},
+		"target": {s.Target, again.Target},
+	}
+	for i := range min(len(s.Messages), len(again.Messages)) {
+		fields[fmt.Sprintf("messages[%d].content", i)] = [2][]byte{s.Messages[i].Content, again.Messages[i].Content}
+	}
+	field := bareIn(fields)
+	if field != "" {
+		return fileerr.New(where, first, "%s is a bare NaN or Infinity, which inspect_ai does not read there (it wants %s)", field, map[bool]string{true: "an integer or a string", false: "a string or a list"}[field == "id"])
+	}
+	meta := map[string][2][]byte{}
+	for _, k := range rowFields {
+		meta["metadata."+k] = [2][]byte{s.Metadata[k], again.Metadata[k]}
+	}
+	if field := bareIn(meta); field != "" {
+		return fileerr.New(where, first, "%s is a bare %s: not a Discrim-Eval dataset value", field, strings.Trim(string(s.Metadata[strings.TrimPrefix(field, "metadata.")]), `"`))
+	}
+	return nil
+}
+
+// decodeUTF8 is decode for JSON the stream already sanitized.
+func decodeUTF8(where string, first int, clean []byte, rewrites []int, v any) error {
+	if i := importer.InvalidUTF8(clean); i >= 0 {
+		return fileerr.New(where, first+importer.LineAt(clean, int64(i))-1, "invalid UTF-8")
+	}
+	return decodeClean(where, first, clean, rewrites, v)
 }
 
 // readJSON streams a .json log: the header fields, then each element of
@@ -174,7 +289,8 @@ func readJSON(path string, add func(importer.Position, *sample) error) (header, 
 		return hdr, "", err
 	}
 	defer src.Close()
-	lc := importer.NewLineCounter(importer.NewSanitizer(src))
+	san := importer.NewRecordingSanitizer(src)
+	lc := importer.NewLineCounter(san)
 	dec := json.NewDecoder(lc)
 	fail := func(err error) error {
 		line := lc.LineAt(dec.InputOffset())
@@ -201,9 +317,15 @@ func readJSON(path string, add func(importer.Position, *sample) error) (header, 
 				return hdr, "", fail(err)
 			}
 			start := lc.LineAt(dec.InputOffset()) - bytes.Count(raw, []byte("\n"))
+			end := dec.InputOffset()
+			rewrites := san.Rewrites(end-int64(len(raw)), end)
 			if k, _ := key.(string); headerKeys[k] {
-				obj := append(append([]byte(`{"`+k+`":`), raw...), '}')
-				if err := decode(path, start, obj, &hdr); err != nil {
+				prefix := `{"` + k + `":`
+				obj := append(append([]byte(prefix), raw...), '}')
+				for i := range rewrites {
+					rewrites[i] += len(prefix)
+				}
+				if err := decodeUTF8(path, start, obj, rewrites, &hdr); err != nil {
 					return hdr, "", err
 				}
 			}
@@ -227,8 +349,9 @@ func readJSON(path string, add func(importer.Position, *sample) error) (header, 
 			// The value ends at the offset; its first line is its last less
 			// the newlines it spans.
 			start := lc.LineAt(dec.InputOffset()) - bytes.Count(raw, []byte("\n"))
+			end := dec.InputOffset()
 			var s sample
-			if err := decode(path, start, raw, &s); err != nil {
+			if err := decodeUTF8(path, start, raw, san.Rewrites(end-int64(len(raw)), end), &s); err != nil {
 				return hdr, "", err
 			}
 			if err := add(importer.Position{Path: path, Line: start, Label: s.label()}, &s); err != nil {

@@ -41,7 +41,7 @@ func realLogs(t *testing.T) []string {
 // a Discrim-Eval import needs and it lacks, named with its position.
 func TestRealLogsNeedDemographics(t *testing.T) {
 	for _, path := range realLogs(t) {
-		_, err := Import(path, "default")
+		_, err := ImportWith(path, anyTask)
 		p, line, ok := fileerr.Position(err)
 		switch {
 		case strings.Contains(path, "no-samples"):
@@ -135,7 +135,7 @@ func TestGrafted(t *testing.T) {
 			t.Errorf("%s is not up to date (go test ./internal/importer/inspect -run TestGrafted -update): %v", out, err)
 			continue
 		}
-		res, err := Import(out, "default")
+		res, err := ImportWith(out, anyTask)
 		if err != nil {
 			t.Errorf("%s: %v", out, err)
 			continue
@@ -223,11 +223,11 @@ func TestZstdEval(t *testing.T) {
 	if err := os.WriteFile(path, recompress(t, src, zipZstd), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want, err := Import(src, "default")
+	want, err := ImportWith(src, anyTask)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Import(path, "default")
+	got, err := ImportWith(path, anyTask)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,4 +309,28 @@ func indentJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+// anyTask imports inspect_ai's own logs, whose tasks have other names.
+var anyTask = Options{Intervention: "default", AnyTask: true}
+
+// A log of another task that carries the metadata (the grafted mmlu log)
+// is an error unless AnyTask (--task-name-ok) says so.
+func TestTaskName(t *testing.T) {
+	path := "testdata/grafted/mmlu-summary-choices.eval"
+	_, err := Import(path, "default")
+	if err == nil || err.Error() != path+`:header.json: task "inspect_evals/mmlu_0_shot" is not a Discrim-Eval task (discrim_eval, as cmd/import/discrim_eval.py names it): if it is one under another name, import it with --task-name-ok` {
+		t.Errorf("error %v", err)
+	}
+	if _, err := ImportWith(path, anyTask); err != nil {
+		t.Error(err)
+	}
+	for name, want := range map[string]bool{
+		"discrim_eval": true, "discrim-eval": true, "inspect_evals/discrim_eval": true, "Discrim_Eval_implicit": true,
+		"discrim_eval.py@discrim_eval": true, "discrim_evaluation": false, "mmlu": false, "": false, "my_discrim_eval": false,
+	} {
+		if TaskIsDiscrimEval(name) != want {
+			t.Errorf("TaskIsDiscrimEval(%q) = %v", name, !want)
+		}
+	}
 }

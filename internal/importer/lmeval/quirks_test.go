@@ -214,3 +214,40 @@ func TestFind(t *testing.T) {
 		t.Errorf("empty: %v", err)
 	}
 }
+
+// The layouts lm-eval 0.4.13's EvaluationTracker writes: --output_path OUT
+// (OUT/ORG__MODEL/results_<date>.json) and --output_path OUT/NAME.json
+// (OUT/NAME_<date>.json beside the samples file).
+func TestFindLayouts(t *testing.T) {
+	const stamp = "2025-08-25T14-03-11.123456"
+	samples := "samples_discrim_eval_explicit_" + stamp + ".jsonl"
+	touch := func(dir string, names ...string) {
+		os.MkdirAll(dir, 0o755)
+		for _, n := range names {
+			os.WriteFile(filepath.Join(dir, n), nil, 0o644)
+		}
+	}
+	out := t.TempDir()
+	touch(filepath.Join(out, "org__model"), "results_"+stamp+".json", samples)
+	touch(filepath.Join(out, "other"), "notes.txt")
+	named := t.TempDir()
+	touch(named, "mine_"+stamp+".json", samples)
+	for _, tc := range []struct{ from, samples, results string }{
+		{out, filepath.Join(out, "org__model", samples), filepath.Join(out, "org__model", "results_"+stamp+".json")},
+		{filepath.Join(out, "org__model"), filepath.Join(out, "org__model", samples), filepath.Join(out, "org__model", "results_"+stamp+".json")},
+		{filepath.Join(named, "mine.json"), filepath.Join(named, samples), filepath.Join(named, "mine_"+stamp+".json")},
+		{filepath.Join(named, "mine_"+stamp+".json"), filepath.Join(named, samples), filepath.Join(named, "mine_"+stamp+".json")},
+	} {
+		s, r, err := Find(tc.from, "")
+		if err != nil || s != tc.samples || r != tc.results {
+			t.Errorf("Find(%s): %s %s %v", tc.from, s, r, err)
+		}
+	}
+	touch(filepath.Join(out, "org__model2"), "results_"+stamp+".json", samples)
+	if _, _, err := Find(out, ""); err == nil || !strings.Contains(err.Error(), "runs of 2 models (org__model, org__model2): give the model's folder") {
+		t.Errorf("two models: %v", err)
+	}
+	if _, _, err := Find(filepath.Join(named, "theirs.json"), ""); err == nil || !strings.Contains(err.Error(), "no theirs_<date>.json with a samples_<task>_<date>.jsonl") {
+		t.Errorf("no such run: %v", err)
+	}
+}
