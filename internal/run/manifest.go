@@ -222,11 +222,16 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 		{m.Intervention, []string{"intervention"}},
 		{m.Harness.Name, []string{"harness", "name"}}, {m.Harness.Version, []string{"harness", "version"}}, {m.Harness.Commit, []string{"harness", "commit"}},
 		{m.Dataset.Name, []string{"dataset", "name"}}, {m.Dataset.Revision, []string{"dataset", "revision"}},
-		{m.Incomplete, []string{"incomplete"}},
 	} {
 		if err := input.Label(strings.Join(l.path, "."), l.val, input.MaxLabelRunes); err != nil {
 			v.errorf(l.path, "%v", err)
 		}
+	}
+	// The importers write why a run is partial as a sentence or several
+	// (the missing cells, the harness's fit on an unbalanced run); it is
+	// shown once per board row and on the run's provenance page.
+	if err := input.Label("incomplete", m.Incomplete, input.MaxDescriptionRunes); err != nil {
+		v.errorf([]string{"incomplete"}, "%v", err)
 	}
 	if v.err != nil {
 		return nil, v.err
