@@ -59,16 +59,16 @@ func diffReport(cfg site.Config, in inputs, other, label string) (*changes.Repor
 	// regular files only, within their limits (internal/input).
 	otherFS, closeOther, err := input.Dir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("-diff %s: %w", other, err)
+		return nil, otherSiteError{fmt.Errorf("-diff %s: %w", other, err)}
 	}
 	defer closeOther()
 	fr, err := verify.Compare(rebuilt, otherFS, dir)
 	if err != nil {
-		return nil, fmt.Errorf("-diff %s: %w", other, err)
+		return nil, otherSiteError{fmt.Errorf("-diff %s: %w", other, err)}
 	}
 	old, err := changes.ReadFS(otherFS, dir)
 	if err != nil {
-		return nil, fmt.Errorf("-diff %s: %w", other, err)
+		return nil, otherSiteError{fmt.Errorf("-diff %s: %w", other, err)}
 	}
 	now, err := changes.ReadFiles(rebuilt)
 	if err != nil {
@@ -94,9 +94,26 @@ func writeReport(w io.Writer, r *changes.Report, format string) error {
 	return r.WriteText(w)
 }
 
-// writeFailure says in a report that this build failed, so a pull
-// request's summary shows why instead of nothing.
+// otherSiteError is a failure to read the site -diff compares with,
+// after this build succeeded.
+type otherSiteError struct{ err error }
+
+func (e otherSiteError) Error() string { return e.err.Error() }
+func (e otherSiteError) Unwrap() error { return e.err }
+
+// writeFailure says in a report that this build failed, or that the other
+// site could not be read, so a pull request's summary shows why instead
+// of nothing.
 func writeFailure(w io.Writer, err error, format string) {
+	if errors.As(err, new(otherSiteError)) {
+		if format != "markdown" {
+			fmt.Fprintf(w, "this build succeeded, but the other site cannot be read: %v\n", err)
+			return
+		}
+		fmt.Fprintf(w, "## Leaderboard changes\n\n❌ **This build succeeded, but the other site cannot be read**, so there is nothing to compare:\n\n```\n%s\n```\n",
+			strings.ReplaceAll(err.Error(), "```", "'''"))
+		return
+	}
 	if format != "markdown" {
 		fmt.Fprintf(w, "the site does not build: %v\n", err)
 		return

@@ -65,6 +65,9 @@ func TestHostilePublishedSite(t *testing.T) {
 				if err == nil || !ok || at != "site/"+c.path || !strings.Contains(err.Error(), c.want) {
 					t.Errorf("%s: got %v, want an error at site/%s: %s", mode, err, c.path, c.want)
 				}
+				if mode == "-diff" && !strings.HasPrefix(stdout.String(), "this build succeeded, but the other site cannot be read: ") {
+					t.Errorf("-diff report: %s", stdout.String())
+				}
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package run
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -134,5 +135,16 @@ func TestListAccountsForEveryEntry(t *testing.T) {
 	}
 	if _, _, err := List(fstest.MapFS{strings.Repeat("a", 100): {Mode: dir}}, "runs"); err != nil {
 		t.Errorf("a 100-character id: %v", err)
+	}
+	many := fstest.MapFS{}
+	for i := range input.MaxRuns {
+		many[fmt.Sprintf("run-%05d", i)] = &fstest.MapFile{Mode: dir}
+	}
+	if ids, _, err := List(many, "runs"); err != nil || len(ids) != input.MaxRuns {
+		t.Errorf("%d runs: %v", input.MaxRuns, err)
+	}
+	many["one-more"] = &fstest.MapFile{Mode: dir}
+	if _, _, err := List(many, "runs"); err == nil || err.Error() != "runs: 2001 runs, over the limit of 2000 runs per site (the build's time grows faster than the runs beyond it, and the site outgrows GitHub Pages' 1 GB): publish fewer runs, or split them between sites" {
+		t.Errorf("%d runs: %v", input.MaxRuns+1, err)
 	}
 }

@@ -130,6 +130,9 @@ func List(fsys fs.FS, label string) (ids []string, warnings []error, err error) 
 		}
 		ids = append(ids, e.Name())
 	}
+	if len(ids) > input.MaxRuns {
+		return nil, nil, fileerr.New(label, 0, "%d runs, over the limit of %d runs per site (the build's time grows faster than the runs beyond it, and the site outgrows GitHub Pages' 1 GB): publish fewer runs, or split them between sites", len(ids), input.MaxRuns)
+	}
 	sort.Strings(ids)
 	return ids, warnings, nil
 }
