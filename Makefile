@@ -9,15 +9,16 @@ build:
 
 # -v for the browser tests: they take minutes and print a line per page.
 test:
-	$(GO) test $$($(GO) list ./... | grep -v /internal/browsertest)
+	$(GO) test -timeout 20m $$($(GO) list ./... | grep -v /internal/browsertest)
 	$(GO) test -v -timeout 30m ./internal/browsertest
 
 # The race detector on the packages that run goroutines (loading runs,
 # scoring and rendering in parallel, the write lock); -short skips the
-# whole-site builds, which the plain test run covers.
+# whole-site builds, which the plain test run covers. An explicit timeout:
+# Go's default of 10 minutes a package was reached on a busy machine.
 RACE_PKGS = ./internal/run ./internal/board ./internal/site ./internal/flock ./cmd/build
 race:
-	$(GO) test -race -short $(RACE_PKGS)
+	$(GO) test -race -short -timeout 30m $(RACE_PKGS)
 
 vet:
 	$(GO) vet ./...

@@ -7,6 +7,10 @@ import (
 	"bytes"
 	"fmt"
 	"html/template"
+	"math"
+	"reflect"
+	"sync"
+	"unsafe"
 
 	"github.com/alecthomas/chroma/v2"
 	"github.com/alecthomas/chroma/v2/formatters/html"
@@ -23,6 +27,9 @@ func Highlight(lang string, src []byte) (template.HTML, error) {
 	lexer := lexers.Get(lang)
 	if lexer == nil {
 		return "", fmt.Errorf("highlight: no lexer for %q", lang)
+	}
+	if err := untimed(lexer); err != nil {
+		return "", fmt.Errorf("highlight %s: %w", lang, err)
 	}
 	it, err := chroma.Coalesce(lexer).Tokenise(nil, string(src))
 	if err != nil {
@@ -48,4 +55,69 @@ func CSS() ([]byte, error) {
 	}
 	buf.WriteString("}\n")
 	return buf.Bytes(), nil
+}
+
+// Chroma gives every regular expression of a lexer a match timeout of 250
+// ms of wall-clock time, and a match that times out is no match: the text
+// is coloured as an error, a character at a time. On a busy machine (or
+// under the race detector) a long JSON string took longer, and the page
+// then depended on the machine's load. untimed lifts the timeout of each
+// lexer's rules, once, before the lexer is first used; the texts
+// highlighted are the site's own JSON and the runs' manifests, bounded by
+// the input limits.
+var (
+	untimedMu sync.Mutex
+	untimedOK = map[chroma.Lexer]error{}
+)
+
+func untimed(lexer chroma.Lexer) error {
+	untimedMu.Lock()
+	defer untimedMu.Unlock()
+	if err, done := untimedOK[lexer]; done {
+		return err
+	}
+	err := liftTimeouts(lexer)
+	untimedOK[lexer] = err
+	return err
+}
+
+func liftTimeouts(lexer chroma.Lexer) error {
+	rl, ok := lexer.(*chroma.RegexLexer)
+	if !ok {
+		return fmt.Errorf("lexer %T is not a regular-expression lexer: cannot lift its match timeouts", lexer)
+	}
+	if _, err := rl.Rules(); err != nil { // compiles the rules
+		return err
+	}
+	// The compiled rules are unexported (chroma v2.27.0's
+	// RegexLexer.rules); a chroma without that field fails here, and
+	// TestNoMatchTimeout with it.
+	f := reflect.ValueOf(rl).Elem().FieldByName("rules")
+	if !f.IsValid() || f.Type() != reflect.TypeFor[map[string][]*chroma.CompiledRule]() {
+		return fmt.Errorf("chroma's RegexLexer has no field rules of compiled rules: cannot lift its match timeouts")
+	}
+	rules := *(*map[string][]*chroma.CompiledRule)(unsafe.Pointer(f.UnsafeAddr()))
+	for _, state := range rules {
+		for _, r := range state {
+			if r.Regexp != nil {
+				r.Regexp.MatchTimeout = math.MaxInt64 // regexp2's "forever"
+			}
+		}
+	}
+	return nil
+}
+
+// matchTimeouts lists the match timeouts of a lexer's compiled rules (for
+// the test).
+func matchTimeouts(lexer chroma.Lexer) []int64 {
+	f := reflect.ValueOf(lexer.(*chroma.RegexLexer)).Elem().FieldByName("rules")
+	var out []int64
+	for _, state := range *(*map[string][]*chroma.CompiledRule)(unsafe.Pointer(f.UnsafeAddr())) {
+		for _, r := range state {
+			if r.Regexp != nil {
+				out = append(out, int64(r.Regexp.MatchTimeout))
+			}
+		}
+	}
+	return out
 }

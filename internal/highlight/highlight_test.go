@@ -2,9 +2,12 @@ package highlight
 
 import (
 	"html"
+	"math"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/alecthomas/chroma/v2/lexers"
 )
 
 func TestHighlightKeepsTextAndEscapes(t *testing.T) {
@@ -45,5 +48,25 @@ func TestCSS(t *testing.T) {
 func TestUnknownLanguage(t *testing.T) {
 	if _, err := Highlight("no-such-language", nil); err == nil {
 		t.Error("no error for an unknown lexer")
+	}
+}
+
+// TestNoMatchTimeout: once used, the lexers the site uses have no match
+// timeout, so what a page shows does not depend on the machine's speed.
+func TestNoMatchTimeout(t *testing.T) {
+	for _, lang := range []string{"json", "yaml"} {
+		if _, err := Highlight(lang, []byte("{}")); err != nil {
+			t.Fatal(err)
+		}
+		ts := matchTimeouts(lexers.Get(lang))
+		if len(ts) == 0 {
+			t.Errorf("%s: no compiled rules", lang)
+		}
+		for _, d := range ts {
+			if d != math.MaxInt64 {
+				t.Errorf("%s: a rule has a match timeout of %d ns", lang, d)
+				break
+			}
+		}
 	}
 }

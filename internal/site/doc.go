@@ -80,8 +80,12 @@
 // cache when nothing they show of other runs changed; compare pages are
 // kept by the hash of their data, prompt pages by the hash of their inputs
 // (render.go). The output (write.go) hard-links any file whose bytes the
-// previous site already has. None of it may change a byte of the site:
-// TestCacheNeverChangesTheSite, TestMemoAcrossProcesses.
+// previous site already has. A rebuild with nothing changed — the same
+// whole-build key, a hash of the generator and of every file of the
+// inputs — reads and hashes the previous site and, when it is exactly the
+// site that key built, leaves it as it is (unchanged.go). None of it may
+// change a byte of the site: TestCacheNeverChangesTheSite,
+// TestMemoAcrossProcesses, TestUnchangedRebuild.
 //
 // # Scripts
 //

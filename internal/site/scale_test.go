@@ -97,7 +97,7 @@ func TestNoFileOverBudget(t *testing.T) {
 	}
 	defer func() { moreRuns = nil }()
 	out := &sizeSink{sizes: map[string]int{}, keep: map[string][]byte{"index.html": nil, "board/implicit-age-pairwise.html": nil}}
-	if err := generate(cfg, out); err != nil {
+	if _, err := generate(cfg, out); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%d files", len(out.sizes))

@@ -71,7 +71,7 @@ type File struct {
 // (for tests and tools; Build streams them to disk).
 func Generate(cfg Config) ([]File, error) {
 	var m memSink
-	if err := generate(cfg, &m); err != nil {
+	if _, err := generate(cfg, &m); err != nil {
 		return nil, err
 	}
 	return m.sorted(), nil
@@ -82,16 +82,55 @@ func Generate(cfg Config) ([]File, error) {
 // out, under out's lock, as they are rendered, and the folder is swapped
 // in at the end.
 func Build(cfg Config, out string, opt WriteOptions) error {
-	o, err := openOutput(out, opt)
+	// With the cache, the whole-build key: a rebuild with nothing changed
+	// verifies the previous site and stops (unchanged.go).
+	var gen, key string
+	if cfg.Cache != nil {
+		var err error
+		if gen, err = generatorID(cfg.withDefaults()); err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+		key = siteKey(cfg.withDefaults(), gen)
+	}
+	o, err := lockOutput(out, opt)
 	if err != nil {
 		return fmt.Errorf("write: %w", err)
 	}
-	if err := generate(cfg, o); err != nil {
+	if key != "" {
+		start := time.Now()
+		if ok, rec := unchangedSite(cfg.Cache, key, o.out); ok {
+			if cfg.Warnings != nil {
+				io.WriteString(cfg.Warnings, rec.Warnings)
+			}
+			if cfg.Progress != nil {
+				fmt.Fprintf(cfg.Progress, "build: nothing changed since the build the cache recorded: the %d files of %s read and verified (%.1f s)\n", len(rec.Files), out, time.Since(start).Seconds())
+			}
+			if err := o.unlock(); err != nil {
+				return fmt.Errorf("write: %w", err)
+			}
+			return nil
+		}
+	}
+	if err := o.begin(); err != nil {
+		return fmt.Errorf("write: %w", err)
+	}
+	var tee *teeWarnings
+	if key != "" {
+		tee = &teeWarnings{w: cfg.Warnings}
+		cfg.Warnings = tee
+	}
+	files, err := generate(cfg, o)
+	if err != nil {
 		o.abort()
 		return err
 	}
 	if err := o.commit(); err != nil {
 		return fmt.Errorf("write: %w", err)
+	}
+	if key != "" {
+		if err := recordSite(cfg.withDefaults(), cfg.Cache, gen, key, files, tee.buf.String()); err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
 	}
 	return nil
 }
@@ -109,23 +148,23 @@ func Build(cfg Config, out string, opt WriteOptions) error {
 //
 // Everything a page shows is settled before it is rendered, and no page
 // depends on the order in which pages are rendered or written.
-func generate(cfg Config, out sink) error {
+func generate(cfg Config, out sink) ([]hashedFile, error) {
 	cfg = cfg.withDefaults()
 	prog := newProgress(cfg.Progress)
 	in, err := load(cfg)
 	if err != nil {
-		return fmt.Errorf("load: %w", err)
+		return nil, fmt.Errorf("load: %w", err)
 	}
 	prog.done("load", "%d runs", len(in.runs))
 	rec := newRecorder(out)
 	site := newSiteInfo(cfg, in)
 	r, err := newRenderer(cfg, site, rec)
 	if err != nil {
-		return fmt.Errorf("render: %w", err)
+		return nil, fmt.Errorf("render: %w", err)
 	}
 	if cfg.Cache != nil {
 		if r.gen, err = generatorID(cfg); err != nil {
-			return fmt.Errorf("cache: %w", err)
+			return nil, fmt.Errorf("cache: %w", err)
 		}
 		r.memo = cfg.Cache
 	}
@@ -133,40 +172,40 @@ func generate(cfg Config, out sink) error {
 	sc, err := streamRuns(cfg, in, site, pool, prog)
 	if err != nil {
 		pool.wait()
-		return err
+		return nil, err
 	}
 	if moreRuns != nil {
 		moreRuns(in, sc)
 	}
 	if sc.boards, err = board.Build(sc.entries); err != nil {
 		pool.wait()
-		return fmt.Errorf("score: %w", err)
+		return nil, fmt.Errorf("score: %w", err)
 	}
 	sc.pairs = interventionPairs(sc.boards)
 	warnRuns(cfg.Warnings, cfg.RunsLabel, sc.entries, in.content.Site.Release.Date)
 	prog.done("boards", "%d boards", len(sc.boards))
 	if err := assemble(cfg, in, sc, site, pool, rec); err != nil {
 		pool.wait()
-		return fmt.Errorf("assemble: %w", err)
+		return nil, fmt.Errorf("assemble: %w", err)
 	}
 	if err := pool.wait(); err != nil {
-		return fmt.Errorf("render: %w", err)
+		return nil, fmt.Errorf("render: %w", err)
 	}
 	assets, err := staticFiles(cfg.Static, r.min)
 	if err != nil {
-		return fmt.Errorf("render: %w", err)
+		return nil, fmt.Errorf("render: %w", err)
 	}
 	for _, f := range assets {
 		if err := rec.put(f.Path, f.Data); err != nil {
-			return fmt.Errorf("write: %w", err)
+			return nil, fmt.Errorf("write: %w", err)
 		}
 	}
 	inputs, err := inputs(cfg, in)
 	if err != nil {
-		return fmt.Errorf("provenance: %w", err)
+		return nil, fmt.Errorf("provenance: %w", err)
 	}
 	if err := provenanceFiles(site, in, inputs, rec.outputs(), rec.put); err != nil {
-		return fmt.Errorf("provenance: %w", err)
+		return nil, fmt.Errorf("provenance: %w", err)
 	}
 	warnSize(cfg.Warnings, rec.outputs(), in.content.Site.RunsURL)
 	var kept string
@@ -174,7 +213,7 @@ func generate(cfg Config, out sink) error {
 		kept = fmt.Sprintf(" (from the cache: %d of %d pages spanning runs)", r.memoHits.Load(), n)
 	}
 	prog.done("pages", "%d files%s", len(rec.outputs()), kept)
-	return nil
+	return rec.outputs(), nil
 }
 
 // moreRuns, when set (by tests), adds runs after the runs phase: a test of
@@ -614,7 +653,8 @@ func or(s, def string) string {
 // rendered, from several goroutines, in no particular order (for -verify,
 // which compares each file with a published copy as it comes).
 func Stream(cfg Config, put func(path string, data []byte) error) error {
-	return generate(cfg, putFunc(put))
+	_, err := generate(cfg, putFunc(put))
+	return err
 }
 
 type putFunc func(path string, data []byte) error

@@ -179,16 +179,34 @@ func addRun(t testing.TB, runs fstest.MapFS, id string, m *run.Manifest, rows []
 var (
 	siteOnce  sync.Once
 	siteFiles map[string][]byte
+	// siteProcs is the GOMAXPROCS the fixture site was built with.
+	siteProcs int
 )
 
-// fixtureSite is the fixture's site, generated once for the tests that only
-// read it.
+// fixtureSite is the fixture's site, built once without a cache for the
+// tests that only read it, and as the clean build the others compare with.
 func fixtureSite(t testing.TB) map[string][]byte {
-	siteOnce.Do(func() { siteFiles = generateMap(t, fixture(t)) })
+	siteOnce.Do(func() {
+		siteProcs = runtime.GOMAXPROCS(0)
+		siteFiles = generateMap(t, fixture(t))
+	})
 	if siteFiles == nil {
 		t.Fatal("the fixture site did not build")
 	}
 	return siteFiles
+}
+
+// skipWholeSitesUnderRace skips, under the race detector with -short
+// (make race), a test that builds whole sites of its own: the plain run
+// checks what it asserts, and a whole-site build costs ten times as much
+// under the detector. The build's concurrent code (loading and scoring,
+// the render pool, the cache's captures, the output's writers) still runs
+// under the detector in the fixture site and TestCachedRebuildLinksPages.
+func skipWholeSitesUnderRace(t *testing.T) {
+	t.Helper()
+	if raceDetector && testing.Short() {
+		t.Skip("builds whole sites: checked by the plain run; under -race -short the shared fixture site and TestCachedRebuildLinksPages run the build's concurrent code")
+	}
 }
 
 func generateMap(t testing.TB, cfg Config) map[string][]byte {
@@ -389,24 +407,30 @@ func TestPlantedEffectRecovered(t *testing.T) {
 	}
 }
 
+// TestDeterministic: the fixture site built on one core equals the shared
+// fixture site, built on every core (on two, if there is one).
 func TestDeterministic(t *testing.T) {
-	cfg := fixture(t)
-	prev := runtime.GOMAXPROCS(1)
-	one := generateMap(t, cfg)
-	runtime.GOMAXPROCS(2)
-	two := generateMap(t, cfg)
-	runtime.GOMAXPROCS(prev)
-	if len(one) != len(two) {
-		t.Fatalf("%d files vs %d", len(one), len(two))
+	skipWholeSitesUnderRace(t)
+	shared := fixtureSite(t)
+	procs := 1
+	if siteProcs == 1 {
+		procs = 2
 	}
-	for name, data := range one {
-		if !bytes.Equal(data, two[name]) {
-			t.Errorf("%s differs between GOMAXPROCS 1 and 2", name)
+	prev := runtime.GOMAXPROCS(procs)
+	other := generateMap(t, fixture(t))
+	runtime.GOMAXPROCS(prev)
+	if len(other) != len(shared) {
+		t.Fatalf("%d files vs %d", len(other), len(shared))
+	}
+	for name, data := range shared {
+		if !bytes.Equal(data, other[name]) {
+			t.Errorf("%s differs between GOMAXPROCS %d and %d", name, siteProcs, procs)
 		}
 	}
 }
 
 func TestWriteIsAtomic(t *testing.T) {
+	skipWholeSitesUnderRace(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "site")
 	cfg := fixture(t)
@@ -686,8 +710,9 @@ func TestLongTranscripts(t *testing.T) {
 // The build cache never changes the site: a warm build, a build after a run
 // is added, and a build with a damaged cache all equal a build without it.
 func TestCacheNeverChangesTheSite(t *testing.T) {
+	skipWholeSitesUnderRace(t)
 	cfg := fixture(t)
-	clean := generateMap(t, cfg)
+	clean := fixtureSite(t)
 	dir := t.TempDir()
 	c, err := cache.Open(dir)
 	if err != nil {
@@ -883,6 +908,7 @@ func TestDiffSegments(t *testing.T) {
 // TestRunsURL: with site.yaml's runs_url, a run's files are linked there,
 // not copied into the site.
 func TestRunsURL(t *testing.T) {
+	skipWholeSitesUnderRace(t)
 	cfg := fixture(t)
 	content := fstest.MapFS{}
 	err := fs.WalkDir(cfg.Content, ".", func(p string, d fs.DirEntry, err error) error {

@@ -13,6 +13,7 @@ import (
 // a second run of a model with the same date, and a run dated after the
 // release, are warned of; a run with nothing wrong is not named.
 func TestWarnRuns(t *testing.T) {
+	skipWholeSitesUnderRace(t)
 	cfg := fixture(t)
 	mfs := cfg.Runs.(fstest.MapFS) // the fixture's own copy
 	rows := referenceRows(t)

@@ -83,6 +83,19 @@ type output struct {
 // openOutput takes the lock on out (waiting for another build to finish),
 // removes what killed builds left, and makes the temporary folder.
 func openOutput(out string, opt WriteOptions) (*output, error) {
+	o, err := lockOutput(out, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := o.begin(); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// lockOutput takes the lock on out and removes what killed builds left;
+// the site at out is then the previous build's, whole, until unlock.
+func lockOutput(out string, opt WriteOptions) (*output, error) {
 	out = filepath.Clean(out)
 	o := &output{out: out, parent: filepath.Dir(out), base: filepath.Base(out), dirs: map[string]bool{}}
 	o.logf = func(format string, args ...any) {
@@ -109,17 +122,24 @@ func openOutput(out string, opt WriteOptions) (*output, error) {
 		unlock()
 		return nil, err
 	}
+	return o, nil
+}
+
+// begin makes the temporary folder the new site is written into, and
+// lists the previous site's files; on an error the lock is released.
+func (o *output) begin() error {
+	var err error
 	if o.tmp, err = os.MkdirTemp(o.parent, o.base+".tmp-"); err != nil {
-		unlock()
-		return nil, err
+		o.unlock()
+		return err
 	}
 	o.tmp = filepath.Clean(o.tmp)                  // MkdirTemp(".", …) gives "./…"
 	if err := os.Chmod(o.tmp, 0o755); err != nil { // MkdirTemp makes it 0700
 		o.abort()
-		return nil, err
+		return err
 	}
-	o.prev = previousFiles(out)
-	return o, nil
+	o.prev = previousFiles(o.out)
+	return nil
 }
 
 // previousFiles lists the regular files of the site at out, if there is

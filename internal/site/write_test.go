@@ -3,6 +3,7 @@ package site
 import (
 	"bufio"
 	"bytes"
+	"encoding/gob"
 	"fmt"
 	"io"
 	"io/fs"
@@ -13,6 +14,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"testing/fstest"
@@ -64,15 +66,22 @@ func childConfig(t testing.TB, version string) Config {
 	return Config{Content: content, Runs: runs, Methodology: md, Version: "test"}
 }
 
-// TestWriteChild is the child build: it generates version $SITE_VERSION
-// and writes it to $SITE_OUT, printing every step of Write, and kills
-// itself at the $SITE_KILL_N-th occurrence of step $SITE_KILL_STEP.
+// TestWriteChild is the child build: it writes the files in $SITE_FILES
+// (a version of childConfig's site, generated once by the parent, as gob)
+// to $SITE_OUT, printing every step of Write, and kills itself at the
+// $SITE_KILL_N-th occurrence of step $SITE_KILL_STEP. What is killed is the
+// write, as in a build; the parent generates the site once rather than
+// every child again.
 func TestWriteChild(t *testing.T) {
 	if os.Getenv(childEnv) == "" {
 		t.Skip("the child of the crash tests")
 	}
-	files, err := Generate(childConfig(t, os.Getenv("SITE_VERSION")))
+	data, err := os.ReadFile(os.Getenv("SITE_FILES"))
 	if err != nil {
+		t.Fatal(err)
+	}
+	var files []File
+	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&files); err != nil {
 		t.Fatal(err)
 	}
 	killStep := os.Getenv("SITE_KILL_STEP")
@@ -98,10 +107,10 @@ type child struct {
 	stderr *bufio.Reader
 }
 
-func startChild(t *testing.T, out, version, killStep string, killN int) *child {
+func startChild(t *testing.T, out string, v *siteVersion, killStep string, killN int) *child {
 	t.Helper()
 	c := &child{cmd: exec.Command(os.Args[0], "-test.run=^TestWriteChild$", "-test.v")}
-	c.cmd.Env = append(os.Environ(), childEnv+"=1", "SITE_OUT="+out, "SITE_VERSION="+version,
+	c.cmd.Env = append(os.Environ(), childEnv+"=1", "SITE_OUT="+out, "SITE_FILES="+v.file,
 		"SITE_KILL_STEP="+killStep, "SITE_KILL_N="+strconv.Itoa(killN))
 	c.cmd.Stdout = &c.stdout
 	pr, err := c.cmd.StderrPipe()
@@ -158,16 +167,54 @@ func readTree(t *testing.T, dir string) map[string]string {
 	return m
 }
 
-func expected(t *testing.T, version string) map[string]string {
-	files, err := Generate(childConfig(t, version))
-	if err != nil {
-		t.Fatal(err)
+// siteVersion is a version of childConfig's site: its files by path, and
+// a file holding them for the children to write.
+type siteVersion struct {
+	want map[string]string
+	file string
+}
+
+var (
+	childOnce  sync.Once
+	childFiles map[string][]File
+)
+
+// versions generates versions A and B of childConfig's site, once for the
+// test binary, and writes each to a file in the test's folder for the
+// children.
+func versions(t *testing.T) map[string]*siteVersion {
+	t.Helper()
+	childOnce.Do(func() {
+		m := map[string][]File{}
+		for _, v := range []string{"A", "B"} {
+			files, err := Generate(childConfig(t, v))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m[v] = files
+		}
+		childFiles = m
+	})
+	if childFiles == nil {
+		t.Fatal("the versions of the crash tests' site did not build")
 	}
-	m := map[string]string{}
-	for _, f := range files {
-		m[f.Path] = string(f.Data)
+	dir := t.TempDir()
+	out := map[string]*siteVersion{}
+	for v, files := range childFiles {
+		sv := &siteVersion{want: map[string]string{}, file: filepath.Join(dir, v+".gob")}
+		for _, f := range files {
+			sv.want[f.Path] = string(f.Data)
+		}
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(files); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(sv.file, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out[v] = sv
 	}
-	return m
+	return out
 }
 
 // sameTree reports how got differs from want, or "".
@@ -219,16 +266,16 @@ func TestKilledBuilds(t *testing.T) {
 	}
 	dir := t.TempDir()
 	out := filepath.Join(dir, "site")
-	want := map[string]map[string]string{"A": expected(t, "A"), "B": expected(t, "B")}
+	vs := versions(t)
 
 	// A first, unkilled build lists the steps of a write over an
 	// existing site.
 	for _, v := range []string{"A", "A"} {
-		c := startChild(t, out, v, "", 0)
+		c := startChild(t, out, vs[v], "", 0)
 		if c.wait(t) {
 			t.Fatal("the first builds were killed")
 		}
-		if d := sameTree(readTree(t, out), want[v]); d != "" {
+		if d := sameTree(readTree(t, out), vs[v].want); d != "" {
 			t.Fatalf("build %s: %s", v, d)
 		}
 		if d := debris(t, dir); len(d) > 0 {
@@ -238,7 +285,7 @@ func TestKilledBuilds(t *testing.T) {
 			t.Logf("a write has %d steps", len(c.steps()))
 		}
 	}
-	c := startChild(t, out, "B", "", 0)
+	c := startChild(t, out, vs["B"], "", 0)
 	c.wait(t)
 	all := c.steps()
 	files := 0
@@ -267,7 +314,7 @@ func TestKilledBuilds(t *testing.T) {
 	current := "B" // the version the folder holds
 	for i, k := range schedule {
 		v := []string{"A", "B"}[i%2]
-		c := startChild(t, out, v, k.step, k.n)
+		c := startChild(t, out, vs[v], k.step, k.n)
 		if !c.wait(t) {
 			t.Fatalf("kill %d at %s #%d: the build finished; it never reached that step", i+1, k.step, k.n)
 		}
@@ -284,7 +331,7 @@ func TestKilledBuilds(t *testing.T) {
 			if err != nil {
 				t.Fatalf("kill %d at %s #%d: no site: %v", i+1, k.step, k.n, err)
 			}
-			if d := sameTree(readTree(t, out), want[current]); d != "" {
+			if d := sameTree(readTree(t, out), vs[current].want); d != "" {
 				t.Fatalf("kill %d at %s #%d: the site is not version %s: %s", i+1, k.step, k.n, current, d)
 			}
 		}
@@ -293,9 +340,9 @@ func TestKilledBuilds(t *testing.T) {
 		}
 		t.Logf("kill %2d at %-11s #%-4d (version %s): site is %s, left %v", i+1, k.step, k.n, v, map[bool]string{true: current, false: "aside"}[err == nil], debris(t, dir))
 	}
-	c = startChild(t, out, "A", "", 0)
+	c = startChild(t, out, vs["A"], "", 0)
 	c.wait(t)
-	if d := sameTree(readTree(t, out), want["A"]); d != "" {
+	if d := sameTree(readTree(t, out), vs["A"].want); d != "" {
 		t.Errorf("the build after the kills: %s", d)
 	}
 	if d := debris(t, dir); len(d) > 0 {
@@ -314,7 +361,7 @@ func TestConcurrentBuilds(t *testing.T) {
 	}
 	dir := t.TempDir()
 	out := filepath.Join(dir, "site")
-	want := map[string]map[string]string{"A": expected(t, "A"), "B": expected(t, "B")}
+	vs := versions(t)
 	unlock, err := flock.Lock(out+".lock", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -325,7 +372,7 @@ func TestConcurrentBuilds(t *testing.T) {
 	}
 	var cs []*child
 	for _, v := range []string{"A", "B"} {
-		c := startChild(t, out, v, "", 0)
+		c := startChild(t, out, vs[v], "", 0)
 		line, err := c.stderr.ReadString('\n')
 		if err != nil || !strings.Contains(line, "another build is writing it") {
 			t.Fatalf("build %s did not say it waits: %q %v", v, line, err)
@@ -347,8 +394,8 @@ func TestConcurrentBuilds(t *testing.T) {
 		}
 	}
 	got := readTree(t, out)
-	if sameTree(got, want["A"]) != "" && sameTree(got, want["B"]) != "" {
-		t.Errorf("the site is neither version: against A %s; against B %s", sameTree(got, want["A"]), sameTree(got, want["B"]))
+	if sameTree(got, vs["A"].want) != "" && sameTree(got, vs["B"].want) != "" {
+		t.Errorf("the site is neither version: against A %s; against B %s", sameTree(got, vs["A"].want), sameTree(got, vs["B"].want))
 	}
 	if d := debris(t, dir); len(d) > 0 {
 		t.Errorf("left %v", d)
@@ -427,7 +474,7 @@ func TestRewriteLinksUnchangedFiles(t *testing.T) {
 // bytes; a page edited in the published folder is written afresh.
 func TestCachedRebuildLinksPages(t *testing.T) {
 	cfg := fixture(t)
-	clean := generateMap(t, cfg)
+	clean := fixtureSite(t)
 	c, err := cache.Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -500,6 +547,7 @@ func TestMemoChild(t *testing.T) {
 // page emitMemo kept in the first (its keys may not depend on anything a
 // process chooses, such as gob's numbering of types).
 func TestMemoAcrossProcesses(t *testing.T) {
+	skipWholeSitesUnderRace(t)
 	dir := t.TempDir()
 	build := func() string {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestMemoChild$", "-test.v")
