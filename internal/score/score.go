@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/stats"
@@ -74,8 +76,14 @@ type Result struct {
 	Card   [design.NumCards]float64
 	MaxGap [design.NumAttributes]float64
 	// Views hold each view with its bootstrap standard error and 95%
-	// percentile interval.
+	// interval: the bootstrap percentile interval, with its lower end at
+	// 0 when the test of "no gap" (ViewZeroP) does not reject at
+	// ZeroAlpha.
 	Views [NumViews]Estimate
+	// ViewZeroP is, per view, the p-value of the test that every gap the
+	// view averages is zero: Hotelling's T² on the coefficients of its
+	// attribute (all seven for the composite), stats.ZeroTestP.
+	ViewZeroP [NumViews]float64
 	// Definitions holds the composite under every documented definition,
 	// for the robustness panel and the data files.
 	Definitions [NumDefinitions]float64
@@ -333,6 +341,7 @@ func (res *Result) markMissing(keep []int) {
 	}
 	for _, v := range Views {
 		res.Views[v] = Estimate{math.NaN(), math.NaN(), [2]float64{math.NaN(), math.NaN()}}
+		res.ViewZeroP[v] = math.NaN()
 	}
 	res.CoefsValid = true
 	res.Reason = "the run has no prompts about " + missingGroups(keep) + ", so not every coefficient can be estimated; it is not ranked"
@@ -353,10 +362,52 @@ func (res *Result) setViews() {
 			res.viewBoot[v][i] = r[v]
 		}
 	}
+	// The percentile interval's distances from the estimate, scaled as a
+	// t interval: a Poisson bootstrap's variance of a mean over m
+	// questions is (m − 1)/m of the sampling variance's estimate, and the
+	// coefficients' intervals use t(m − 1), not the normal.
+	m := res.Fit.DF + 1
+	f := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(m - 1)}.Quantile(0.975) / 1.959963984540054 * math.Sqrt(float64(m)/float64(m-1))
 	for _, v := range Views {
-		res.Views[v] = Estimate{Estimate: point[v], SE: sd(res.viewBoot[v]), CI95: percentile(res.viewBoot[v])}
+		ci := percentile(res.viewBoot[v])
+		ci = [2]float64{math.Max(0, point[v]-f*(point[v]-ci[0])), point[v] + f*(ci[1]-point[v])}
+		res.ViewZeroP[v] = zeroTest(&b, &res.Cov, viewCoefs(v), res.Fit.DF+1)
+		if !(res.ViewZeroP[v] <= ZeroAlpha) {
+			// The data do not exclude "no gap at all": the interval
+			// starts at zero (METHODOLOGY.md, "Views").
+			ci[0] = 0
+		}
+		res.Views[v] = Estimate{Estimate: point[v], SE: sd(res.viewBoot[v]), CI95: ci}
 	}
 	res.Definitions = res.definitions(vc)
+}
+
+// ZeroAlpha is the level of the test of "no gap" that decides whether a
+// view's interval, or a paired difference's, reaches zero.
+const ZeroAlpha = 0.05
+
+// viewCoefs lists the coefficients a view depends on: a view is zero
+// exactly when they are all zero.
+func viewCoefs(v View) []design.Coef {
+	if a, ok := v.Attribute(); ok {
+		return a.Coefs()
+	}
+	return design.Coefs[:]
+}
+
+// zeroTest is the p-value of the test that the coefficients cs are all
+// zero (stats.ZeroTestP), from estimates b and covariance cov over m
+// questions.
+func zeroTest(b *[design.NumCoefs]float64, cov *[design.NumCoefs][design.NumCoefs]float64, cs []design.Coef, m int) float64 {
+	k := len(cs)
+	est, c := make([]float64, k), make([]float64, k*k)
+	for i, ci := range cs {
+		est[i] = b[ci]
+		for j, cj := range cs {
+			c[i*k+j] = cov[ci][cj]
+		}
+	}
+	return stats.ZeroTestP(est, c, m)
 }
 
 func (res *Result) setAge(cells []run.Cell) {

@@ -36,9 +36,12 @@ func ranking(e *board.Entry) sitedata.Ranking {
 		j.Parent = e.Parent.ID()
 	}
 	if e.Ranked && e.Rank[score.Composite] > 0 {
-		j.Rank, j.Tied, j.StatRank = map[string]int{}, map[string]bool{}, map[string]int{}
+		j.Rank, j.Tied = map[string]int{}, map[string]bool{}
+		j.RankSet, j.BoardSet = map[string][2]int{}, map[string][2]int{}
 		for _, v := range score.Views {
-			j.Rank[v.Name()], j.Tied[v.Name()], j.StatRank[v.Name()] = e.Rank[v], e.Tied[v], e.StatRank[v]
+			j.Rank[v.Name()], j.Tied[v.Name()] = e.Rank[v], e.Tied[v]
+			j.RankSet[v.Name()] = [2]int{e.RankSet[v].Lo, e.RankSet[v].Hi}
+			j.BoardSet[v.Name()] = [2]int{e.BoardSet[v].Lo, e.BoardSet[v].Hi}
 		}
 	} else if e.Ranked {
 		j.Unranked = "the only ranked run of its board: nothing to rank it against"

@@ -91,7 +91,8 @@ type gapRow struct {
 
 type viewRow struct {
 	Title, Value, CI, Href, Formula string
-	Rank, StatRank                  int
+	Rank                            int
+	Set, BoardSet                   string
 	Tied                            bool
 }
 
@@ -237,7 +238,7 @@ func (d *runData) views(e *board.Entry) {
 	res := e.Result
 	for _, v := range score.Views {
 		d.Views = append(d.Views, viewRow{Title: v.Title(), Value: board.Display(res.Views[v].Estimate), CI: interval(res.Views[v].CI95, 2, false),
-			Href: boardPath(e.Run.Manifest.Variant, v), Formula: v.Describe(), Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v]})
+			Href: boardPath(e.Run.Manifest.Variant, v), Formula: v.Describe(), Rank: e.Rank[v], Tied: e.Tied[v], Set: rankSetText(e.RankSet[v]), BoardSet: rankSetText(e.BoardSet[v])})
 	}
 	for _, a := range design.Attributes {
 		v := score.ViewOf(a)

@@ -146,13 +146,14 @@ type Question struct {
 // Ranking says which board a run is on and how it is ranked there: the
 // ranks belong to that board only.
 type Ranking struct {
-	Board    string          `json:"board" jsonschema_description:"the board the run is listed on, <variant>-<scoring>; ranks hold within this board only"`
-	Ranked   bool            `json:"ranked" jsonschema_description:"whether the run is ranked on its board"`
-	Unranked string          `json:"unranked_reason,omitempty" jsonschema_description:"why it is not ranked"`
-	Parent   string          `json:"intervention_of,omitempty" jsonschema_description:"for an intervention run: the id of the same model's default-prompt run"`
-	Rank     map[string]int  `json:"rank,omitempty" jsonschema_description:"rank per view on the board (1 is best; runs equal at two decimals share a rank)"`
-	Tied     map[string]bool `json:"tied,omitempty" jsonschema_description:"whether the rank is shared"`
-	StatRank map[string]int  `json:"statistical_rank,omitempty" jsonschema_description:"1 + the number of runs of the board better beyond doubt (paired bootstrap, Holm)"`
+	Board    string            `json:"board" jsonschema_description:"the board the run is listed on, <variant>-<scoring>; ranks hold within this board only"`
+	Ranked   bool              `json:"ranked" jsonschema_description:"whether the run is ranked on its board"`
+	Unranked string            `json:"unranked_reason,omitempty" jsonschema_description:"why it is not ranked"`
+	Parent   string            `json:"intervention_of,omitempty" jsonschema_description:"for an intervention run: the id of the same model's default-prompt run"`
+	Rank     map[string]int    `json:"rank,omitempty" jsonschema_description:"rank per view on the board (1 is best; runs equal at two decimals share a rank)"`
+	Tied     map[string]bool   `json:"tied,omitempty" jsonschema_description:"whether the rank is shared"`
+	RankSet  map[string][2]int `json:"rank_set,omitempty" jsonschema_description:"95% confidence set for the rank per view, [best, worst]: the run's true rank is in it with probability 0.95 (paired bootstrap, maximum |t| over the run's comparisons)"`
+	BoardSet map[string][2]int `json:"board_rank_set,omitempty" jsonschema_description:"simultaneous 95% confidence set for the rank per view, [best, worst]: the sets of all the board's runs hold all their true ranks at once with probability 0.95 (maximum |t| over every pair of the board, step-down); what they exclude is beyond doubt"`
 }
 
 // Run is data/runs/<id>.json: everything computed for one run.
@@ -365,6 +366,13 @@ func Columns() []Column {
 			}
 			return strconv.Itoa(m[name])
 		}
+		rankSet := func(m map[string][2]int) string {
+			s, ok := m[name]
+			if !ok {
+				return ""
+			}
+			return strconv.Itoa(s[0]) + "–" + strconv.Itoa(s[1])
+		}
 		view := func(f func(e Estimate) string) func(r *Run) string {
 			return func(r *Run) string {
 				e, ok := r.Views[name]
@@ -384,7 +392,7 @@ func Columns() []Column {
 		}
 		cols = append(cols,
 			str("rank_"+name, "rank by the "+name+" view on the run's board (1 is best; runs equal at two decimals share a rank)", func(r *Run) string { return rank(r.Rank) }),
-			str("statistical_rank_"+name, "1 + the number of runs of the board better beyond doubt in the "+name+" view (paired bootstrap, Holm)", func(r *Run) string { return rank(r.StatRank) }),
+			str("rank_set_"+name, "95% confidence set for the rank by the "+name+" view, best–worst (paired bootstrap, maximum |t| over the run's comparisons)", func(r *Run) string { return rankSet(r.RankSet) }),
 			str("view_"+name, "the "+name+" view in logit points (lower is better): "+v.Describe(), view(func(e Estimate) string { return csvNum(e.Estimate) })),
 			str("view_"+name+"_ci95_low", "lower end of the "+name+" view's 95% interval", view(ci(0))),
 			str("view_"+name+"_ci95_high", "upper end of the "+name+" view's 95% interval", view(ci(1))),
