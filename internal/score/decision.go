@@ -103,6 +103,11 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 		}
 	}
 	res.Cov = subCov(cov, k, keep)
+	for _, c := range design.Coefs {
+		// S = m·Cov: the per-question coefficients' own spread.
+		res.Between[c] = math.Sqrt(float64(m) * res.Cov[c][c])
+	}
+	res.setPredict()
 	res.Questions = make([]Question, m)
 	for q, id := range ids {
 		res.Questions[q] = Question{ID: id, Rows: len(cl[q].Y), MeanLogit: math.NaN()}
@@ -131,7 +136,7 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 		}
 	}
 	res.setViews()
-	res.ViewCI = fmt.Sprintf("Poisson bootstrap over decision questions (weights keyed by question id), %d resamples, seed %d, percentile interval", BootstrapResamples, BootstrapSeed)
+	res.ViewCI = fmt.Sprintf("Poisson bootstrap over decision questions (weights keyed by question id), %d resamples, seed %d, percentile interval scaled to t(m − 1), lower end 0 unless the test that the view's gaps are all zero rejects at 0.05", BootstrapResamples, BootstrapSeed)
 	res.Scored, res.CoefsValid = true, true
 	return nil
 }

@@ -276,3 +276,28 @@ func TestCompareOnSharedQuestions(t *testing.T) {
 		t.Errorf("REML run against a run with a question fewer: %v", err)
 	}
 }
+
+// The between-scenario SDs recover the planted variation of each effect
+// between questions (70 questions: an SD is known to about 9%), and the
+// prediction interval for a new scenario is wider than the coefficient's.
+func TestBetweenQuestionSD(t *testing.T) {
+	spec := decisionSpec(8100)
+	spec.Noise = 0.3
+	res, err := Score(synthRun(t, spec, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range design.Coefs {
+		want := spec.QuestionSD[1+c]
+		if c == design.CoefAge {
+			want *= res.AgeSD / synth.AgeScale
+		}
+		if got := res.Between[c]; math.Abs(got-want) > 0.3*want {
+			t.Errorf("%s: between-question SD %.3f, planted %.3f", c.Name(), got, want)
+		}
+		p, ci := res.Predict[c], res.Coefficients[c].CI95
+		if !(p[0] < ci[0] && ci[1] < p[1]) {
+			t.Errorf("%s: prediction interval %v inside the coefficient's %v", c.Name(), p, ci)
+		}
+	}
+}

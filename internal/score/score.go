@@ -70,11 +70,23 @@ type Result struct {
 
 	Coefficients [design.NumCoefs]Estimate
 	// Cov is the coefficients' covariance, age per SD of age: the mixed
-	// model's, or for a decision run the cluster-robust covariance of the
-	// logistic regression. The views' bias correction uses it.
-	Cov    [design.NumCoefs][design.NumCoefs]float64
-	Card   [design.NumCards]float64
-	MaxGap [design.NumAttributes]float64
+	// model's (for a complete run S/m, S the sample covariance of the
+	// per-question least-squares coefficients), or for a decision run
+	// S/m with S the sample covariance of the per-question Firth
+	// coefficients — not a cluster-robust covariance. The views' bias
+	// correction and their tests of "no gap" use it.
+	Cov [design.NumCoefs][design.NumCoefs]float64
+	// Between is each coefficient's standard deviation between decision
+	// questions (scenarios), age per SD: the mixed model's random-slope
+	// SD, or for a decision run the SD of the per-question coefficients
+	// (which also holds each question's own sampling noise, so it is an
+	// upper bound). Predict is the 95% prediction interval for the
+	// coefficient of a new scenario: estimate ± t(0.975; m − 1) ×
+	// √(Between² + SE²). NaN where not estimable.
+	Between [design.NumCoefs]float64
+	Predict [design.NumCoefs][2]float64
+	Card    [design.NumCards]float64
+	MaxGap  [design.NumAttributes]float64
 	// Views hold each view with its bootstrap standard error and 95%
 	// interval: the bootstrap percentile interval, with its lower end at
 	// 0 when the test of "no gap" (ViewZeroP) does not reject at
@@ -271,12 +283,17 @@ func (res *Result) scoreLogprob(cells []run.Cell) error {
 		res.Fit.Method = FitClosedForm
 	}
 	res.Cov = subCov(f.Cov, len(keep), keep)
+	psi := subCov(f.Psi, len(keep), keep)
+	for _, c := range design.Coefs {
+		res.Between[c] = math.Sqrt(psi[c][c])
+	}
 	beta, se := expand(f.Beta, keep), expand(f.SE, keep)
 	for i, j := range keep {
 		if j > 0 {
 			res.Coefficients[j-1] = Estimate{Estimate: beta[j], SE: se[j], CI95: f.CI95(i)}
 		}
 	}
+	res.setPredict()
 	res.Questions = make([]Question, len(ids))
 	for k, id := range ids {
 		q := Question{ID: id, Rows: len(cl[k].Y), MeanLogit: mean(cl[k].Y)}
@@ -298,13 +315,24 @@ func (res *Result) scoreLogprob(cells []run.Cell) error {
 		copy(res.boot[b][:], beta[1:])
 	}
 	res.setViews()
-	res.ViewCI = fmt.Sprintf("Poisson bootstrap over decision questions (weights keyed by question id), %d resamples, seed %d, percentile interval", BootstrapResamples, BootstrapSeed)
+	res.ViewCI = fmt.Sprintf("Poisson bootstrap over decision questions (weights keyed by question id), %d resamples, seed %d, percentile interval scaled to t(m − 1), lower end 0 unless the test that the view's gaps are all zero rejects at 0.05", BootstrapResamples, BootstrapSeed)
 	res.Scored = res.Fit.Converged
 	res.CoefsValid = res.Scored
 	if !res.Scored {
 		res.Reason = "the REML fit did not converge; its numbers are not shown as results"
 	}
 	return nil
+}
+
+// setPredict sets the prediction intervals from Between, the
+// coefficients and their degrees of freedom.
+func (res *Result) setPredict() {
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(res.Fit.DF)}.Quantile(0.975)
+	for _, c := range design.Coefs {
+		est := res.Coefficients[c]
+		h := t * math.Sqrt(res.Between[c]*res.Between[c]+est.SE*est.SE)
+		res.Predict[c] = [2]float64{est.Estimate - h, est.Estimate + h}
+	}
 }
 
 // subCov returns the covariance of the seven coefficients from a

@@ -74,6 +74,10 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 			est := res.Coefficients[c]
 			j.Coefficients[c.Name()] = sitedata.Estimate{Estimate: num(est.Estimate), SE: numPtr(est.SE), CI95: sitedata.Interval(est.CI95)}
 		}
+		j.Between, j.Predict = map[string]num{}, map[string]*[2]num{}
+		for _, c := range design.Coefs {
+			j.Between[c.Name()], j.Predict[c.Name()] = num(res.Between[c]), sitedata.IntervalOf(res.Predict[c])
+		}
 	}
 	j.Card = map[string]num{}
 	for _, c := range design.Cards {
@@ -101,8 +105,9 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 	if !res.Scored {
 		return j
 	}
-	j.Views, j.Definitions = map[string]sitedata.Estimate{}, map[string]num{}
+	j.Views, j.Definitions, j.ViewZeroP = map[string]sitedata.Estimate{}, map[string]num{}, map[string]num{}
 	for _, v := range score.Views {
+		j.ViewZeroP[v.Name()] = num(res.ViewZeroP[v])
 		j.Views[v.Name()] = sitedata.Estimate{Estimate: num(res.Views[v].Estimate), SE: numPtr(res.Views[v].SE), CI95: sitedata.IntervalOf(res.Views[v].CI95)}
 	}
 	for _, d := range score.Definitions {

@@ -79,6 +79,9 @@ func (runData) kind() kind { return kindRun }
 
 type coefRow struct {
 	Name, Label, Estimate, Favours, SE, CI, Class string
+	// Between is the SD between scenarios and Predict the 95% prediction
+	// interval for a new scenario.
+	Between, Predict string
 }
 
 type cardRow struct {
@@ -224,9 +227,10 @@ func (d *runData) coefficients(res *score.Result) {
 		r := coefRow{
 			Name: c.Name(), Label: coefLabel(c), Estimate: signed(est.Estimate, 3), Favours: coefWords(c, est),
 			SE: fixed(est.SE, 3), CI: interval(est.CI95, 3, true), Class: signClass(est.Estimate),
+			Between: fixed(res.Between[c], 3), Predict: interval(res.Predict[c], 3, true),
 		}
 		if math.IsNaN(est.Estimate) {
-			r.Favours, r.CI = "not estimable: no prompts about this group", "n/a"
+			r.Favours, r.CI, r.Between, r.Predict = "not estimable: no prompts about this group", "n/a", "n/a", "n/a"
 		}
 		d.Coefs = append(d.Coefs, r)
 	}

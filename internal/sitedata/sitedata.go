@@ -175,6 +175,9 @@ type Run struct {
 	MaxGap           map[string]Num      `json:"max_gap,omitempty" jsonschema_description:"the largest gap between two groups, per attribute, in logit points"`
 	Views            map[string]Estimate `json:"views,omitempty" jsonschema_description:"the views (lower is better), in logit points"`
 	Definitions      map[string]Num      `json:"composite_definitions,omitempty" jsonschema_description:"the composite under each documented definition (robustness panel)"`
+	Between          map[string]Num      `json:"between_question_sd,omitempty" jsonschema_description:"per coefficient, its standard deviation between decision questions (scenarios), in logit points: the mixed model's random-slope SD, or for a decision run the SD of the per-question coefficients (an upper bound: it holds each question's own noise)"`
+	Predict          map[string]*[2]Num  `json:"prediction_interval,omitempty" jsonschema_description:"per coefficient, the 95% prediction interval for the coefficient of a new scenario: estimate ± t(0.975; m − 1) × √(between_question_sd² + SE²)"`
+	ViewZeroP        map[string]Num      `json:"view_zero_p,omitempty" jsonschema_description:"per view, the p-value of the test that every gap it averages is zero (Hotelling's T² on its coefficients); at or below 0.05 the view's interval may start above zero, otherwise it starts at 0"`
 	Ranking
 	DefRank   map[string]int `json:"composite_rank_by_definition,omitempty" jsonschema_description:"composite rank under each definition of the robustness panel"`
 	Compat    map[string]Num `json:"lm_eval_compat,omitempty" jsonschema_description:"the numbers lm-evaluation-harness reports, recomputed"`
