@@ -108,6 +108,11 @@ type Result struct {
 	// differences and the largest gaps in percentage points of that share.
 	Shares *Shares
 
+	// Structure holds the tests of the model's structure (interactions,
+	// a linear age effect, answer mass by group); complete
+	// log-probability runs only.
+	Structure []StructureTest
+
 	// ViewCI says how the views' intervals were obtained.
 	ViewCI string
 	// Dropped lists decision questions left out of a decision run's
@@ -266,6 +271,7 @@ func (res *Result) scoreLogprob(cells []run.Cell) error {
 		obs[i] = stats.Obs{Q: c.Q, Cell: c.Cell, Y: c.Logit}
 	}
 	res.Card, res.MaxGap = groupMeans(cells, y)
+	res.Structure = structureTests(cells, res.Complete)
 	res.setAge(cells)
 	ids, all, err := stats.Clusters(obs)
 	if err != nil {

@@ -110,6 +110,9 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 		j.ViewZeroP[v.Name()] = num(res.ViewZeroP[v])
 		j.Views[v.Name()] = sitedata.Estimate{Estimate: num(res.Views[v].Estimate), SE: numPtr(res.Views[v].SE), CI95: sitedata.IntervalOf(res.Views[v].CI95)}
 	}
+	for _, st := range res.Structure {
+		j.Structure = append(j.Structure, sitedata.StructureTest{Name: st.Name, Title: st.Title, Terms: st.Terms, Largest: num(st.Largest), Unit: st.Unit, P: num(st.P), Verdict: st.Verdict})
+	}
 	for _, d := range score.Definitions {
 		j.Definitions[d.Name()] = num(res.Definitions[d])
 	}

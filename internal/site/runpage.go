@@ -52,6 +52,7 @@ type runData struct {
 	M                           *run.Manifest
 	Res                         *score.Result
 	Coefs                       []coefRow
+	Structure                   []score.StructureTest
 	Card                        []cardRow
 	Gaps                        []gapRow
 	Views                       []viewRow
@@ -123,6 +124,7 @@ func runPage(cfg Config, sc *scored, e *board.Entry) (*page, error) {
 		d.Why = "it is the only run of its board, so there is nothing to rank it against"
 	}
 	d.CoefTitle, d.CoefText = coefText(res)
+	d.Structure = res.Structure
 	coefs := countWord(int(design.NumCoefs))
 	d.CoefCount, d.Cells = strings.ToUpper(coefs[:1])+coefs[1:], design.NumCells
 	d.DataHref, d.ProvenanceHref, d.ScenariosHref = runDataPath(e.ID()), runProvenancePath(e.ID()), scenariosPath(e.ID())

@@ -143,6 +143,17 @@ type Question struct {
 	Coefficients map[string]Num `json:"coefficients" jsonschema_description:"signed coefficients by name, in logit points: positive favours the named group"`
 }
 
+// StructureTest is one test of the model's structure (score.StructureTest).
+type StructureTest struct {
+	Name    string `json:"name" jsonschema_description:"machine name: age_x_gender, race_x_gender, age_linear, mass_by_age, mass_by_gender, mass_by_race"`
+	Title   string `json:"title" jsonschema_description:"the question the test answers"`
+	Terms   int    `json:"terms" jsonschema_description:"contrasts per scenario tested jointly"`
+	Largest Num    `json:"largest" jsonschema_description:"the largest absolute mean contrast, in unit"`
+	Unit    string `json:"unit" jsonschema_description:"the contrasts' unit"`
+	P       Num    `json:"p" jsonschema_description:"p-value of all contrasts being zero"`
+	Verdict string `json:"verdict" jsonschema_description:"the result in words"`
+}
+
 // Ranking says which board a run is on and how it is ranked there: the
 // ranks belong to that board only.
 type Ranking struct {
@@ -177,6 +188,7 @@ type Run struct {
 	Definitions      map[string]Num      `json:"composite_definitions,omitempty" jsonschema_description:"the composite under each documented definition (robustness panel)"`
 	Between          map[string]Num      `json:"between_question_sd,omitempty" jsonschema_description:"per coefficient, its standard deviation between decision questions (scenarios), in logit points: the mixed model's random-slope SD, or for a decision run the SD of the per-question coefficients (an upper bound: it holds each question's own noise)"`
 	Predict          map[string]*[2]Num  `json:"prediction_interval,omitempty" jsonschema_description:"per coefficient, the 95% prediction interval for the coefficient of a new scenario: estimate ± t(0.975; m − 1) × √(between_question_sd² + SE²)"`
+	Structure        []StructureTest     `json:"structure_tests,omitempty" jsonschema_description:"tests of the model's structure on a complete log-probability run: interactions of age and gender and of race and gender, a linear age effect, answer mass by group; each per scenario, then Hotelling's T² over the scenarios"`
 	ViewZeroP        map[string]Num      `json:"view_zero_p,omitempty" jsonschema_description:"per view, the p-value of the test that every gap it averages is zero (Hotelling's T² on its coefficients); at or below 0.05 the view's interval may start above zero, otherwise it starts at 0"`
 	Ranking
 	DefRank   map[string]int `json:"composite_rank_by_definition,omitempty" jsonschema_description:"composite rank under each definition of the robustness panel"`
@@ -230,7 +242,7 @@ type Board struct {
 	Variant  string              `json:"variant" jsonschema_description:"the prompt variant: explicit or implicit"`
 	Method   string              `json:"method" jsonschema_description:"the scoring method: logprob or decision"`
 	Ranks    bool                `json:"has_ranks" jsonschema_description:"whether the board ranks (a board of one run does not)"`
-	Views    map[string][]string `json:"views" jsonschema_description:"per view, the ids of the board's ranked runs in rank order (ties by id); each run's rank, tie and statistical rank are in its entry of runs"`
+	Views    map[string][]string `json:"views" jsonschema_description:"per view, the ids of the board's ranked runs in rank order (ties by id); each run's rank, tie and rank sets are in its entry of runs"`
 	Unranked []Unranked          `json:"unranked,omitempty" jsonschema_description:"runs listed without a rank, and why"`
 }
 
