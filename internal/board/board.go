@@ -6,6 +6,7 @@
 package board
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -221,8 +222,15 @@ func (b *Board) fill(es []*Entry) error {
 			continue
 		}
 		c, err := score.Compare(p.Result, e.Result)
-		if err != nil {
+		if errors.Is(err, score.ErrReplicatesDropped) {
 			return fmt.Errorf("comparing %s with %s: %w", e.ID(), p.ID(), err)
+		}
+		if err != nil {
+			// The data do not allow the comparison: the run is listed,
+			// unranked, with the reason.
+			e.Why = "a prompt intervention (" + m.Intervention + ") that cannot be compared with its model's default-prompt run " + p.ID() + ": " + err.Error()
+			b.Unranked = append(b.Unranked, e)
+			continue
 		}
 		e.Parent = p
 		p.Interventions = append(p.Interventions, &Intervention{Entry: e, C: c})

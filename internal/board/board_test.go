@@ -308,3 +308,40 @@ func TestNeedsCoefficients(t *testing.T) {
 		t.Error("Build compared a run whose coefficient replicates were dropped")
 	}
 }
+
+// An intervention run that cannot be compared with its default-prompt run
+// (here: it lacks a whole question, and the default run, fitted by REML,
+// cannot be recomputed without it) is listed unranked with the reason;
+// the board is still built.
+func TestUncomparableInterventionIsListed(t *testing.T) {
+	def := scored(t, spec{id: "m", model: "M", variant: run.Explicit, size: 0.3, drop: 0.1, seed: 31})
+	iv := scored(t, spec{id: "m-x", model: "M", variant: run.Explicit, size: 0.1, intervention: "x", seed: 32})
+	q := iv.Run.Cells[0].Q
+	var cells []run.Cell
+	for _, c := range iv.Run.Cells {
+		if c.Q != q {
+			cells = append(cells, c)
+		}
+	}
+	iv.Run.Cells = cells
+	res, err := score.Score(iv.Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	iv.Result = res
+	other := scored(t, spec{id: "n", model: "N", variant: run.Explicit, size: 0.5, seed: 33})
+	boards, err := Build([]*Entry{def, iv, other})
+	if err != nil {
+		t.Fatalf("one uncomparable run took the board down: %v", err)
+	}
+	if len(def.Interventions) != 0 || iv.Parent != nil {
+		t.Errorf("attached anyway: %d interventions", len(def.Interventions))
+	}
+	listed := false
+	for _, e := range boards[0].Unranked {
+		listed = listed || e == iv
+	}
+	if !listed || !strings.Contains(iv.Why, "cannot be compared") || !strings.Contains(iv.Why, "different decision questions") {
+		t.Errorf("listed %v, why %q", listed, iv.Why)
+	}
+}

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -43,6 +44,11 @@ type Comparison struct {
 	Coefs      [design.NumCoefs]Diff
 }
 
+// ErrReplicatesDropped is Compare's error for a run whose coefficient
+// replicates were let go: a caller's mistake, unlike the other reasons
+// two runs cannot be compared, which come from their data.
+var ErrReplicatesDropped = errors.New("a run's coefficient replicates were dropped (DropCoefficientReplicates)")
+
 // DropCoefficientReplicates lets go of the coefficients' bootstrap
 // replicates, which only Compare reads (for a run and its prompt
 // interventions); the views' replicates, which every pair of runs on a
@@ -55,7 +61,7 @@ func (r *Result) DropCoefficientReplicates() { r.boot = nil; r.coefsDropped = tr
 // uncertainty comes from the replicates.
 func Compare(a, b *Result) (*Comparison, error) {
 	if a.coefsDropped || b.coefsDropped {
-		return nil, fmt.Errorf("a run's coefficient replicates were dropped (DropCoefficientReplicates)")
+		return nil, ErrReplicatesDropped
 	}
 	if a.boot == nil || b.boot == nil {
 		return nil, fmt.Errorf("paired comparisons need two scored runs")
