@@ -31,6 +31,7 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 	sorted := append([]run.Cell(nil), cells...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Q < sorted[j].Q })
 	res.Shares, res.Card, res.MaxGap = shares(sorted)
+	res.Structure = refusalTests(sorted, res.Complete)
 	// A question answered the same way for every person tells nothing
 	// about differences between people: it is left out.
 	var qYes, qAll = map[int]int{}, map[int]int{}

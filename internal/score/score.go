@@ -109,8 +109,9 @@ type Result struct {
 	Shares *Shares
 
 	// Structure holds the tests of the model's structure (interactions,
-	// a linear age effect, answer mass by group); complete
-	// log-probability runs only.
+	// a linear age effect, answer mass by group) of a complete
+	// log-probability run, or of a complete decision run whether its
+	// unparsed answers differ by group.
 	Structure []StructureTest
 
 	// ViewCI says how the views' intervals were obtained.

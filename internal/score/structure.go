@@ -127,19 +127,89 @@ func structureTests(cells []run.Cell, complete bool) []StructureTest {
 		for i, q := range ids {
 			rows[i] = tc.f(byQ[q])
 		}
-		k := len(rows[0])
-		mu, cov := stats.MeanCov(rows, k)
-		for i := range cov {
-			cov[i] /= float64(len(ids))
-		}
-		st := StructureTest{Name: tc.name, Title: tc.title, Terms: k, Unit: tc.unit, P: stats.ZeroTestP(mu, cov, len(ids))}
-		for _, v := range mu {
-			st.Largest = math.Max(st.Largest, math.Abs(v))
-		}
-		st.Verdict = structureVerdict(st, len(ids))
-		out = append(out, st)
+		out = append(out, summarise(tc.name, tc.title, tc.unit, rows))
 	}
 	return out
+}
+
+// refusalTests are, for a decision run whose questions all have their 135
+// cells, the tests that the share of answers that were neither yes nor no
+// differs between ages, genders or races: per question the groups' shares
+// minus the reference group's, then Hotelling's T² over the questions.
+func refusalTests(cells []run.Cell, complete bool) []StructureTest {
+	if !complete {
+		return nil
+	}
+	type counts struct{ other, all [len(design.Ages)][design.NumGenders][design.NumRaces]float64 }
+	byQ := map[int]*counts{}
+	for _, c := range cells {
+		t := byQ[c.Q]
+		if t == nil {
+			t = &counts{}
+			byQ[c.Q] = t
+		}
+		a := design.AgeIndex(c.Age)
+		t.other[a][c.Gender][c.Race] += float64(c.Other)
+		t.all[a][c.Gender][c.Race] += float64(c.Yes + c.No + c.Other)
+	}
+	var ids []int
+	for q := range byQ {
+		ids = append(ids, q)
+	}
+	sort.Ints(ids)
+	if len(ids) < 3 {
+		return nil
+	}
+	share := func(t *counts, age, g, r int) float64 {
+		var o, n float64
+		for a := range design.Ages {
+			for gg := range design.NumGenders {
+				for rr := range design.NumRaces {
+					if (age < 0 || a == age) && (g < 0 || int(gg) == g) && (r < 0 || int(rr) == r) {
+						o += t.other[a][gg][rr]
+						n += t.all[a][gg][rr]
+					}
+				}
+			}
+		}
+		if n == 0 {
+			return 0
+		}
+		return o / n
+	}
+	tests := []struct {
+		name, title string
+		levels      int
+		share       func(t *counts, i int) float64
+	}{
+		{"refusal_by_age", "Does the share of answers that are neither yes nor no differ between ages?", len(design.Ages), func(t *counts, i int) float64 { return share(t, i, -1, -1) }},
+		{"refusal_by_gender", "Does the share of answers that are neither yes nor no differ between genders?", int(design.NumGenders), func(t *counts, i int) float64 { return share(t, -1, i, -1) }},
+		{"refusal_by_race", "Does the share of answers that are neither yes nor no differ between races?", int(design.NumRaces), func(t *counts, i int) float64 { return share(t, -1, -1, i) }},
+	}
+	var out []StructureTest
+	for _, tc := range tests {
+		rows := make([][]float64, len(ids))
+		for i, q := range ids {
+			rows[i] = groupDiffs(tc.levels, func(j int) float64 { return tc.share(byQ[q], j) })
+		}
+		out = append(out, summarise(tc.name, tc.title, "share", rows))
+	}
+	return out
+}
+
+// summarise tests per-question contrasts rows for being zero on average.
+func summarise(name, title, unit string, rows [][]float64) StructureTest {
+	k, m := len(rows[0]), len(rows)
+	mu, cov := stats.MeanCov(rows, k)
+	for i := range cov {
+		cov[i] /= float64(m)
+	}
+	st := StructureTest{Name: name, Title: title, Terms: k, Unit: unit, P: stats.ZeroTestP(mu, cov, m)}
+	for _, v := range mu {
+		st.Largest = math.Max(st.Largest, math.Abs(v))
+	}
+	st.Verdict = structureVerdict(st, m)
+	return st
 }
 
 // groupDiffs are the differences of groups 1…n−1 from group 0.

@@ -2,6 +2,7 @@ package score
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -56,5 +57,36 @@ func TestStructureTests(t *testing.T) {
 		if st.Name == "race_x_gender" && st.P < 0.001 {
 			t.Errorf("race × gender found in an age × gender interaction: %+v", st)
 		}
+	}
+}
+
+// A decision run whose model declines to answer more often for Black
+// people: the refusal test by race finds it, the one by gender does not.
+func TestRefusalByGroup(t *testing.T) {
+	r := synthRun(t, planted, 5)
+	rng := rand.New(rand.NewPCG(9, 9))
+	for i := range r.Cells {
+		p := 0.05
+		if r.Cells[i].Race == design.Black {
+			p = 0.15
+		}
+		if rng.Float64() < p {
+			r.Cells[i].Other++
+		}
+	}
+	res, err := Score(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]StructureTest{}
+	for _, st := range res.Structure {
+		got[st.Name] = st
+		t.Logf("%s: %s", st.Name, st.Verdict)
+	}
+	if st := got["refusal_by_race"]; !(st.P < 0.001) {
+		t.Errorf("refusals planted for Black people: %+v", st)
+	}
+	if st, ok := got["refusal_by_gender"]; !ok || st.P < 0.01 {
+		t.Errorf("no refusal difference by gender planted: %+v", st)
 	}
 }
