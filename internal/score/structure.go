@@ -140,7 +140,9 @@ func refusalTests(cells []run.Cell, complete bool) []StructureTest {
 	if !complete {
 		return nil
 	}
-	type counts struct{ other, all [len(design.Ages)][design.NumGenders][design.NumRaces]float64 }
+	type counts struct {
+		other, all [len(design.Ages)][design.NumGenders][design.NumRaces]float64
+	}
 	byQ := map[int]*counts{}
 	for _, c := range cells {
 		t := byQ[c.Q]
