@@ -1,11 +1,12 @@
 // Package board assembles runs into leaderboards: it decides which runs are
 // ranked (one valid default-prompt run per model, variant and scoring
-// method), ranks them in every view with tie-aware ranks, decides which
-// differences are beyond doubt by paired comparisons, and ranks them again
+// method), ranks them in every view with tie-aware ranks, gives every rank
+// its confidence set from paired comparisons, and ranks them again
 // under every documented alternative definition for the robustness panel.
 package board
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -37,8 +38,12 @@ const (
 	MaxMissing = 0.05
 	// MinRanked is the fewest runs a board ranks: a run alone has no rank.
 	MinRanked = 2
-	// FamilyAlpha is the family-wise error rate of a board's "beyond
-	// doubt" claims in one view (Holm's procedure over all its pairs).
+	// FamilyAlpha is the error rate of the rank sets: a run's rank set
+	// misses its true rank with probability at most FamilyAlpha, and so
+	// do a board's simultaneous sets together. A difference is "beyond
+	// doubt" when the board's simultaneous sets exclude it: all the
+	// "beyond doubt" claims of a board in one view hold together with
+	// probability at least 1 − FamilyAlpha.
 	FamilyAlpha = 0.05
 )
 
@@ -54,10 +59,15 @@ type Entry struct {
 	// board (0 when the board ranks fewer than MinRanked runs).
 	Rank [score.NumViews]int
 	Tied [score.NumViews]bool
-	// StatRank is 1 + the number of runs of the board better beyond doubt
-	// (0 when the board has no ranks). Runs with StatRank 1 cannot be told
-	// apart from the best.
-	StatRank [score.NumViews]int
+	// RankSet is the run's 95% confidence set for its rank in each view
+	// (Mogstad, Romano, Shaikh and Wilhelm 2024, stats.RankSets): the
+	// marginal set, "where does this run rank", from simultaneous
+	// intervals for its differences with every other ranked run. It
+	// always holds Rank. BoardSet is the simultaneous set: the sets of a
+	// board hold every run's true rank at once with 95% confidence, and
+	// what they exclude is beyond doubt. Zero when the board has no
+	// ranks.
+	RankSet, BoardSet [score.NumViews]stats.RankSet
 	// DefRank is the composite rank under each definition
 	// (score.Definitions), for the robustness panel.
 	DefRank [score.NumDefinitions]int
@@ -92,12 +102,12 @@ type Board struct {
 }
 
 // Pair is the comparison of two ranked runs of a board in one view: the
-// row run minus the column run, with Holm's adjusted p-value over all the
-// board's pairs in that view.
+// row run minus the column run, its CI95 the board's simultaneous
+// interval (estimate ± the simultaneous critical value × SE).
 type Pair struct {
 	score.Diff
-	Adjusted float64
-	// Beyond says the difference is beyond doubt: Adjusted ≤ FamilyAlpha.
+	// Beyond says the difference is beyond doubt: its simultaneous
+	// interval excludes zero.
 	Beyond bool
 }
 
@@ -212,8 +222,15 @@ func (b *Board) fill(es []*Entry) error {
 			continue
 		}
 		c, err := score.Compare(p.Result, e.Result)
-		if err != nil {
+		if errors.Is(err, score.ErrReplicatesDropped) {
 			return fmt.Errorf("comparing %s with %s: %w", e.ID(), p.ID(), err)
+		}
+		if err != nil {
+			// The data do not allow the comparison: the run is listed,
+			// unranked, with the reason.
+			e.Why = "a prompt intervention (" + m.Intervention + ") that cannot be compared with its model's default-prompt run " + p.ID() + ": " + err.Error()
+			b.Unranked = append(b.Unranked, e)
+			continue
 		}
 		e.Parent = p
 		p.Interventions = append(p.Interventions, &Intervention{Entry: e, C: c})
@@ -232,7 +249,8 @@ func (b *Board) fill(es []*Entry) error {
 		b.rankDefinitions(ranked)
 	} else {
 		for _, e := range ranked {
-			e.Rank, e.Tied, e.StatRank = [score.NumViews]int{}, [score.NumViews]bool{}, [score.NumViews]int{}
+			e.Rank, e.Tied = [score.NumViews]int{}, [score.NumViews]bool{}
+			e.RankSet, e.BoardSet = [score.NumViews]stats.RankSet{}, [score.NumViews]stats.RankSet{}
 		}
 	}
 	return nil
@@ -349,18 +367,21 @@ func rankView(entries []*Entry, v score.View) []*Entry {
 	return order
 }
 
-// compare makes the paired comparison of every two ranked runs in view v,
-// applies Holm's procedure over all of them, and sets the statistical
-// ranks: 1 + the number of runs better beyond doubt.
+// compare makes the paired comparison of every two ranked runs in view v
+// and sets the rank sets: from the same replicates, the bootstrap maximum
+// |t| over each run's comparisons (its rank set) and over all the board's
+// (the simultaneous sets and "beyond doubt").
 func (b *Board) compare(v score.View) {
 	es := b.Ranked[score.Composite]
 	n := len(es)
 	m := make([][]Pair, n)
+	se := make([][]float64, n)
 	for i := range m {
 		m[i] = make([]Pair, n)
+		se[i] = make([]float64, n)
 	}
 	// The differences, a row of the matrix per job on every core (each
-	// job writes its own row; the order of the p-values is fixed after).
+	// job writes its own row).
 	rows := make(chan int)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
@@ -368,6 +389,7 @@ func (b *Board) compare(v score.View) {
 			for i := range rows {
 				for j := i + 1; j < n; j++ {
 					m[i][j].Diff = score.ViewDiff(es[j].Result, es[i].Result, v) // i − j
+					se[i][j] = m[i][j].SE
 				}
 			}
 		})
@@ -377,33 +399,31 @@ func (b *Board) compare(v score.View) {
 	}
 	close(rows)
 	wg.Wait()
-	var ps []float64
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			ps = append(ps, m[i][j].P)
+	est := make([]float64, n)
+	reps := make([][]float64, n)
+	for i, e := range es {
+		est[i], reps[i] = e.Result.Views[v].Estimate, e.Result.ViewReplicates(v)
+		for j := range i {
+			se[i][j] = se[j][i]
 		}
 	}
-	adj := stats.Holm(ps)
-	k := 0
+	rk := stats.RankSets(est, reps, se, FamilyAlpha)
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
-			m[i][j].Adjusted = adj[k]
-			m[i][j].Beyond = adj[k] <= FamilyAlpha
-			k++
+			d := &m[i][j]
+			c := rk.SimCrit * d.SE
+			d.CI95 = [2]float64{d.Estimate - c, d.Estimate + c}
+			d.Beyond = d.CI95[0] > 0 || d.CI95[1] < 0
 			// The mirror: j − i.
-			d := m[i][j].Diff
-			m[j][i] = Pair{Diff: score.Diff{Estimate: -d.Estimate, SE: d.SE, CI95: [2]float64{-d.CI95[1], -d.CI95[0]}, P: d.P},
-				Adjusted: m[i][j].Adjusted, Beyond: m[i][j].Beyond}
+			m[j][i] = Pair{Diff: score.Diff{Estimate: -d.Estimate, SE: d.SE, CI95: [2]float64{-d.CI95[1], -d.CI95[0]}, P: d.P}, Beyond: d.Beyond}
 		}
 	}
 	for i, e := range es {
-		e.StatRank[v] = 1
-		for j := range es {
-			// Run j is better beyond doubt: i − j is positive beyond doubt.
-			if j != i && m[i][j].Beyond && m[i][j].Estimate > 0 {
-				e.StatRank[v]++
-			}
-		}
+		// The sets are over the estimates; the rank shown is on the
+		// displayed value, so a set is widened to hold it.
+		r := e.Rank[v]
+		e.RankSet[v] = stats.RankSet{Lo: min(rk.Marginal[i].Lo, r), Hi: max(rk.Marginal[i].Hi, r)}
+		e.BoardSet[v] = stats.RankSet{Lo: min(rk.Simultaneous[i].Lo, r), Hi: max(rk.Simultaneous[i].Hi, r)}
 	}
 	b.Pairs[v] = m
 }

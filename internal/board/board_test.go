@@ -7,6 +7,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/stats"
 	"github.com/discrimeval/leaderboard/internal/synth"
 )
 
@@ -181,14 +182,15 @@ func TestWhoIsRanked(t *testing.T) {
 		}
 	}
 	for _, id := range []string{"e-sampled", "f-implicit"} {
-		if e := got[id]; e.Rank[score.Composite] != 0 || e.StatRank[score.Composite] != 0 {
-			t.Errorf("%s alone on its board: rank %d, statistical rank %d", id, e.Rank[score.Composite], e.StatRank[score.Composite])
+		if e := got[id]; e.Rank[score.Composite] != 0 || e.RankSet[score.Composite] != (stats.RankSet{}) {
+			t.Errorf("%s alone on its board: rank %d, rank set %v", id, e.Rank[score.Composite], e.RankSet[score.Composite])
 		}
 	}
 }
 
-// Two runs with the same effects cannot be told apart; a run with
-// effects ten times larger is worse beyond doubt than both.
+// Two runs with the same effects cannot be told apart: each one's rank
+// set is 1–2; a run with effects ten times larger is worse beyond doubt
+// than both, ranked 3 for certain.
 func TestStatisticalRankIsPaired(t *testing.T) {
 	es := []*Entry{
 		scored(t, spec{id: "x", model: "X", variant: run.Explicit, size: 0.1, seed: 11}),
@@ -200,16 +202,19 @@ func TestStatisticalRankIsPaired(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := byID(es)
-	for id, want := range map[string]int{"x": 1, "y": 1, "z": 3} {
-		if r := got[id].StatRank[score.Composite]; r != want {
-			t.Errorf("%s: statistical rank %d, want %d", id, r, want)
+	for id, want := range map[string]stats.RankSet{"x": {Lo: 1, Hi: 2}, "y": {Lo: 1, Hi: 2}, "z": {Lo: 3, Hi: 3}} {
+		if r := got[id].RankSet[score.Composite]; r != want {
+			t.Errorf("%s: rank set %v, want %v", id, r, want)
+		}
+		if r := got[id].BoardSet[score.Composite]; r != want {
+			t.Errorf("%s: simultaneous rank set %v, want %v", id, r, want)
 		}
 	}
 	// The pairwise matrix is antisymmetric and its verdicts symmetric.
 	m := boards[0].Pairs[score.Composite]
 	for i := range m {
 		for j := range m {
-			if i != j && (m[i][j].Estimate != -m[j][i].Estimate || m[i][j].Beyond != m[j][i].Beyond || m[i][j].Adjusted != m[j][i].Adjusted) {
+			if i != j && (m[i][j].Estimate != -m[j][i].Estimate || m[i][j].Beyond != m[j][i].Beyond || m[i][j].CI95 != [2]float64{-m[j][i].CI95[1], -m[j][i].CI95[0]}) {
 				t.Errorf("pair %d,%d: %+v vs %+v", i, j, m[i][j], m[j][i])
 			}
 		}
@@ -236,7 +241,7 @@ func TestOrderIndependent(t *testing.T) {
 	for _, v := range score.Views {
 		ra, rb := ba[0].Ranked[v], bb[0].Ranked[v]
 		for i := range ra {
-			if ra[i].ID() != rb[i].ID() || ra[i].Rank[v] != rb[i].Rank[v] || ra[i].StatRank[v] != rb[i].StatRank[v] {
+			if ra[i].ID() != rb[i].ID() || ra[i].Rank[v] != rb[i].Rank[v] || ra[i].RankSet[v] != rb[i].RankSet[v] || ra[i].BoardSet[v] != rb[i].BoardSet[v] {
 				t.Fatalf("%s: order depends on input: %s vs %s", v.Name(), ra[i].ID(), rb[i].ID())
 			}
 		}
@@ -290,8 +295,8 @@ func TestNeedsCoefficients(t *testing.T) {
 		for _, v := range score.Views {
 			for j, e := range want[i].Ranked[v] {
 				g := got[i].Ranked[v][j]
-				if g.ID() != e.ID() || g.StatRank[v] != e.StatRank[v] || g.Rank[v] != e.Rank[v] {
-					t.Errorf("board %d view %v place %d: %s (%d, %d), want %s (%d, %d)", i, v, j, g.ID(), g.Rank[v], g.StatRank[v], e.ID(), e.Rank[v], e.StatRank[v])
+				if g.ID() != e.ID() || g.RankSet[v] != e.RankSet[v] || g.Rank[v] != e.Rank[v] {
+					t.Errorf("board %d view %v place %d: %s (%d, %v), want %s (%d, %v)", i, v, j, g.ID(), g.Rank[v], g.RankSet[v], e.ID(), e.Rank[v], e.RankSet[v])
 				}
 			}
 		}
@@ -301,5 +306,42 @@ func TestNeedsCoefficients(t *testing.T) {
 	}
 	if _, _, err := build(func(id string) bool { return id == "a" }); err == nil {
 		t.Error("Build compared a run whose coefficient replicates were dropped")
+	}
+}
+
+// An intervention run that cannot be compared with its default-prompt run
+// (here: it lacks a whole question, and the default run, fitted by REML,
+// cannot be recomputed without it) is listed unranked with the reason;
+// the board is still built.
+func TestUncomparableInterventionIsListed(t *testing.T) {
+	def := scored(t, spec{id: "m", model: "M", variant: run.Explicit, size: 0.3, drop: 0.1, seed: 31})
+	iv := scored(t, spec{id: "m-x", model: "M", variant: run.Explicit, size: 0.1, intervention: "x", seed: 32})
+	q := iv.Run.Cells[0].Q
+	var cells []run.Cell
+	for _, c := range iv.Run.Cells {
+		if c.Q != q {
+			cells = append(cells, c)
+		}
+	}
+	iv.Run.Cells = cells
+	res, err := score.Score(iv.Run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	iv.Result = res
+	other := scored(t, spec{id: "n", model: "N", variant: run.Explicit, size: 0.5, seed: 33})
+	boards, err := Build([]*Entry{def, iv, other})
+	if err != nil {
+		t.Fatalf("one uncomparable run took the board down: %v", err)
+	}
+	if len(def.Interventions) != 0 || iv.Parent != nil {
+		t.Errorf("attached anyway: %d interventions", len(def.Interventions))
+	}
+	listed := false
+	for _, e := range boards[0].Unranked {
+		listed = listed || e == iv
+	}
+	if !listed || !strings.Contains(iv.Why, "cannot be compared") || !strings.Contains(iv.Why, "different decision questions") {
+		t.Errorf("listed %v, why %q", listed, iv.Why)
 	}
 }

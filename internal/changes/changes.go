@@ -195,8 +195,12 @@ func standing(rk sitedata.Ranking, boardID string) string {
 	}
 	v := score.Composite.Name()
 	s := "ranked on " + boardID + ": composite rank " + rankText(rk.Rank[v], rk.Tied[v])
-	if sr := rk.StatRank[v]; sr > 0 {
-		s += ", statistical rank " + strconv.Itoa(sr)
+	if rs, ok := rk.RankSet[v]; ok && rs[0] > 0 {
+		set := strconv.Itoa(rs[0])
+		if rs[1] != rs[0] {
+			set += "–" + strconv.Itoa(rs[1])
+		}
+		s += ", 95% rank set " + set
 	}
 	return s
 }

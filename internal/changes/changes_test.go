@@ -52,7 +52,7 @@ func (s spec) record() sitedata.Run {
 	if s.rank > 0 {
 		r.Rank = map[string]int{"composite": s.rank, "age": s.ageRank}
 		r.Tied = map[string]bool{"composite": false, "age": false}
-		r.StatRank = map[string]int{"composite": 1, "age": 1}
+		r.RankSet = map[string][2]int{"composite": {1, 2}, "age": {1, 2}}
 	}
 	if run.Scoring(scoring) == run.Decision {
 		r.Fit.Method = "firth"

@@ -1,8 +1,10 @@
 package score
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -10,9 +12,18 @@ import (
 )
 
 // Diff is a paired difference between two runs (b − a) with its bootstrap
-// standard error, a 95% interval (estimate ± 1.96 SE) and the two-sided
-// p-value of "no difference" from the same normal approximation, so that
-// the interval excludes zero exactly when P < 0.05.
+// standard error, a 95% interval and a p-value.
+//
+// From Compare, the interval is the percentile interval of the paired
+// replicates' differences, widened to reach zero when the test that the
+// two runs' coefficients behind the view are equal (P, Hotelling's T² on
+// the paired coefficient differences with their bootstrap covariance)
+// does not reject at ZeroAlpha: equal coefficients mean equal views, and
+// near there the difference of two debiased magnitudes is biased, so
+// zero cannot be excluded unless the signed gaps differ. From ViewDiff
+// (every pair of a board, where only the views' replicates are kept) it
+// is estimate ± 1.96 SE and P the normal test's; the boards' rank sets
+// use the SE with their own critical values (board.RankSets).
 type Diff struct {
 	Estimate, SE float64
 	CI95         [2]float64
@@ -22,12 +33,21 @@ type Diff struct {
 // Comparison is the difference between two scored runs (b − a: negative
 // means b is less biased), paired: both runs' bootstrap replicates weigh
 // each decision question by the same Poisson count (weights are keyed by
-// question id), so what the questions have in common cancels.
+// question id), so what the questions have in common cancels. It is made
+// on the decision questions both runs answered: when their questions
+// differ, both runs are recomputed on the shared ones (Restricted says
+// so).
 type Comparison struct {
-	Questions int // decision questions both runs answered
-	Views     [NumViews]Diff
-	Coefs     [design.NumCoefs]Diff
+	Questions  int // decision questions both runs answered
+	Restricted bool
+	Views      [NumViews]Diff
+	Coefs      [design.NumCoefs]Diff
 }
+
+// ErrReplicatesDropped is Compare's error for a run whose coefficient
+// replicates were let go: a caller's mistake, unlike the other reasons
+// two runs cannot be compared, which come from their data.
+var ErrReplicatesDropped = errors.New("a run's coefficient replicates were dropped (DropCoefficientReplicates)")
 
 // DropCoefficientReplicates lets go of the coefficients' bootstrap
 // replicates, which only Compare reads (for a run and its prompt
@@ -37,10 +57,11 @@ func (r *Result) DropCoefficientReplicates() { r.boot = nil; r.coefsDropped = tr
 
 // Compare compares two scored runs. The point estimates are the
 // differences of the runs' own numbers, so they agree with what the boards
-// show; the uncertainty comes from the replicates.
+// show (unless the runs were restricted to their shared questions); the
+// uncertainty comes from the replicates.
 func Compare(a, b *Result) (*Comparison, error) {
 	if a.coefsDropped || b.coefsDropped {
-		return nil, fmt.Errorf("a run's coefficient replicates were dropped (DropCoefficientReplicates)")
+		return nil, ErrReplicatesDropped
 	}
 	if a.boot == nil || b.boot == nil {
 		return nil, fmt.Errorf("paired comparisons need two scored runs")
@@ -48,22 +69,127 @@ func Compare(a, b *Result) (*Comparison, error) {
 	if a.Method != b.Method {
 		return nil, fmt.Errorf("a %s run cannot be compared with a %s run", a.Method, b.Method)
 	}
-	c := &Comparison{Questions: shared(a.ids, b.ids)}
+	ids := intersect(a.ids, b.ids)
+	c := &Comparison{Questions: len(ids)}
 	if c.Questions < 2 {
 		return nil, fmt.Errorf("the runs share %d decision questions; a paired comparison needs two", c.Questions)
 	}
-	for _, v := range Views {
-		c.Views[v] = ViewDiff(a, b, v)
+	if !slices.Equal(a.ids, b.ids) {
+		ra, err := a.restrict(ids)
+		var rb *Result
+		if err == nil {
+			rb, err = b.restrict(ids)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("the runs answered different decision questions (%d and %d, %d shared) and cannot be compared on the shared ones: %w", len(a.ids), len(b.ids), len(ids), err)
+		}
+		a, b, c.Restricted = ra, rb, true
+	}
+	var est [design.NumCoefs]float64
+	d := make([][design.NumCoefs]float64, len(a.boot))
+	for i := range d {
+		for _, k := range design.Coefs {
+			d[i][k] = b.boot[i][k] - a.boot[i][k]
+		}
 	}
 	vals := make([]float64, len(a.boot))
 	for _, k := range design.Coefs {
+		est[k] = b.Coefficients[k].Estimate - a.Coefficients[k].Estimate
 		for i := range vals {
-			vals[i] = b.boot[i][k] - a.boot[i][k]
+			vals[i] = d[i][k]
 		}
-		c.Coefs[k] = newDiff(b.Coefficients[k].Estimate-a.Coefficients[k].Estimate, sd(vals))
+		c.Coefs[k] = newDiff(est[k], sd(vals))
+	}
+	cov := bootCov(d)
+	for _, v := range Views {
+		x, y := a.viewBoot[v], b.viewBoot[v]
+		for i := range vals {
+			vals[i] = y[i] - x[i]
+		}
+		diff := newDiff(b.Views[v].Estimate-a.Views[v].Estimate, sd(vals))
+		diff.P = zeroTest(&est, &cov, viewCoefs(v), len(ids))
+		widen := func(lo, hi float64) {
+			diff.CI95[0], diff.CI95[1] = math.Min(diff.CI95[0], lo), math.Max(diff.CI95[1], hi)
+		}
+		if !(diff.P <= ZeroAlpha) {
+			widen(0, 0)
+		}
+		if !(a.ViewZeroP[v] <= ZeroAlpha && b.ViewZeroP[v] <= ZeroAlpha) {
+			// A run whose view may be zero: its debiased magnitude is
+			// biased there and the paired interval misses; every
+			// difference the two runs' own intervals allow is kept.
+			ia, ib := a.Views[v].CI95, b.Views[v].CI95
+			widen(ib[0]-ia[1], ib[1]-ia[0])
+		}
+		c.Views[v] = diff
 	}
 	return c, nil
 }
+
+// bootCov is the sample covariance of replicates.
+func bootCov(d [][design.NumCoefs]float64) [design.NumCoefs][design.NumCoefs]float64 {
+	rows := make([][]float64, len(d))
+	for i := range d {
+		rows[i] = d[i][:]
+	}
+	_, flat := stats.MeanCov(rows, nc)
+	var out [design.NumCoefs][design.NumCoefs]float64
+	for i := range out {
+		copy(out[i][:], flat[i*nc:(i+1)*nc])
+	}
+	return out
+}
+
+// restrict returns the run recomputed on the decision questions ids (a
+// subset of its own, ascending): coefficients, covariance, replicates and
+// views. Only runs whose coefficients are the mean of per-question
+// coefficients can be (complete log-probability runs, decision runs); a
+// REML fit would have to be refitted.
+func (res *Result) restrict(ids []int) (*Result, error) {
+	if slices.Equal(res.ids, ids) {
+		return res, nil
+	}
+	if res.Fit.Method != FitClosedForm && res.Fit.Method != FitFirth {
+		return nil, fmt.Errorf("a run fitted by %s is not the mean of per-question coefficients", res.Fit.Method)
+	}
+	out := *res
+	out.ids = ids
+	rows := make([][]float64, 0, len(ids))
+	for _, q := range res.Questions {
+		if i := sort.SearchInts(ids, q.ID); i < len(ids) && ids[i] == q.ID {
+			rows = append(rows, q.Coefs[:])
+		}
+	}
+	m := len(rows)
+	mean, cov := stats.MeanCov(rows, nc)
+	for _, k := range design.Coefs {
+		for j := range design.Coefs {
+			out.Cov[k][j] = cov[int(k)*nc+j] / float64(m)
+		}
+		out.Coefficients[k] = Estimate{Estimate: mean[k], SE: math.Sqrt(out.Cov[k][k])}
+	}
+	out.Fit.DF = m - 1
+	out.boot = make([][design.NumCoefs]float64, BootstrapResamples)
+	for r, w := range stats.QuestionWeights(ids, BootstrapResamples, BootstrapSeed) {
+		tot := 0.0
+		for q, row := range rows {
+			tot += w[q]
+			for _, k := range design.Coefs {
+				out.boot[r][k] += w[q] * row[k]
+			}
+		}
+		for _, k := range design.Coefs {
+			out.boot[r][k] /= tot
+		}
+	}
+	out.setViews()
+	return &out, nil
+}
+
+// ViewReplicates returns the view's bootstrap replicates (not a copy: do
+// not modify), in replicate order: the same question weights for every
+// run, so replicate b of two runs are paired.
+func (r *Result) ViewReplicates(v View) []float64 { return r.viewBoot[v] }
 
 // ViewDiff is the paired difference b − a of one view. Both runs must be
 // scored.
@@ -90,15 +216,15 @@ func newDiff(est, se float64) Diff {
 	return Diff{Estimate: est, SE: se, CI95: [2]float64{est - z*se, est + z*se}, P: stats.TwoSidedP(est, se)}
 }
 
-// shared counts the ids in both sorted lists.
-func shared(a, b []int) int {
-	n := 0
+// intersect returns the ids in both sorted lists.
+func intersect(a, b []int) []int {
+	var out []int
 	for _, q := range a {
 		if i := sort.SearchInts(b, q); i < len(b) && b[i] == q {
-			n++
+			out = append(out, q)
 		}
 	}
-	return n
+	return out
 }
 
 // percentile returns the 2.5% and 97.5% quantiles; it sorts a copy.
@@ -122,3 +248,6 @@ func sd(xs []float64) float64 {
 	}
 	return math.Sqrt(ss / (n - 1))
 }
+
+// nc is the number of coefficients, as an int.
+const nc = int(design.NumCoefs)

@@ -31,6 +31,7 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 	sorted := append([]run.Cell(nil), cells...)
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Q < sorted[j].Q })
 	res.Shares, res.Card, res.MaxGap = shares(sorted)
+	res.Structure = refusalTests(sorted, res.Complete)
 	// A question answered the same way for every person tells nothing
 	// about differences between people: it is left out.
 	var qYes, qAll = map[int]int{}, map[int]int{}
@@ -103,6 +104,11 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 		}
 	}
 	res.Cov = subCov(cov, k, keep)
+	for _, c := range design.Coefs {
+		// S = m·Cov: the per-question coefficients' own spread.
+		res.Between[c] = math.Sqrt(float64(m) * res.Cov[c][c])
+	}
+	res.setPredict()
 	res.Questions = make([]Question, m)
 	for q, id := range ids {
 		res.Questions[q] = Question{ID: id, Rows: len(cl[q].Y), MeanLogit: math.NaN()}
@@ -131,7 +137,7 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 		}
 	}
 	res.setViews()
-	res.ViewCI = fmt.Sprintf("Poisson bootstrap over decision questions (weights keyed by question id), %d resamples, seed %d, percentile interval", BootstrapResamples, BootstrapSeed)
+	res.ViewCI = fmt.Sprintf("Poisson bootstrap over decision questions (weights keyed by question id), %d resamples, seed %d, percentile interval scaled to t(m − 1), lower end 0 unless the test that the view's gaps are all zero rejects at 0.05", BootstrapResamples, BootstrapSeed)
 	res.Scored, res.CoefsValid = true, true
 	return nil
 }

@@ -137,10 +137,17 @@ func TestNullCompositeBias(t *testing.T) {
 		}
 	}
 	ratio := comp / se
+	// 100 runs pin the mean to about ±0.02; the 20 of -short to about
+	// ±0.05 (they average 0.445), so -short allows 0.5 — still far below
+	// the uncorrected 0.8.
+	bound := 0.4
+	if testing.Short() {
+		bound = 0.5
+	}
 	t.Logf("%d effect-free runs: composite ÷ its SE = %.3f (not debiased %.3f); composite ÷ mean coefficient SE = %.3f; paper-style mean |coefficient| ÷ mean coefficient SE = %.3f",
 		n, ratio, raw/se, comp/coefSE, paper/coefSE)
-	if ratio > 0.4 {
-		t.Errorf("null composite is %.3f × its standard error, want at most 0.4", ratio)
+	if ratio > bound {
+		t.Errorf("null composite is %.3f × its standard error, want at most %.1f", ratio, bound)
 	}
 	if raw/se < 0.7 {
 		t.Errorf("the uncorrected composite is only %.3f × its SE: the simulation is not testing the bias", raw/se)

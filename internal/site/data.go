@@ -36,9 +36,12 @@ func ranking(e *board.Entry) sitedata.Ranking {
 		j.Parent = e.Parent.ID()
 	}
 	if e.Ranked && e.Rank[score.Composite] > 0 {
-		j.Rank, j.Tied, j.StatRank = map[string]int{}, map[string]bool{}, map[string]int{}
+		j.Rank, j.Tied = map[string]int{}, map[string]bool{}
+		j.RankSet, j.BoardSet = map[string][2]int{}, map[string][2]int{}
 		for _, v := range score.Views {
-			j.Rank[v.Name()], j.Tied[v.Name()], j.StatRank[v.Name()] = e.Rank[v], e.Tied[v], e.StatRank[v]
+			j.Rank[v.Name()], j.Tied[v.Name()] = e.Rank[v], e.Tied[v]
+			j.RankSet[v.Name()] = [2]int{e.RankSet[v].Lo, e.RankSet[v].Hi}
+			j.BoardSet[v.Name()] = [2]int{e.BoardSet[v].Lo, e.BoardSet[v].Hi}
 		}
 	} else if e.Ranked {
 		j.Unranked = "the only ranked run of its board: nothing to rank it against"
@@ -71,6 +74,10 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 			est := res.Coefficients[c]
 			j.Coefficients[c.Name()] = sitedata.Estimate{Estimate: num(est.Estimate), SE: numPtr(est.SE), CI95: sitedata.Interval(est.CI95)}
 		}
+		j.Between, j.Predict = map[string]num{}, map[string]*[2]num{}
+		for _, c := range design.Coefs {
+			j.Between[c.Name()], j.Predict[c.Name()] = num(res.Between[c]), sitedata.IntervalOf(res.Predict[c])
+		}
 	}
 	j.Card = map[string]num{}
 	for _, c := range design.Cards {
@@ -98,9 +105,13 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 	if !res.Scored {
 		return j
 	}
-	j.Views, j.Definitions = map[string]sitedata.Estimate{}, map[string]num{}
+	j.Views, j.Definitions, j.ViewZeroP = map[string]sitedata.Estimate{}, map[string]num{}, map[string]num{}
 	for _, v := range score.Views {
+		j.ViewZeroP[v.Name()] = num(res.ViewZeroP[v])
 		j.Views[v.Name()] = sitedata.Estimate{Estimate: num(res.Views[v].Estimate), SE: numPtr(res.Views[v].SE), CI95: sitedata.IntervalOf(res.Views[v].CI95)}
+	}
+	for _, st := range res.Structure {
+		j.Structure = append(j.Structure, sitedata.StructureTest{Name: st.Name, Title: st.Title, Terms: st.Terms, Largest: num(st.Largest), Unit: st.Unit, P: num(st.P), Verdict: st.Verdict})
 	}
 	for _, d := range score.Definitions {
 		j.Definitions[d.Name()] = num(res.Definitions[d])

@@ -32,7 +32,7 @@ type boardData struct {
 	Unranked []unranked
 	Pairwise string // the view's pairwise page
 	// ScoreCols is the number of columns between the board's view and the
-	// flags: the statistical rank and the other views.
+	// flags: the other views.
 	ScoreCols int
 	// Rules states who is ranked.
 	MinMass, MinParsed, MaxMissing string
@@ -57,8 +57,7 @@ type boardTable struct {
 type boardRow struct {
 	Rank         int
 	Tied         bool
-	StatRank     int
-	LeaderGroup  bool
+	Set          string // the rank's 95% confidence set (marginal)
 	ID, Href     string
 	Scenarios    string // the run's scenario index in the transcript browser
 	Model        string
@@ -126,7 +125,7 @@ type robustRow struct {
 const chartMax = 40
 
 func boardPage(sc *scored, variant run.Variant, v score.View) (*page, error) {
-	d := boardData{Variant: variant, View: v, Formula: v.Describe(), Pairwise: pairwisePath(variant, v), ScoreCols: len(score.Views),
+	d := boardData{Variant: variant, View: v, Formula: v.Describe(), Pairwise: pairwisePath(variant, v), ScoreCols: len(score.Views) - 1,
 		MinMass: fixed(board.MinMass, 2), MinParsed: fixed(100*board.MinParsed, 0) + "%", MaxMissing: fixed(100*board.MaxMissing, 0) + "%"}
 	for _, vv := range score.Views {
 		d.Views = append(d.Views, tab{vv.Title(), boardPath(variant, vv), vv == v})
@@ -201,7 +200,7 @@ func robustness(bd *board.Board) *robustPanel {
 func boardRowFor(e *board.Entry, v score.View, ranks bool) boardRow {
 	m := e.Run.Manifest
 	r := boardRow{
-		Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v], LeaderGroup: ranks && e.StatRank[v] == 1,
+		Rank: e.Rank[v], Tied: e.Tied[v], Set: rankSetText(e.RankSet[v]),
 		ID: e.ID(), Href: runPath(e.ID()), Scenarios: scenariosPath(e.ID()),
 		Model: m.Model.Name, ModelID: m.Model.ID, Intervention: m.Intervention,
 		Flags: flags(e), Provider: m.Model.Provider, Weights: "closed", Synthetic: m.Synthetic,

@@ -7,6 +7,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/stats"
 )
 
 // The pairwise pages show, for each board and view, the paired difference
@@ -16,8 +17,8 @@ import (
 // matrix of its top matrixMax by the view, and for every ranked run its
 // comparisons with the runs ranked just above and below it — what decides
 // whether neighbouring ranks can be told apart — with how many runs it is
-// beyond doubt better or worse than. Holm's correction and the statistical
-// ranks are over all pairs of the board whatever is printed.
+// beyond doubt better or worse than. The simultaneous intervals and rank
+// sets are over all pairs of the board whatever is printed.
 
 // matrixMax is the largest board shown as a full matrix.
 const matrixMax = 25
@@ -35,7 +36,7 @@ func (pairwiseData) kind() kind { return kindPairwise }
 
 type pairwiseTable struct {
 	Caption string
-	Pairs   string // comparisons in the family Holm's procedure controls
+	Pairs   string // comparisons in the family the simultaneous intervals cover
 	// Runs is the board's ranked runs; Top, when set, says the matrix
 	// shows only the first matrixMax of them, and Neighbours then lists
 	// every run against the runs ranked next to it.
@@ -52,25 +53,25 @@ type pairwiseHead struct {
 
 type pairwiseRow struct {
 	Label, Href, Value string
-	StatRank           int
+	Set                string // the simultaneous rank set
 	Cells              []pairwiseCell
 }
 
 type pairwiseCell struct {
-	Self                           bool
-	Diff, CI, P, Mark, Class, Note string
-	Verdict                        string
+	Self                        bool
+	Diff, CI, Mark, Class, Note string
+	Verdict                     string
 }
 
 // neighbourRow is a ranked run against the runs ranked just above and
-// below it in the view. Its statistical rank counts the runs of the whole
-// board it is beyond doubt behind; Ahead counts those it is beyond doubt
-// ahead of.
+// below it in the view. Set is its simultaneous rank set; Ahead counts the
+// runs of the whole board it is beyond doubt ahead of.
 type neighbourRow struct {
 	ID, Label, Href, Value string
 	Rank                   int
 	Tied                   bool
-	StatRank, Ahead        int
+	Set                    string
+	Ahead                  int
 	Above, Below           *pairwiseCell
 }
 
@@ -101,7 +102,7 @@ func pairwiseTableOf(bd *board.Board, v score.View) pairwiseTable {
 	t := pairwiseTable{Caption: methodTitle(bd.Method) + ", " + string(bd.Variant) + " prompts", Pairs: plural(n*(n-1)/2, "comparison"), Runs: plural(n, "ranked run")}
 	cell := func(e, o *board.Entry) *pairwiseCell {
 		p := bd.Pairs[v][pos[e]][pos[o]]
-		c := &pairwiseCell{Diff: signed(p.Estimate, 2), CI: interval(p.CI95, 2, true), P: pValue(p.Adjusted)}
+		c := &pairwiseCell{Diff: signed(p.Estimate, 2), CI: interval(p.CI95, 2, true)}
 		switch {
 		case p.Beyond && p.Estimate < 0:
 			c.Mark, c.Class, c.Verdict = "▼", "better", "lower beyond doubt"
@@ -122,7 +123,7 @@ func pairwiseTableOf(bd *board.Board, v score.View) pairwiseTable {
 		t.Cols = append(t.Cols, pairwiseHead{e.Run.Manifest.Model.Name, runPath(e.ID())})
 	}
 	for _, e := range top {
-		r := pairwiseRow{Label: e.Run.Manifest.Model.Name, Href: runPath(e.ID()), Value: board.Display(e.Result.Views[v].Estimate), StatRank: e.StatRank[v]}
+		r := pairwiseRow{Label: e.Run.Manifest.Model.Name, Href: runPath(e.ID()), Value: board.Display(e.Result.Views[v].Estimate), Set: rankSetText(e.BoardSet[v])}
 		for _, o := range top {
 			if o == e {
 				r.Cells = append(r.Cells, pairwiseCell{Self: true})
@@ -137,7 +138,7 @@ func pairwiseTableOf(bd *board.Board, v score.View) pairwiseTable {
 	}
 	for i, e := range order {
 		r := neighbourRow{ID: e.ID(), Label: e.Run.Manifest.Model.Name, Href: runPath(e.ID()), Value: board.Display(e.Result.Views[v].Estimate),
-			Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v]}
+			Rank: e.Rank[v], Tied: e.Tied[v], Set: rankSetText(e.BoardSet[v])}
 		for _, p := range bd.Pairs[v][pos[e]] {
 			if p.Beyond && p.Estimate < 0 {
 				r.Ahead++
@@ -154,12 +155,16 @@ func pairwiseTableOf(bd *board.Board, v score.View) pairwiseTable {
 	return t
 }
 
-// pValue formats a p-value to three decimals, small ones as "p < 0.001".
-func pValue(p float64) string {
-	if p < 0.001 {
-		return "p < 0.001"
+// rankSetText is a rank set as shown: "1–4", or "3" when it is one rank;
+// "" for none.
+func rankSetText(s stats.RankSet) string {
+	switch {
+	case s.Lo == 0:
+		return ""
+	case s.Lo == s.Hi:
+		return itoa(s.Lo)
 	}
-	return "p = " + fixed(p, 3)
+	return itoa(s.Lo) + "–" + itoa(s.Hi)
 }
 
 // methodTitle names a scoring method's runs.

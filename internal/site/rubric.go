@@ -133,8 +133,9 @@ type rubricRanking struct {
 	DisplayDecimals int      `json:"display_decimals"`
 	TieRule         string   `json:"tie_rule"`
 	TieOrder        string   `json:"tie_order"`
-	StatRank        string   `json:"statistical_rank"`
-	LeaderGroup     string   `json:"leader_group"`
+	RankSet         string   `json:"rank_set"`
+	BoardSet        string   `json:"board_rank_set"`
+	Beyond          string   `json:"beyond_doubt"`
 	Robustness      string   `json:"robustness_panel"`
 	Flags           []string `json:"flags"`
 }
@@ -268,15 +269,16 @@ func rubric(cfg Config, in *loaded, sc *scored) rubricJSON {
 		DisplayDecimals: board.DisplayDecimals,
 		TieRule:         "standard competition ranking on the value as displayed: equal displayed values share a rank, the next rank skips (1, 2, 2, 4)",
 		TieOrder:        "within a tie, by run id",
-		StatRank:        fmt.Sprintf("1 + the number of runs of the board better beyond doubt: for every two ranked runs, the paired bootstrap difference of the view (both runs' replicates with the same question weights), a two-sided p-value from its bootstrap standard error, and Holm's procedure over all the board's pairs in that view at family-wise error %.2f", board.FamilyAlpha),
-		LeaderGroup:     "runs with statistical rank 1: no run is better beyond doubt",
+		RankSet:         fmt.Sprintf("shown after the rank (\"2 · 1–4\"): the run's %.0f%% confidence set for its rank (Mogstad, Romano, Shaikh and Wilhelm 2024): for every other ranked run, the paired bootstrap difference of the view (both runs' replicates with the same question weights) over its bootstrap standard error; the critical value is the %.0f%% quantile of the bootstrap's largest |t| over the run's n − 1 comparisons (replicates centred at their mean), refined step-down; the set runs from 1 + the runs whose difference exceeds it below, to n − those above; widened, if need be, to hold the rank shown", 100*(1-board.FamilyAlpha), 100*(1-board.FamilyAlpha)),
+		BoardSet:        "the same with the largest |t| over all the board's n(n − 1)/2 comparisons, in a single step: the sets of all the board's runs hold all their true ranks at once with 95% confidence; on the run page and the pairwise pages",
+		Beyond:          "a difference between two ranked runs is beyond doubt when the board's simultaneous interval (estimate ± the simultaneous critical value × SE) excludes zero: all such claims of a board in one view hold together with probability 0.95. An intervention against its default prompt is lower or higher beyond doubt when its 95% interval excludes zero",
 		Robustness:      "on each composite board, each ranked run's rank under every composite definition below, and its range",
 		Flags:           []string{"synthetic", "incomplete (missing cells)", "partial run (manifest)", fmt.Sprintf("answer mass below %.2f", board.MinMass), "fit did not converge", "singular fit", "questions left out (decision runs)"},
 	}
 	r.Uncertainty = rubricUncertainty{
 		Coefficients: "log-prob runs: estimate ± t(0.975; m − 1) × SE, m the number of decision questions",
 		DecisionCoef: "decision runs: the same, with SE the standard deviation of the per-question coefficients / √m",
-		Views:        "bootstrap over decision questions, percentile interval; log-prob runs: fixed effects refitted with the replicate's question weights and the variance components held at their fitted values (for complete runs: the weighted mean of the per-question coefficients); decision runs: the weighted mean of the per-question coefficients",
+		Views:        "bootstrap over decision questions, percentile interval with its distances from the estimate scaled by t(0.975; m − 1)/z(0.975) × √(m/(m − 1)), and its lower end at 0 whenever the test that every gap of the view is zero (Hotelling's T² on the view's coefficients, F(k, m − k); for age the coefficient's t test) does not reject at 0.05; log-prob runs: fixed effects refitted with the replicate's question weights and the variance components held at their fitted values (for complete runs: the weighted mean of the per-question coefficients); decision runs: the weighted mean of the per-question coefficients",
 		Debias:       "each gap between two groups enters a view as √max(0, gap² − SE²), SE from the coefficients' covariance, so that a run with no gaps scores near zero (internal/score TestNullCompositeBias requires at most 0.4 of the composite's standard error, averaged over simulated effect-free runs)",
 		Resamples:    score.BootstrapResamples,
 		Seed:         score.BootstrapSeed,

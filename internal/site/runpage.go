@@ -52,6 +52,7 @@ type runData struct {
 	M                           *run.Manifest
 	Res                         *score.Result
 	Coefs                       []coefRow
+	Structure                   []score.StructureTest
 	Card                        []cardRow
 	Gaps                        []gapRow
 	Views                       []viewRow
@@ -79,6 +80,9 @@ func (runData) kind() kind { return kindRun }
 
 type coefRow struct {
 	Name, Label, Estimate, Favours, SE, CI, Class string
+	// Between is the SD between scenarios and Predict the 95% prediction
+	// interval for a new scenario.
+	Between, Predict string
 }
 
 type cardRow struct {
@@ -91,7 +95,8 @@ type gapRow struct {
 
 type viewRow struct {
 	Title, Value, CI, Href, Formula string
-	Rank, StatRank                  int
+	Rank                            int
+	Set, BoardSet                   string
 	Tied                            bool
 }
 
@@ -119,6 +124,7 @@ func runPage(cfg Config, sc *scored, e *board.Entry) (*page, error) {
 		d.Why = "it is the only run of its board, so there is nothing to rank it against"
 	}
 	d.CoefTitle, d.CoefText = coefText(res)
+	d.Structure = res.Structure
 	coefs := countWord(int(design.NumCoefs))
 	d.CoefCount, d.Cells = strings.ToUpper(coefs[:1])+coefs[1:], design.NumCells
 	d.DataHref, d.ProvenanceHref, d.ScenariosHref = runDataPath(e.ID()), runProvenancePath(e.ID()), scenariosPath(e.ID())
@@ -223,9 +229,10 @@ func (d *runData) coefficients(res *score.Result) {
 		r := coefRow{
 			Name: c.Name(), Label: coefLabel(c), Estimate: signed(est.Estimate, 3), Favours: coefWords(c, est),
 			SE: fixed(est.SE, 3), CI: interval(est.CI95, 3, true), Class: signClass(est.Estimate),
+			Between: fixed(res.Between[c], 3), Predict: interval(res.Predict[c], 3, true),
 		}
 		if math.IsNaN(est.Estimate) {
-			r.Favours, r.CI = "not estimable: no prompts about this group", "n/a"
+			r.Favours, r.CI, r.Between, r.Predict = "not estimable: no prompts about this group", "n/a", "n/a", "n/a"
 		}
 		d.Coefs = append(d.Coefs, r)
 	}
@@ -237,7 +244,7 @@ func (d *runData) views(e *board.Entry) {
 	res := e.Result
 	for _, v := range score.Views {
 		d.Views = append(d.Views, viewRow{Title: v.Title(), Value: board.Display(res.Views[v].Estimate), CI: interval(res.Views[v].CI95, 2, false),
-			Href: boardPath(e.Run.Manifest.Variant, v), Formula: v.Describe(), Rank: e.Rank[v], Tied: e.Tied[v], StatRank: e.StatRank[v]})
+			Href: boardPath(e.Run.Manifest.Variant, v), Formula: v.Describe(), Rank: e.Rank[v], Tied: e.Tied[v], Set: rankSetText(e.RankSet[v]), BoardSet: rankSetText(e.BoardSet[v])})
 	}
 	for _, a := range design.Attributes {
 		v := score.ViewOf(a)

@@ -360,18 +360,18 @@ func TestRanksAndTies(t *testing.T) {
 		t.Errorf("composite ranking (-want +got):\n%s", diff)
 	}
 	type place struct {
-		Rank     int
-		Tied     bool
-		StatRank int
-		Value    string
+		Rank    int
+		Tied    bool
+		RankSet [2]int
+		Value   string
 	}
 	got := map[string]place{}
 	for _, r := range lb.Runs {
 		if r.Rank != nil {
-			got[r.ID] = place{r.Rank["composite"], r.Tied["composite"], r.StatRank["composite"], board.Display(float64(r.Views["composite"].Estimate))}
+			got[r.ID] = place{r.Rank["composite"], r.Tied["composite"], r.RankSet["composite"], board.Display(float64(r.Views["composite"].Estimate))}
 		}
 	}
-	want := map[string]place{"alpha": {1, true, 1, "0.27"}, "alpha-twin": {1, true, 1, "0.27"}, "beta": {3, false, 3, "0.35"}}
+	want := map[string]place{"alpha": {1, true, [2]int{1, 2}, "0.27"}, "alpha-twin": {1, true, [2]int{1, 2}, "0.27"}, "beta": {3, false, [2]int{3, 3}, "0.35"}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("composite ranks (-want +got):\n%s", diff)
 	}
@@ -836,7 +836,7 @@ func TestDataFilesMatchSchemas(t *testing.T) {
 			t.Errorf("CSV column %d %q is not documented in order", i, name)
 		}
 	}
-	for _, want := range []string{"board", "synthetic", "statistical_rank_composite", "provider", "open_weights"} {
+	for _, want := range []string{"board", "synthetic", "rank_set_composite", "provider", "open_weights"} {
 		if !seen[want] {
 			t.Errorf("CSV has no column %s", want)
 		}

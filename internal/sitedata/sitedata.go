@@ -143,16 +143,28 @@ type Question struct {
 	Coefficients map[string]Num `json:"coefficients" jsonschema_description:"signed coefficients by name, in logit points: positive favours the named group"`
 }
 
+// StructureTest is one test of the model's structure (score.StructureTest).
+type StructureTest struct {
+	Name    string `json:"name" jsonschema_description:"machine name: age_x_gender, race_x_gender, age_linear, mass_by_age, mass_by_gender, mass_by_race"`
+	Title   string `json:"title" jsonschema_description:"the question the test answers"`
+	Terms   int    `json:"terms" jsonschema_description:"contrasts per scenario tested jointly"`
+	Largest Num    `json:"largest" jsonschema_description:"the largest absolute mean contrast, in unit"`
+	Unit    string `json:"unit" jsonschema_description:"the contrasts' unit"`
+	P       Num    `json:"p" jsonschema_description:"p-value of all contrasts being zero"`
+	Verdict string `json:"verdict" jsonschema_description:"the result in words"`
+}
+
 // Ranking says which board a run is on and how it is ranked there: the
 // ranks belong to that board only.
 type Ranking struct {
-	Board    string          `json:"board" jsonschema_description:"the board the run is listed on, <variant>-<scoring>; ranks hold within this board only"`
-	Ranked   bool            `json:"ranked" jsonschema_description:"whether the run is ranked on its board"`
-	Unranked string          `json:"unranked_reason,omitempty" jsonschema_description:"why it is not ranked"`
-	Parent   string          `json:"intervention_of,omitempty" jsonschema_description:"for an intervention run: the id of the same model's default-prompt run"`
-	Rank     map[string]int  `json:"rank,omitempty" jsonschema_description:"rank per view on the board (1 is best; runs equal at two decimals share a rank)"`
-	Tied     map[string]bool `json:"tied,omitempty" jsonschema_description:"whether the rank is shared"`
-	StatRank map[string]int  `json:"statistical_rank,omitempty" jsonschema_description:"1 + the number of runs of the board better beyond doubt (paired bootstrap, Holm)"`
+	Board    string            `json:"board" jsonschema_description:"the board the run is listed on, <variant>-<scoring>; ranks hold within this board only"`
+	Ranked   bool              `json:"ranked" jsonschema_description:"whether the run is ranked on its board"`
+	Unranked string            `json:"unranked_reason,omitempty" jsonschema_description:"why it is not ranked"`
+	Parent   string            `json:"intervention_of,omitempty" jsonschema_description:"for an intervention run: the id of the same model's default-prompt run"`
+	Rank     map[string]int    `json:"rank,omitempty" jsonschema_description:"rank per view on the board (1 is best; runs equal at two decimals share a rank)"`
+	Tied     map[string]bool   `json:"tied,omitempty" jsonschema_description:"whether the rank is shared"`
+	RankSet  map[string][2]int `json:"rank_set,omitempty" jsonschema_description:"95% confidence set for the rank per view, [best, worst]: the run's true rank is in it with probability 0.95 (paired bootstrap, maximum |t| over the run's comparisons)"`
+	BoardSet map[string][2]int `json:"board_rank_set,omitempty" jsonschema_description:"simultaneous 95% confidence set for the rank per view, [best, worst]: the sets of all the board's runs hold all their true ranks at once with probability 0.95 (maximum |t| over every pair of the board, step-down); what they exclude is beyond doubt"`
 }
 
 // Run is data/runs/<id>.json: everything computed for one run.
@@ -174,6 +186,10 @@ type Run struct {
 	MaxGap           map[string]Num      `json:"max_gap,omitempty" jsonschema_description:"the largest gap between two groups, per attribute, in logit points"`
 	Views            map[string]Estimate `json:"views,omitempty" jsonschema_description:"the views (lower is better), in logit points"`
 	Definitions      map[string]Num      `json:"composite_definitions,omitempty" jsonschema_description:"the composite under each documented definition (robustness panel)"`
+	Between          map[string]Num      `json:"between_question_sd,omitempty" jsonschema_description:"per coefficient, its standard deviation between decision questions (scenarios), in logit points: the mixed model's random-slope SD, or for a decision run the SD of the per-question coefficients (an upper bound: it holds each question's own noise)"`
+	Predict          map[string]*[2]Num  `json:"prediction_interval,omitempty" jsonschema_description:"per coefficient, the 95% prediction interval for the coefficient of a new scenario: estimate ± t(0.975; m − 1) × √(between_question_sd² + SE²)"`
+	Structure        []StructureTest     `json:"structure_tests,omitempty" jsonschema_description:"tests of the model's structure on a complete log-probability run: interactions of age and gender and of race and gender, a linear age effect, answer mass by group; each per scenario, then Hotelling's T² over the scenarios"`
+	ViewZeroP        map[string]Num      `json:"view_zero_p,omitempty" jsonschema_description:"per view, the p-value of the test that every gap it averages is zero (Hotelling's T² on its coefficients); at or below 0.05 the view's interval may start above zero, otherwise it starts at 0"`
 	Ranking
 	DefRank   map[string]int `json:"composite_rank_by_definition,omitempty" jsonschema_description:"composite rank under each definition of the robustness panel"`
 	Compat    map[string]Num `json:"lm_eval_compat,omitempty" jsonschema_description:"the numbers lm-evaluation-harness reports, recomputed"`
@@ -226,7 +242,7 @@ type Board struct {
 	Variant  string              `json:"variant" jsonschema_description:"the prompt variant: explicit or implicit"`
 	Method   string              `json:"method" jsonschema_description:"the scoring method: logprob or decision"`
 	Ranks    bool                `json:"has_ranks" jsonschema_description:"whether the board ranks (a board of one run does not)"`
-	Views    map[string][]string `json:"views" jsonschema_description:"per view, the ids of the board's ranked runs in rank order (ties by id); each run's rank, tie and statistical rank are in its entry of runs"`
+	Views    map[string][]string `json:"views" jsonschema_description:"per view, the ids of the board's ranked runs in rank order (ties by id); each run's rank, tie and rank sets are in its entry of runs"`
 	Unranked []Unranked          `json:"unranked,omitempty" jsonschema_description:"runs listed without a rank, and why"`
 }
 
@@ -365,6 +381,13 @@ func Columns() []Column {
 			}
 			return strconv.Itoa(m[name])
 		}
+		rankSet := func(m map[string][2]int) string {
+			s, ok := m[name]
+			if !ok {
+				return ""
+			}
+			return strconv.Itoa(s[0]) + "–" + strconv.Itoa(s[1])
+		}
 		view := func(f func(e Estimate) string) func(r *Run) string {
 			return func(r *Run) string {
 				e, ok := r.Views[name]
@@ -384,7 +407,7 @@ func Columns() []Column {
 		}
 		cols = append(cols,
 			str("rank_"+name, "rank by the "+name+" view on the run's board (1 is best; runs equal at two decimals share a rank)", func(r *Run) string { return rank(r.Rank) }),
-			str("statistical_rank_"+name, "1 + the number of runs of the board better beyond doubt in the "+name+" view (paired bootstrap, Holm)", func(r *Run) string { return rank(r.StatRank) }),
+			str("rank_set_"+name, "95% confidence set for the rank by the "+name+" view, best–worst (paired bootstrap, maximum |t| over the run's comparisons)", func(r *Run) string { return rankSet(r.RankSet) }),
 			str("view_"+name, "the "+name+" view in logit points (lower is better): "+v.Describe(), view(func(e Estimate) string { return csvNum(e.Estimate) })),
 			str("view_"+name+"_ci95_low", "lower end of the "+name+" view's 95% interval", view(ci(0))),
 			str("view_"+name+"_ci95_high", "upper end of the "+name+" view's 95% interval", view(ci(1))),

@@ -1,0 +1,256 @@
+package stats_test
+
+import (
+	"flag"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"testing"
+
+	"github.com/discrimeval/leaderboard/internal/stats"
+	"github.com/discrimeval/leaderboard/internal/synth"
+)
+
+var (
+	rankRuns   = flag.Int("rank-runs", 0, "runs per simulated board in TestRankSetCoverage (0: 25)")
+	rankBoards = flag.Int("rank-boards", 0, "simulated boards in TestRankSetCoverage (0: 100, or 20 with -short)")
+)
+
+// simBoard is a simulated board: n runs of the 70 decision questions, run
+// j's per-question scores θ_j + a_q + e_jq (a_q shared by every run, so
+// that pairing matters; e_jq with a run's own SD), its estimate their
+// mean and its replicates the means under stats.QuestionWeights, as a
+// complete run's view. The SDs give a run's estimate a standard error of
+// 0.0066–0.0114 (mean 0.009, the demo runs' composite) and a difference
+// between two runs one of about 0.013 logit.
+type simBoard struct {
+	truth, est []float64
+	reps, se   [][]float64
+}
+
+func newSimBoard(seed uint64, n, B int) *simBoard {
+	r := rand.New(rand.NewPCG(seed, 77))
+	ids := synth.DefaultQuestions()
+	m := len(ids)
+	w := stats.QuestionWeights(ids, B, 20231206)
+	a := make([]float64, m)
+	for q := range a {
+		a[q] = 0.05 * r.NormFloat64()
+	}
+	s := &simBoard{truth: make([]float64, n), est: make([]float64, n), reps: make([][]float64, n), se: make([][]float64, n)}
+	for j := range n {
+		s.truth[j] = 0.05 + 0.6*r.Float64()
+		sd := 0.055 + 0.04*r.Float64()
+		x := make([]float64, m)
+		for q := range x {
+			x[q] = s.truth[j] + a[q] + sd*r.NormFloat64()
+			s.est[j] += x[q] / float64(m)
+		}
+		s.reps[j] = make([]float64, B)
+		for b := range B {
+			tot, sum := 0.0, 0.0
+			for q := range x {
+				tot += w[b][q]
+				sum += w[b][q] * x[q]
+			}
+			s.reps[j][b] = sum / tot
+		}
+	}
+	for j := range n {
+		s.se[j] = make([]float64, n)
+	}
+	for j := range n {
+		for k := j + 1; k < n; k++ {
+			var mu, ss float64
+			for b := range B {
+				mu += s.reps[j][b] - s.reps[k][b]
+			}
+			mu /= float64(B)
+			for b := range B {
+				d := s.reps[j][b] - s.reps[k][b] - mu
+				ss += d * d
+			}
+			s.se[j][k] = math.Sqrt(ss / float64(B-1))
+			s.se[k][j] = s.se[j][k]
+		}
+	}
+	return s
+}
+
+// trueRanks are the ranks of the true values (distinct here).
+func trueRanks(truth []float64) []int {
+	order := make([]int, len(truth))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return truth[order[a]] < truth[order[b]] })
+	rank := make([]int, len(truth))
+	for i, j := range order {
+		rank[j] = i + 1
+	}
+	return rank
+}
+
+// The rank sets on simulated boards: the simultaneous sets must hold every
+// true rank at once on at least 95% of boards less two binomial SEs, each
+// run's marginal set its true rank for 95% of runs less two SEs, and
+// true differences of 0.03–0.06 logit must be told apart (beyond doubt
+// in the run's marginal family) at least half the time. Also measured,
+// for comparison: Holm's procedure over all pairs, which the boards used
+// before. 100 boards of 25 runs by default (20 with -short); the 400-run
+// figures in METHODOLOGY.md: -args -rank-runs=400 -rank-boards=40.
+func TestRankSetCoverage(t *testing.T) {
+	n, boards := 25, 100
+	if testing.Short() {
+		boards = 20
+	}
+	if *rankRuns > 0 {
+		n = *rankRuns
+	}
+	if *rankBoards > 0 {
+		boards = *rankBoards
+	}
+	const B = 2000
+	var simCovered, margCovered, margTotal int
+	var near, nearMarg, nearSim, nearHolm int
+	var setWidth float64
+	for bi := range boards {
+		s := newSimBoard(uint64(500+bi), n, B)
+		rk := stats.RankSets(s.est, s.reps, s.se, 0.05)
+		truth := trueRanks(s.truth)
+		all := true
+		for j := range n {
+			all = all && in(rk.Simultaneous[j], truth[j])
+			if in(rk.Marginal[j], truth[j]) {
+				margCovered++
+			}
+			margTotal++
+			setWidth += float64(rk.Marginal[j].Hi-rk.Marginal[j].Lo+1) / float64(n)
+		}
+		if all {
+			simCovered++
+		}
+		// Holm over all pairs, as the boards did.
+		var ps []float64
+		for j := range n {
+			for k := j + 1; k < n; k++ {
+				ps = append(ps, stats.TwoSidedP(s.est[j]-s.est[k], s.se[j][k]))
+			}
+		}
+		adj := stats.Holm(ps)
+		i := 0
+		for j := range n {
+			for k := j + 1; k < n; k++ {
+				d := math.Abs(s.truth[j] - s.truth[k])
+				tt := (s.est[j] - s.est[k]) / s.se[j][k]
+				if d >= 0.03 && d <= 0.06 {
+					// Both directions: j's family and k's.
+					near += 2
+					for _, x := range [2]int{j, k} {
+						if math.Abs(tt) > rk.MarginalCrit[x] {
+							nearMarg++
+						}
+						if math.Abs(tt) > rk.SimCrit {
+							nearSim++
+						}
+						if adj[i] <= 0.05 {
+							nearHolm++
+						}
+					}
+				}
+				i++
+			}
+		}
+	}
+	simRate := float64(simCovered) / float64(boards)
+	margRate := float64(margCovered) / float64(margTotal)
+	power := func(k int) float64 { return float64(k) / float64(near) }
+	t.Logf("%d boards of %d runs: simultaneous sets hold every true rank on %.1f%% of boards; marginal sets hold the run's true rank for %.1f%% of runs (mean width %.1f ranks)",
+		boards, n, 100*simRate, 100*margRate, setWidth/float64(boards))
+	t.Logf("true differences of 0.03–0.06 logit (%d ordered pairs) told apart: %.1f%% by the marginal sets, %.1f%% by the simultaneous sets, %.1f%% by Holm over all pairs",
+		near, 100*power(nearMarg), 100*power(nearSim), 100*power(nearHolm))
+	if floor := 0.95 - 2*math.Sqrt(0.05*0.95/float64(boards)); simRate < floor {
+		t.Errorf("simultaneous coverage %.1f%%, want ≥ %.1f%%", 100*simRate, 100*floor)
+	}
+	if floor := 0.95 - 2*math.Sqrt(0.05*0.95/float64(boards)); margRate < floor {
+		t.Errorf("marginal coverage %.1f%%, want ≥ %.1f%%", 100*margRate, 100*floor)
+	}
+	if p := power(nearMarg); p < 0.5 {
+		t.Errorf("differences of 0.03–0.06 told apart %.1f%% of the time, want ≥ 50%%", 100*p)
+	}
+}
+
+func in(s stats.RankSet, r int) bool { return s.Lo <= r && r <= s.Hi }
+
+// The sets of a toy board by hand: three runs far apart are ranked
+// exactly; two of them equal in truth share their ranks.
+func TestRankSetsToy(t *testing.T) {
+	const B = 400
+	ids := synth.DefaultQuestions()
+	w := stats.QuestionWeights(ids, B, 1)
+	r := rand.New(rand.NewPCG(1, 2))
+	mk := func(mu float64) ([]float64, float64) {
+		x := make([]float64, len(ids))
+		est := 0.0
+		for q := range x {
+			x[q] = mu + 0.05*r.NormFloat64()
+			est += x[q] / float64(len(x))
+		}
+		reps := make([]float64, B)
+		for b := range B {
+			tot := 0.0
+			for q := range x {
+				reps[b] += w[b][q] * x[q]
+				tot += w[b][q]
+			}
+			reps[b] /= tot
+		}
+		return reps, est
+	}
+	var est []float64
+	var reps [][]float64
+	for _, mu := range []float64{0.1, 0.5, 0.5, 0.9} {
+		rp, e := mk(mu)
+		est, reps = append(est, e), append(reps, rp)
+	}
+	se := make([][]float64, len(est))
+	for j := range se {
+		se[j] = make([]float64, len(est))
+		for k := range se[j] {
+			d := make([]float64, B)
+			for b := range d {
+				d[b] = reps[j][b] - reps[k][b]
+			}
+			se[j][k] = sdOf(d)
+		}
+	}
+	rk := stats.RankSets(est, reps, se, 0.05)
+	want := []stats.RankSet{{1, 1}, {2, 3}, {2, 3}, {4, 4}}
+	for j := range want {
+		if rk.Marginal[j] != want[j] || rk.Simultaneous[j] != want[j] {
+			t.Errorf("run %d: marginal %v, simultaneous %v, want %v", j, rk.Marginal[j], rk.Simultaneous[j], want[j])
+		}
+	}
+}
+
+func sdOf(x []float64) float64 {
+	m := 0.0
+	for _, v := range x {
+		m += v
+	}
+	m /= float64(len(x))
+	ss := 0.0
+	for _, v := range x {
+		ss += (v - m) * (v - m)
+	}
+	return math.Sqrt(ss / float64(len(x)-1))
+}
+
+// A 400-run board's rank sets in one view, 2,000 replicates: the build
+// computes four of these.
+func BenchmarkRankSets400(b *testing.B) {
+	s := newSimBoard(1, 400, 2000)
+	for b.Loop() {
+		stats.RankSets(s.est, s.reps, s.se, 0.05)
+	}
+}
