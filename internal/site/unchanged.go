@@ -52,11 +52,16 @@ func inputsHash(cfg Config) (string, error) {
 		return "", err
 	}
 	// The runs as the build lists them: a linked run folder is followed.
-	ids, err := run.List(cfg.Runs, cfg.RunsLabel)
+	// The entries it skips with a warning are part of the key, so that
+	// the recorded warnings are the ones this build would print.
+	ids, skipped, err := run.List(cfg.Runs, cfg.RunsLabel)
 	if err != nil {
 		return "", err
 	}
 	fmt.Fprintf(h, "runs %q\n", ids)
+	for _, w := range skipped {
+		fmt.Fprintf(h, "skipped %q\n", w.Error())
+	}
 	for _, id := range ids {
 		if err := hashTree(h, "runs", cfg.Runs, id, 0); err != nil {
 			return "", err
