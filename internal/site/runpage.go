@@ -53,8 +53,7 @@ type runData struct {
 	Res                         *score.Result
 	Coefs                       []coefRow
 	Structure                   []score.StructureTest
-	// Variation says in words how the effects vary between scenarios.
-	Variation string
+	Variation                   string // how the effects vary between scenarios, in words
 	Card                        []cardRow
 	Gaps                        []gapRow
 	Views                       []viewRow
