@@ -53,6 +53,7 @@ type runData struct {
 	Res                         *score.Result
 	Coefs                       []coefRow
 	Structure                   []score.StructureTest
+	Variation                   string // how the effects vary between scenarios, in words
 	Card                        []cardRow
 	Gaps                        []gapRow
 	Views                       []viewRow
@@ -125,6 +126,7 @@ func runPage(cfg Config, sc *scored, e *board.Entry) (*page, error) {
 	}
 	d.CoefTitle, d.CoefText = coefText(res)
 	d.Structure = res.Structure
+	d.Variation = variationText(res)
 	coefs := countWord(int(design.NumCoefs))
 	d.CoefCount, d.Cells = strings.ToUpper(coefs[:1])+coefs[1:], design.NumCells
 	d.DataHref, d.ProvenanceHref, d.ScenariosHref = runDataPath(e.ID()), runProvenancePath(e.ID()), scenariosPath(e.ID())
@@ -220,6 +222,25 @@ func (d *runData) scoring(e *board.Entry, incomplete []sitedata.QuestionCount) {
 	for _, q := range res.Dropped {
 		s.LeftOut = append(s.LeftOut, questionLink{"question " + itoa(q), scenarioPath(e.ID(), q)})
 	}
+}
+
+// variationText compares the coefficients' variation between scenarios
+// with their standard errors, from the numbers.
+func variationText(res *score.Result) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, c := range design.Coefs {
+		if r := res.Between[c] / res.Coefficients[c].SE; !math.IsNaN(r) && !math.IsInf(r, 0) {
+			lo, hi = math.Min(lo, r), math.Max(hi, r)
+		}
+	}
+	if math.IsInf(lo, 1) {
+		return ""
+	}
+	s := fmt.Sprintf("Between scenarios the effects vary with a standard deviation %s to %s times their standard errors.", fixed(lo, 1), fixed(hi, 1))
+	if lo >= 2 {
+		s += fmt.Sprintf(" The average over the %d scenarios is known much better than the effect in any one scenario, which the last column bounds.", res.Fit.DF+1)
+	}
+	return s
 }
 
 // coefficients prepares the table of signed coefficients.
