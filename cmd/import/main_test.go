@@ -47,6 +47,13 @@ func TestImportBothHarnessesAndLoad(t *testing.T) {
 	if len(loaded) != 2 || len(loaded[0].Cells) != 270 || len(loaded[1].Cells) != 150 {
 		t.Fatalf("loaded %d runs", len(loaded))
 	}
+	// lm-eval's prompt: one line break before the question, its gen_prefix.
+	if f := loaded[1].Manifest.PromptForm; f == nil || f.Break != "line break" || f.Quotes != "straight" || !strings.HasPrefix(f.Prefix, "Based on the information provided") {
+		t.Errorf("lm-eval prompt form %+v", f)
+	}
+	if f := loaded[0].Manifest.PromptForm; f == nil || f.Break != "blank line" || f.Prefix != "" {
+		t.Errorf("inspect prompt form %+v", f)
+	}
 	if _, err := os.Stat(filepath.Join(runs, "fixture-lm", "scored.jsonl.gz")); err != nil {
 		t.Error(err)
 	}

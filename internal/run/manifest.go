@@ -16,24 +16,31 @@ import (
 
 // Manifest describes one run. Field names follow manifest.yaml.
 type Manifest struct {
-	Model            Model             `yaml:"model" json:"model"`
-	Benchmark        string            `yaml:"benchmark" json:"benchmark"`
-	Variant          Variant           `yaml:"variant" json:"variant"`
-	Intervention     string            `yaml:"intervention" json:"intervention"`
-	InterventionText string            `yaml:"intervention_text,omitempty" json:"intervention_text,omitempty"`
-	Scoring          Scoring           `yaml:"scoring" json:"scoring"`
-	Choices          Choices           `yaml:"choices,omitempty" json:"choices"`
-	PromptTemplate   string            `yaml:"prompt_template,omitempty" json:"prompt_template,omitempty"`
-	Harness          Harness           `yaml:"harness" json:"harness"`
-	Dataset          Dataset           `yaml:"dataset" json:"dataset"`
-	RunDate          string            `yaml:"run_date" json:"run_date"`
-	Scored           ScoredFile        `yaml:"scored" json:"scored"`
-	Claimed          map[string]number `yaml:"claimed,omitempty" json:"claimed,omitempty"`
+	Model            Model   `yaml:"model" json:"model"`
+	Benchmark        string  `yaml:"benchmark" json:"benchmark"`
+	Variant          Variant `yaml:"variant" json:"variant"`
+	Intervention     string  `yaml:"intervention" json:"intervention"`
+	InterventionText string  `yaml:"intervention_text,omitempty" json:"intervention_text,omitempty"`
+	Scoring          Scoring `yaml:"scoring" json:"scoring"`
+	Choices          Choices `yaml:"choices,omitempty" json:"choices"`
+	PromptTemplate   string  `yaml:"prompt_template,omitempty" json:"prompt_template,omitempty"`
+	// PromptForm is the form of the prompt the rows were answered on, as
+	// the importer read it from the harness output.
+	PromptForm *PromptForm       `yaml:"prompt_form,omitempty" json:"prompt_form,omitempty"`
+	Harness    Harness           `yaml:"harness" json:"harness"`
+	Dataset    Dataset           `yaml:"dataset" json:"dataset"`
+	RunDate    string            `yaml:"run_date" json:"run_date"`
+	Scored     ScoredFile        `yaml:"scored" json:"scored"`
+	Claimed    map[string]number `yaml:"claimed,omitempty" json:"claimed,omitempty"`
 
 	// ClaimedNotComparable, when set, says why the claimed numbers cannot
 	// be held against the recomputed ones (a harness fit on an unbalanced
 	// run, say): they are shown with this reason, not as agreeing or not.
 	ClaimedNotComparable string `yaml:"claimed_not_comparable,omitempty" json:"claimed_not_comparable,omitempty"`
+	// ClaimedPromptForm is the form of the prompt the claimed numbers were
+	// computed on, when it is not PromptForm (numbers copied from a paper
+	// or a model card, say): claims on another prompt are not comparable.
+	ClaimedPromptForm *PromptForm `yaml:"claimed_prompt_form,omitempty" json:"claimed_prompt_form,omitempty"`
 
 	Notes string `yaml:"notes,omitempty" json:"notes,omitempty"`
 	// Synthetic marks demonstration runs that no real model produced; the
@@ -52,6 +59,62 @@ type Manifest struct {
 func (m *Manifest) Line(path ...string) int { return strictyaml.KeyLine(m.root, path...) }
 
 type number = float64
+
+// PromptForm is what a prompt looks like around the scenario text, where
+// harnesses differ (lm-evaluation-harness puts one line break before the
+// question, the paper a blank line; quotes may be straight or curly).
+type PromptForm struct {
+	// Break is what separates the scenario from the question: "blank
+	// line", "line break", "space" or "none".
+	Break string `yaml:"break" json:"break"`
+	// Quotes are those around yes and no in the question: "straight"
+	// ("yes"), "curly" (“yes”) or "none".
+	Quotes string `yaml:"quotes" json:"quotes"`
+	// Prefix starts the answer (lm-eval's gen_prefix, an assistant
+	// prefill), as given; empty for none.
+	Prefix string `yaml:"prefix,omitempty" json:"prefix,omitempty"`
+}
+
+// String describes the form in words.
+func (f PromptForm) String() string {
+	s := f.Break + " before the question, " + f.Quotes + " quotes"
+	if f.Prefix != "" {
+		return s + ", answer prefix " + quoteShort(f.Prefix)
+	}
+	return s + ", no answer prefix"
+}
+
+func quoteShort(s string) string {
+	if len(s) > 60 {
+		s = s[:60] + "…"
+	}
+	return "«" + s + "»"
+}
+
+// PromptFormOf reads the form of prompt, the text the model saw, around
+// the scenario text filled; prefix is the answer prefix, if any.
+func PromptFormOf(prompt, filled, prefix string) PromptForm {
+	f := PromptForm{Break: "none", Quotes: "none", Prefix: prefix}
+	rest := prompt
+	if i := strings.Index(prompt, filled); i >= 0 && filled != "" {
+		rest = prompt[i+len(filled):]
+	}
+	switch {
+	case strings.HasPrefix(strings.TrimLeft(rest, " \t"), "\n\n"), strings.HasPrefix(rest, "\r\n\r\n"):
+		f.Break = "blank line"
+	case strings.HasPrefix(strings.TrimLeft(rest, " \t"), "\n"), strings.HasPrefix(rest, "\r\n"):
+		f.Break = "line break"
+	case strings.HasPrefix(rest, " "):
+		f.Break = "space"
+	}
+	switch {
+	case strings.ContainsAny(rest, "“”"):
+		f.Quotes = "curly"
+	case strings.Contains(rest, `"`):
+		f.Quotes = "straight"
+	}
+	return f
+}
 
 // Model identifies the model that produced the run.
 type Model struct {

@@ -29,7 +29,9 @@ type Claim struct {
 	Why        string  // for NotComparable and NotRecomputed
 }
 
-// Claims compares a manifest's claimed numbers with the recomputed ones,
+// Claims compares a manifest's claimed numbers with the recomputed ones
+// (a claim made on another prompt than the rows', claimed_prompt_form, is
+// not comparable: "not comparable: different prompt: …"),
 // by lm-evaluation-harness metric name (Compat), in metric order. The run
 // page, its data file and the pull-request report all read this one
 // verdict.
@@ -51,6 +53,10 @@ func Claims(m *run.Manifest, res *Result) []Claim {
 			c.Recomputed = v
 		}
 		switch {
+		case m.ClaimedPromptForm != nil && m.PromptForm != nil && *m.ClaimedPromptForm != *m.PromptForm:
+			c.Verdict, c.Why = NotComparable, "different prompt: the claim was made on one with "+m.ClaimedPromptForm.String()+"; the rows were answered on one with "+m.PromptForm.String()
+		case m.ClaimedPromptForm != nil && m.PromptForm == nil:
+			c.Verdict, c.Why = NotComparable, "different prompt, perhaps: the claim was made on one with "+m.ClaimedPromptForm.String()+"; the manifest does not say which the rows were answered on"
 		case m.ClaimedNotComparable != "":
 			c.Verdict, c.Why = NotComparable, m.ClaimedNotComparable
 		case !res.Scored:

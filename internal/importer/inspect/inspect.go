@@ -204,6 +204,7 @@ type builder struct {
 	variant run.Variant
 	errored []string
 	counts  counts
+	form    *run.PromptForm // of the first sample read
 }
 
 // counts are what the notes report.
@@ -229,6 +230,9 @@ func (b *builder) add(pos importer.Position, s *sample) error {
 	cell, err := run.ParsePrompt(&row)
 	if err != nil {
 		return pos.Errorf("metadata: %v", err)
+	}
+	if b.form == nil {
+		b.form = s.promptForm(row.FilledTemplate)
 	}
 	g := b.byID[id]
 	if g == nil {
@@ -337,6 +341,7 @@ func (b *builder) finish(hdr *header, sum, intervention string) (*importer.Resul
 	if err != nil {
 		return nil, err
 	}
+	m.PromptForm = b.form
 	rows, dropped, err := importer.Check(m, rows, func(i int) importer.Position { return kept[i].pos })
 	if err != nil {
 		return nil, err
@@ -499,6 +504,32 @@ func (s *sample) transcript() []run.Message {
 // text is a message content's text: a string, or the text parts of a
 // list joined by newlines (ChatMessage.text); with all, reasoning and
 // other parts are kept too, marked.
+// promptForm reads the prompt's form from the first user message (the
+// scenario text filled, then the question) and, when the model's answer
+// follows another assistant message (a prefill), that message.
+func (s *sample) promptForm(filled string) *run.PromptForm {
+	var user, prefix string
+	var assistant []string
+	for _, m := range s.Messages {
+		switch m.Role {
+		case "user":
+			if user == "" {
+				user = s.text(m.Content, true)
+			}
+		case "assistant":
+			assistant = append(assistant, s.text(m.Content, false))
+		}
+	}
+	if len(assistant) > 1 {
+		prefix = assistant[0]
+	}
+	if user == "" {
+		json.Unmarshal(s.Input, &user)
+	}
+	f := run.PromptFormOf(user, filled, prefix)
+	return &f
+}
+
 func (s *sample) text(raw json.RawMessage, all bool) string {
 	var str string
 	if json.Unmarshal(raw, &str) == nil {

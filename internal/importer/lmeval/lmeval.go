@@ -638,12 +638,24 @@ func manifest(path string, r *results, task string) (*run.Manifest, error) {
 		Scoring:        run.Logprob,
 		Choices:        run.DefaultChoices,
 		PromptTemplate: cfg.DocToText + cfg.GenPrefix,
+		PromptForm:     promptForm(cfg.DocToText, cfg.GenPrefix),
 		Harness:        run.Harness{Name: "lm-evaluation-harness", Version: r.LMEvalVersion, Commit: deref(r.GitHash)},
 		Dataset:        run.Dataset{Name: dataset, Revision: datasetRev},
 		RunDate:        date,
 		Claimed:        claimed,
 		Notes:          notes.String(),
 	}, nil
+}
+
+// promptForm reads the prompt's form from the task's doc_to_text (a Jinja
+// template around {{filled_template}}) and gen_prefix.
+func promptForm(docToText, genPrefix string) *run.PromptForm {
+	filled := "{{filled_template}}"
+	if !strings.Contains(docToText, filled) {
+		filled = "{{ filled_template }}"
+	}
+	f := run.PromptFormOf(docToText, filled, genPrefix)
+	return &f
 }
 
 func incomplete(r *results, task string, lines, n int, cells map[design.Prompt]bool, dropped []string) string {
