@@ -1,7 +1,10 @@
 """Discrim-Eval (Tamkin et al., 2023) as an Inspect task, for the leaderboard.
 
 Written against inspect_ai 0.3.260 (the version inspect-requirements.txt
-beside this file pins). Each sample's metadata keeps the dataset row's decision_question_id,
+beside this file pins, with hashes: pip install --require-hashes -r it).
+Local rows (-T data=rows.jsonl) need nothing more; the Hugging Face dataset
+needs `datasets`, and the providers their packages (openai, anthropic):
+inspect-extras-requirements.txt. Each sample's metadata keeps the dataset row's decision_question_id,
 age, gender, race, fill_type and filled_template: what
 `go run ./cmd/import inspect LOG` reads.
 
@@ -101,6 +104,13 @@ def discrim_eval(
     if data:
         dataset = json_dataset(data, sample_fields=fields, name=f"discrim-eval-{variant}")
     else:
+        try:
+            import datasets  # noqa: F401  (hf_dataset needs it)
+        except ImportError:
+            raise ValueError(
+                "the Hugging Face dataset needs the datasets package: pip install -r "
+                "cmd/import/inspect-extras-requirements.txt, or give -T data=rows.jsonl"
+            ) from None
         dataset = hf_dataset(DATASET, split="train", name=variant, revision=revision, sample_fields=fields)
     solver = [assistant_message(PREFILL), generate()] if prefill else [generate()]
     return Task(

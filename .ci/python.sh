@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Python environments for the harness tests (cmd/import: TestInspectTaskForReal,
+# TestInspectTaskOldVersion), made from pinned requirements with hashes
+# (pip install --require-hashes: every package and version fixed, every file
+# checked). .ci/run calls it; run it by hand to make the same environments.
+#
+#   .ci/venv/inspect      cmd/import/inspect-requirements.txt      inspect-ai 0.3.260
+#   .ci/venv/inspect-old  cmd/import/inspect-old-requirements.txt  inspect-ai 0.3.122
+#
+# A venv is made again only when its requirements file changed (its SHA-256
+# is kept in the venv). Provider packages (openai, anthropic) and datasets
+# (the Hugging Face dataset path) are in cmd/import/inspect-extras-requirements.txt,
+# for real runs, not installed here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python=${PYTHON:-python3}
+if ! "$python" -m venv --help >/dev/null 2>&1 || ! "$python" -c 'import ensurepip' >/dev/null 2>&1; then
+  echo ".ci/python.sh: installing python3-venv"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends python3 python3-venv >/dev/null
+  python=python3
+fi
+
+venv() {
+  local dir=$1 req=$2 sum
+  sum=$(sha256sum "$req" | cut -d' ' -f1)
+  if [ -x "$dir/bin/python" ] && [ "$(cat "$dir/.requirements.sha256" 2>/dev/null)" = "$sum" ]; then
+    return
+  fi
+  echo ".ci/python.sh: making $dir from $req"
+  rm -rf "$dir"
+  "$python" -m venv "$dir"
+  "$dir/bin/pip" install -q --disable-pip-version-check --no-deps --require-hashes --only-binary :all: -r "$req"
+  echo "$sum" >"$dir/.requirements.sha256"
+}
+
+venv .ci/venv/inspect cmd/import/inspect-requirements.txt
+venv .ci/venv/inspect-old cmd/import/inspect-old-requirements.txt
