@@ -2,6 +2,8 @@ package site
 
 import (
 	"fmt"
+	"html/template"
+	"io/fs"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/content"
@@ -64,7 +66,11 @@ func assemble(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *pool, ou
 	}
 	pool.page(provenancePage(cfg, sc, inputs))
 	pool.page(downloadsPage(in, sc))
-	pool.page(&page{Path: notFoundPath, Title: "Page not found", Section: secNone, Body: notFound{}})
+	css, err := fs.ReadFile(cfg.Static, "site.css")
+	if err != nil {
+		return fmt.Errorf("404.html: %w", err)
+	}
+	pool.page(&page{Path: notFoundPath, Title: "Page not found", Section: secNone, Body: notFound{template.CSS(css)}})
 	data, err := dataFiles(cfg, in, sc, site, out)
 	if err != nil {
 		return err

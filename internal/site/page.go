@@ -126,7 +126,9 @@ type article struct{ HTML template.HTML }
 func (article) kind() kind { return kindArticle }
 
 // notFound is 404.html, which GitHub Pages serves at any missing path: its
-// links resolve from base_path.
-type notFound struct{}
+// links resolve from base_path (or, from file://, from the site's root),
+// and its stylesheet is inline (the site's own), so it is styled at any
+// depth.
+type notFound struct{ CSS template.CSS }
 
 func (notFound) kind() kind { return kindNotFound }
