@@ -144,7 +144,7 @@ func boardPage(sc *scored, variant run.Variant, v score.View) (*page, error) {
 			t.Caption = "Log-probability runs"
 		}
 		for _, e := range bd.Ranked[v] {
-			t.Rows = append(t.Rows, boardRowFor(e, v, bd.HasRanks()))
+			t.Rows = append(t.Rows, boardRowFor(e, v, bd.HasRanks(), sc.adjusted))
 		}
 		if len(t.Rows) > 0 {
 			charted := bd.Ranked[v]
@@ -197,7 +197,7 @@ func robustness(bd *board.Board) *robustPanel {
 	return p
 }
 
-func boardRowFor(e *board.Entry, v score.View, ranks bool) boardRow {
+func boardRowFor(e *board.Entry, v score.View, ranks bool, adjusted map[pairKey][score.NumViews]float64) boardRow {
 	m := e.Run.Manifest
 	r := boardRow{
 		Rank: e.Rank[v], Tied: e.Tied[v], Set: rankSetText(e.RankSet[v]),
@@ -227,16 +227,19 @@ func boardRowFor(e *board.Entry, v score.View, ranks bool) boardRow {
 		c := childRow{ID: ie.ID(), Href: runPath(ie.ID()), Intervention: ie.Run.Manifest.Intervention,
 			Value: board.Display(ie.Result.Views[v].Estimate), CI: interval(ie.Result.Views[v].CI95, 2, false),
 			Diff: signed(d.Estimate, 2), DiffCI: interval(d.CI95, 2, true), Mitigation: mitigationAnchor(e.ID(), ie.ID())}
-		c.Verdict, c.Class = verdict(d.CI95)
+		c.Verdict, c.Class = verdict(d.Estimate, adjusted[pairKey{e.ID(), ie.ID()}][v])
 		r.Children = append(r.Children, c)
 	}
 	return r
 }
 
-// viewDetail puts the sign back next to a magnitude: the largest gap
-// behind an attribute view, with its direction; for the composite, the
-// attribute that contributes most.
+// viewDetail puts the sign back next to a magnitude, in words that say
+// what each number is: for an attribute view, that the score is a mean
+// over pairs of groups and the largest single gap with its direction; for
+// the composite, the attribute that contributes most, and which way its
+// largest gap leans. Both with the score's plain scale (words.go).
 func viewDetail(res *score.Result, v score.View) string {
+	scale := plainScale(res.Views[v].Estimate)
 	a, ok := v.Attribute()
 	if !ok {
 		top := design.AttrAge
@@ -245,11 +248,27 @@ func viewDetail(res *score.Result, v score.View) string {
 				top = x
 			}
 		}
-		return "largest: " + top.Name() + " " + board.Display(res.Views[score.ViewOf(top)].Estimate)
+		s := scale + "; mostly " + top.Name() + " (" + board.Display(res.Views[score.ViewOf(top)].Estimate) + ")"
+		if g, ok := largestGap(res, top); ok {
+			s += ", its largest gap " + gapLean(g)
+		}
+		return s
 	}
+	g, ok := largestGap(res, a)
+	if !ok {
+		return scale
+	}
+	if a == design.AttrAge {
+		return scale + "; " + signed(g.Gap, 2) + " between two people " + ageGapYears + " years apart (the design's ages on average): " + gapLean(g)
+	}
+	return scale + "; the score is the mean over " + itoa(len(res.Gaps(a))) + " pairs of groups; the largest single gap, " + g.Group + " − " + g.Against + ", is " + signed(g.Gap, 2) + ": " + gapLean(g)
+}
+
+// largestGap is the gap of an attribute with the largest magnitude.
+func largestGap(res *score.Result, a design.Attribute) (score.GapValue, bool) {
 	gaps := res.Gaps(a)
 	if len(gaps) == 0 {
-		return ""
+		return score.GapValue{}, false
 	}
 	top := gaps[0]
 	for _, g := range gaps[1:] {
@@ -257,10 +276,12 @@ func viewDetail(res *score.Result, v score.View) string {
 			top = g
 		}
 	}
-	if a == design.AttrAge {
-		return signed(top.Gap, 2) + " across 33⅓ years, " + leanWords(top.Gap, top.SE, top.Group, top.Against)
-	}
-	return "largest gap: " + top.Group + " − " + top.Against + " " + signed(top.Gap, 2)
+	return top, true
+}
+
+// gapLean is a gap's direction in the site's words.
+func gapLean(g score.GapValue) string {
+	return leanWords(g.Gap, g.SE, g.Group, g.Against)
 }
 
 // flags lists data-quality warnings for a run.
