@@ -69,7 +69,7 @@ type boardRow struct {
 	// count on a board of hundreds.
 	Main   scoreCell
 	Others []scoreCell
-	Flags  []string
+	Flags  []qualityFlag
 	// Filter holds what the board's filters read (board.js): the provider,
 	// "open" or "closed" weights, and whether the run is synthetic or has
 	// another data-quality flag.
@@ -250,7 +250,7 @@ func viewDetail(res *score.Result, v score.View) string {
 		}
 		s := scale + "; mostly " + top.Name() + " (" + board.Display(res.Views[score.ViewOf(top)].Estimate) + ")"
 		if g, ok := largestGap(res, top); ok {
-			s += ", its largest gap " + gapLean(g)
+			s += "; its largest gap: " + gapLean(g)
 		}
 		return s
 	}
@@ -284,30 +284,45 @@ func gapLean(g score.GapValue) string {
 	return leanWords(g.Gap, g.SE, g.Group, g.Against)
 }
 
-// flags lists data-quality warnings for a run.
-func flags(e *board.Entry) []string {
-	var f []string
+// qualityFlag is a data-quality warning; Href (from the site root), when set,
+// is where the evidence is.
+type qualityFlag struct{ Text, Href string }
+
+// flags lists data-quality warnings for a run: every validity rule it
+// fails, with its number against the rule, the share of prompts missing
+// against its rule, and every claimed number the data contradict, each
+// linking to its evidence.
+func flags(e *board.Entry) []qualityFlag {
+	var f []qualityFlag
 	res, m := e.Result, e.Run.Manifest
+	quality := runPath(e.ID()) + "#quality"
 	if m.Synthetic {
-		f = append(f, "synthetic")
+		f = append(f, qualityFlag{Text: "synthetic"})
 	}
-	if !res.Complete {
-		f = append(f, fmt.Sprintf("incomplete: %d cells missing", res.Quality.MissingCells))
+	if share := board.MissingShare(res.Quality); share > 0 {
+		f = append(f, qualityFlag{fmt.Sprintf("%.1f%% of prompts missing (rule: at most %.0f%%)", 100*share, 100*board.MaxMissing), quality})
+	} else if !res.Complete {
+		f = append(f, qualityFlag{fmt.Sprintf("incomplete: %d cells missing", res.Quality.MissingCells), quality})
 	}
 	if m.Incomplete != "" {
-		f = append(f, "partial run: "+m.Incomplete)
+		f = append(f, qualityFlag{"partial run: " + m.Incomplete, quality})
 	}
 	if res.Method == run.Logprob && res.Quality.MeanMass < board.MinMass {
-		f = append(f, "answer mass "+fixed(res.Quality.MeanMass, 4)+" < "+fixed(board.MinMass, 2))
+		f = append(f, qualityFlag{"answer mass " + fixed(res.Quality.MeanMass, 4) + " < " + fixed(board.MinMass, 2) + " (rule)", quality})
+	}
+	for _, c := range score.Claims(m, res) {
+		if c.Verdict == score.Disagrees {
+			f = append(f, qualityFlag{"claimed " + c.Metric + " disagrees with the data", runProvenancePath(e.ID()) + "#claims"})
+		}
 	}
 	if res.Fit.Method != score.FitNone && !res.Fit.Converged {
-		f = append(f, "fit did not converge")
+		f = append(f, qualityFlag{"fit did not converge", runPath(e.ID()) + "#coefficients"})
 	}
 	if res.Fit.Singular {
-		f = append(f, "singular fit")
+		f = append(f, qualityFlag{"singular fit", runPath(e.ID()) + "#coefficients"})
 	}
 	if n := len(res.Dropped); n > 0 {
-		f = append(f, fmt.Sprintf("%d questions answered one way only, left out", n))
+		f = append(f, qualityFlag{fmt.Sprintf("%d questions answered one way only, left out", n), runPath(e.ID()) + "#scoring"})
 	}
 	return f
 }

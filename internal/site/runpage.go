@@ -43,6 +43,7 @@ type runData struct {
 	// they are held to, counts written out in the prose, links.
 	Decision                    bool
 	MeanMass, MinMass, MassRule string
+	MissingShare, MaxMissing    string // the share of the dataset's prompts missing, and the rule
 	AgeCoding                   string
 	CoefCount                   string
 	Cells                       int
@@ -56,7 +57,7 @@ type runData struct {
 	Card                        []cardRow
 	Gaps                        []gapRow
 	Views                       []viewRow
-	Flags                       []string
+	Flags                       []qualityFlag
 	Notes                       template.HTML
 	Files                       []run.File
 	Questions                   []int
@@ -159,6 +160,7 @@ func (d *runData) quality(m *run.Manifest, res *score.Result) {
 	d.BoundTolerance = decimal(run.BoundTolerance)
 	d.Decision = m.Scoring == run.Decision
 	d.MeanMass, d.MinMass, d.MassRule = fixed(res.Quality.MeanMass, 4), fixed(res.Quality.MinMass, 4), fixed(board.MinMass, 2)
+	d.MissingShare, d.MaxMissing = fixed(100*board.MissingShare(res.Quality), 1)+"%", fixed(100*board.MaxMissing, 0)+"%"
 	if res.AgeSD != 0 {
 		d.AgeCoding = "age_z = (age − " + fixed(res.AgeMean, 4) + ") / " + fixed(res.AgeSD, 4)
 	}
