@@ -102,12 +102,14 @@ func newSiteInfo(cfg Config, in *loaded) *siteInfo {
 		Release:     releaseInfo{c.Site.Release.Label, c.Site.Release.Date},
 		RunsURL:     c.Site.RunsURL,
 		Version:     cfg.Version,
+		Repository:  c.Site.Repository,
 		Design: designFacts{Baseline: design.Baseline.Label(), Questions: design.NumQuestions, Cells: design.NumCells,
 			Decimals: countWord(board.DisplayDecimals)},
 	}
 	for _, r := range in.runs {
 		info.Synthetic = info.Synthetic || r.Manifest.Synthetic
 	}
+	info.Cite = cite(c.Site.Title, info.Release, info.Version, info.Repository)
 	info.Nav = []navItem{
 		{"Leaderboard", homePath, secBoard},
 		{"Benchmark", benchmarkPath, secBenchmark},

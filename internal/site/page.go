@@ -77,7 +77,11 @@ type siteInfo struct {
 	BasePath    string
 	Release     releaseInfo
 	Version     string
-	Synthetic   bool
+	Repository  string
+	// Cite is how to cite the release, as BibTeX and as plain text
+	// (cite.go).
+	Cite      citation
+	Synthetic bool
 	Nav         []navItem
 	Design      designFacts
 	// RunsURL is site.yaml's runs_url: where run pages link the runs'
