@@ -82,8 +82,8 @@ type siteInfo struct {
 	// (cite.go).
 	Cite      citation
 	Synthetic bool
-	Nav         []navItem
-	Design      designFacts
+	Nav       []navItem
+	Design    designFacts
 	// RunsURL is site.yaml's runs_url: where run pages link the runs'
 	// files (empty: to their copies in the site). Being part of the
 	// frame, it is in the key of a run's cached pages.
