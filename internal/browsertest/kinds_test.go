@@ -182,3 +182,57 @@ func TestHeaderStable(t *testing.T) {
 	}
 	tb.checkClean("header")
 }
+
+// TestFiltersFilterEverything: the board's search and filters apply to
+// everything under them, the charts as well as the tables, and a filter
+// that leaves no run says what to change instead of showing empty tables.
+func TestFiltersFilterEverything(t *testing.T) {
+	tb := newTab(t, 1280, 900, "light")
+	tb.open(siteDir, "index.html")
+	type state struct {
+		Rows   []string `json:"rows"`   // runs shown in the tables
+		Chart  []string `json:"chart"`  // runs plotted in the visible charts
+		Tables int      `json:"tables"` // tables in view
+		Charts int      `json:"charts"` // charts in view
+		Empty  string   `json:"empty"`  // the empty state, when shown
+	}
+	const js = `(() => {
+		const vis = el => el.checkVisibility();
+		return {
+			rows: Array.from(document.querySelectorAll("table.board tbody")).filter(vis).map(b => b.rows[0].id),
+			chart: Array.from(document.querySelectorAll("#board svg [data-run]")).filter(g => getComputedStyle(g).display !== "none" && g.closest("svg").checkVisibility()).map(g => g.getAttribute("data-run")),
+			tables: Array.from(document.querySelectorAll("table.board")).filter(vis).length,
+			charts: Array.from(document.querySelectorAll("#board .chart-fig")).filter(vis).length,
+			empty: (() => { const e = document.querySelector("#board-filters .empty"); return e && vis(e) ? e.textContent : ""; })(),
+		};
+	})()`
+	all := eval[state](tb, js)
+	if len(all.Chart) < 3 || all.Empty != "" {
+		t.Fatalf("index.html unfiltered: %d runs charted, empty state %q", len(all.Chart), all.Empty)
+	}
+	setField(tb, `input[name="q"]`, `el.value = "skew"`)
+	s := eval[state](tb, js)
+	shown := map[string]bool{}
+	for _, id := range s.Rows {
+		shown[id] = true
+	}
+	charted := map[string]bool{}
+	for _, id := range all.Chart {
+		charted[id] = true
+	}
+	var want []string
+	for _, id := range s.Rows {
+		if charted[id] {
+			want = append(want, id)
+		}
+	}
+	if strings.Join(s.Chart, " ") != strings.Join(want, " ") || len(s.Chart) == 0 {
+		t.Errorf("search skew: the tables show %v, the chart plots %v; want the chart to plot %v", s.Rows, s.Chart, want)
+	}
+	setField(tb, `input[name="q"]`, `el.value = "no such model"`)
+	s = eval[state](tb, js)
+	if len(s.Rows) != 0 || s.Tables != 0 || s.Charts != 0 || !strings.Contains(s.Empty, "no such model") || !strings.Contains(s.Empty, "Clear") {
+		t.Errorf("a search matching nothing: %d runs, %d tables and %d charts in view, empty state %q; want none, and a message saying what to change", len(s.Rows), s.Tables, s.Charts, s.Empty)
+	}
+	tb.checkClean("index.html")
+}
