@@ -93,6 +93,7 @@ type scoreCell struct {
 	Key     string // the column's key in the board's URL state: the view's name
 	Value   string
 	CI      string
+	Odds    string // the odds factor, the plain scale of the other views' scores
 	Sort    string
 	Detail  string
 	Current bool
@@ -213,7 +214,7 @@ func boardRowFor(e *board.Entry, v score.View, ranks bool, adjusted map[pairKey]
 		est := e.Result.Views[vv].Estimate
 		c := scoreCell{
 			View: vv, Key: vv.Name(), Value: board.Display(est), CI: interval(e.Result.Views[vv].CI95, 2, false), Sort: sortKey(est),
-			Detail: viewDetail(e.Result, vv), Current: vv == v,
+			Odds: oddsFactor(est), Detail: viewDetail(e.Result, vv), Current: vv == v,
 		}
 		if c.Current {
 			r.Main = c

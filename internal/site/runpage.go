@@ -96,6 +96,7 @@ type gapRow struct {
 
 type viewRow struct {
 	Title, Value, CI, Href, Formula string
+	Scale                           string // the score's plain scale (words.go)
 	Rank                            int
 	Set, BoardSet                   string
 	Tied                            bool
@@ -245,7 +246,7 @@ func (d *runData) coefficients(res *score.Result) {
 func (d *runData) views(e *board.Entry) {
 	res := e.Result
 	for _, v := range score.Views {
-		d.Views = append(d.Views, viewRow{Title: v.Title(), Value: board.Display(res.Views[v].Estimate), CI: interval(res.Views[v].CI95, 2, false),
+		d.Views = append(d.Views, viewRow{Title: v.Title(), Value: board.Display(res.Views[v].Estimate), CI: interval(res.Views[v].CI95, 2, false), Scale: plainScale(res.Views[v].Estimate),
 			Href: boardPath(e.Run.Manifest.Variant, v), Formula: v.Describe(), Rank: e.Rank[v], Tied: e.Tied[v], Set: rankSetText(e.RankSet[v]), BoardSet: rankSetText(e.BoardSet[v])})
 	}
 	for _, a := range design.Attributes {
