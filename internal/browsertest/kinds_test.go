@@ -74,14 +74,14 @@ const phoneLayoutJS = `new Promise(done => requestAnimationFrame(() => requestAn
 	const vw = document.documentElement.clientWidth;
 	const wide = [];
 	for (const el of document.querySelectorAll("body *")) {
-		if (el.closest(".table-wrap, pre, .chart-wide") && !el.matches(".table-wrap, pre, .chart-wide")) continue;
+		if (el.closest(".table-wrap, pre, .chart-wide, .prose table") && !el.matches(".table-wrap, pre, .chart-wide, .prose table")) continue;
 		const r = el.getBoundingClientRect();
 		if (r.width > 0 && (r.right > vw + 1 || r.left < -1) && !el.matches(".skip, .vh, .vh *")) {
 			wide.push(el.tagName.toLowerCase() + (el.className ? "." + el.className : "") + " right=" + Math.round(r.right));
 		}
 	}
 	const wraps = [];
-	for (const w of document.querySelectorAll(".table-wrap")) {
+	for (const w of document.querySelectorAll(".table-wrap, .prose table")) {
 		if (!w.checkVisibility() || w.scrollWidth <= w.clientWidth + 1) continue;
 		const b = getComputedStyle(w, "::before");
 		let cue = "";
