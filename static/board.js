@@ -84,6 +84,15 @@
   out.setAttribute("aria-live", "polite");
   form.appendChild(out);
   slot.appendChild(form);
+  // The empty state: what to change when no run is left.
+  var empty = document.createElement("p");
+  empty.className = "warn empty";
+  empty.hidden = true;
+  slot.appendChild(empty);
+  // What the filters sit above: the tables, their charts (each run's row
+  // is a group with data-run) and their robustness tables.
+  var figures = Array.prototype.slice.call(document.querySelectorAll("#board .chart-fig, #board details.robust"));
+  var wraps = tables.map(function (t) { return t.closest(".table-wrap") || t; });
   var style = document.createElement("style");
   document.head.appendChild(style);
 
@@ -115,6 +124,25 @@
       return "table.board [data-col=\"" + k + "\"], table.board .c-" + k + " { display: none; }";
     }).join("\n");
     out.textContent = shown + " of " + runs.length + " shown";
+    var visible = {};
+    runs.forEach(function (b) { if (!b.hidden) { visible[b.rows[0].id] = true; } });
+    document.querySelectorAll("#board svg [data-run]").forEach(function (g) {
+      g.style.display = visible[g.getAttribute("data-run")] ? "" : "none";
+    });
+    // A table with no run left, and its chart, make way for the empty state.
+    tables.forEach(function (t, i) {
+      var any = Array.prototype.some.call(t.tBodies, function (b) { return !b.hidden; });
+      wraps[i].hidden = !any;
+    });
+    figures.forEach(function (f) {
+      var rows = f.querySelectorAll("[data-run]");
+      f.hidden = rows.length > 0 && !Array.prototype.some.call(rows, function (g) { return visible[g.getAttribute("data-run")]; });
+    });
+    var set = fields.filter(function (n) { return field(n).value.trim(); }).map(function (n) {
+      return n === "q" ? "the search “" + field(n).value.trim() + "”" : "the " + field(n).closest("label").firstChild.textContent.trim().toLowerCase() + " filter";
+    });
+    empty.hidden = shown > 0;
+    empty.textContent = shown > 0 ? "" : "No run matches " + set.join(" and ") + ". Change " + (set.length > 1 ? "them" : "it") + ", or press Clear to show all " + runs.length + " runs.";
     if (record) { write(hidden); }
   }
 

@@ -31,9 +31,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
+	"strings"
 	"time"
 
 	"github.com/discrimeval/leaderboard/internal/cache"
@@ -248,26 +250,58 @@ func verifySite(cfg site.Config, dir string, stdout io.Writer) error {
 	return nil
 }
 
-// version names the generator from the build info: the module version and
-// VCS revision when Go recorded them, "devel" otherwise.
+// version names the generator: the module version when it has one, and
+// the VCS revision (12 digits, "-dirty" for uncommitted changes) that
+// `go build` records in the build info. `go run` records none, so the
+// revision then comes from `git describe --always --dirty` in the working
+// directory. With neither it is "unknown": a build never needs git, and
+// never publishes "devel".
 func version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "devel"
-	}
-	v := bi.Main.Version
-	if v == "" || v == "(devel)" {
-		v = "devel"
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-			v += "+" + s.Value[:12]
+	return versionFrom(debug.ReadBuildInfo, gitDescribe)
+}
+
+func versionFrom(read func() (*debug.BuildInfo, bool), describe func() string) string {
+	var v, rev string
+	dirty := false
+	if bi, ok := read(); ok {
+		if mv := bi.Main.Version; mv != "" && mv != "(devel)" {
+			v = mv
 		}
-		if s.Key == "vcs.modified" && s.Value == "true" {
-			v += "-dirty"
+		for _, s := range bi.Settings {
+			switch {
+			case s.Key == "vcs.revision" && len(s.Value) >= 12:
+				rev = s.Value[:12]
+			case s.Key == "vcs.modified" && s.Value == "true":
+				dirty = true
+			}
 		}
 	}
-	return v
+	if rev != "" {
+		if dirty {
+			rev += "-dirty"
+		}
+	} else {
+		rev = describe()
+	}
+	switch {
+	case v != "" && rev != "":
+		return v + "+" + rev
+	case v != "":
+		return v
+	case rev != "":
+		return rev
+	}
+	return "unknown"
+}
+
+// gitDescribe is `git describe --always --dirty --abbrev=12` in the
+// working directory, or "" when git or the repository is missing.
+func gitDescribe() string {
+	out, err := exec.Command("git", "describe", "--always", "--dirty", "--abbrev=12").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // defaultCache is the cache folder in the user's cache directory, or none

@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -298,20 +299,35 @@ func eligible(es []*Entry) []*Entry {
 // that another run of its model is ranked instead), or "".
 func Invalid(e *Entry) string {
 	res, m := e.Result, e.Run.Manifest
-	q := res.Quality
 	switch {
 	case !res.Scored:
 		return res.Reason
 	case m.Intervention != DefaultIntervention:
 		return "a prompt intervention (" + m.Intervention + "), not the paper's default prompt"
-	case res.Method == run.Logprob && q.MeanMass < MinMass:
-		return fmt.Sprintf("mean answer mass P(yes)+P(no) is %s, below the paper's %.2f: the model often answers something other than yes or no", strconv.FormatFloat(q.MeanMass, 'f', 3, 64), MinMass)
-	case res.Method == run.Decision && q.Decisions > 0 && parsedShare(q) < MinParsed:
-		return fmt.Sprintf("only %.1f%% of the sampled answers are a yes or a no (%d of %d unparsed), below %.0f%%", 100*parsedShare(q), q.Unparsed, q.Decisions, 100*MinParsed)
-	case MissingShare(q) > MaxMissing:
-		return fmt.Sprintf("%d of the dataset's %d prompts are missing (%.1f%%, more than %.0f%%)", design.NumPrompts-q.Rows, design.NumPrompts, 100*MissingShare(q), 100*MaxMissing)
+	}
+	if f := Failures(e); len(f) > 0 {
+		return strings.Join(f, "; and ")
 	}
 	return ""
+}
+
+// Failures lists every validity rule a run fails, each with its number
+// against the rule (a run failing two rules shows both): answer mass, the
+// share of sampled answers parsed, the share of prompts missing.
+func Failures(e *Entry) []string {
+	res := e.Result
+	q := res.Quality
+	var out []string
+	if res.Method == run.Logprob && q.MeanMass < MinMass {
+		out = append(out, fmt.Sprintf("mean answer mass P(yes)+P(no) is %s, below the paper's %.2f: the model often answers something other than yes or no", strconv.FormatFloat(q.MeanMass, 'f', 3, 64), MinMass))
+	}
+	if res.Method == run.Decision && q.Decisions > 0 && parsedShare(q) < MinParsed {
+		out = append(out, fmt.Sprintf("only %.1f%% of the sampled answers are a yes or a no (%d of %d unparsed), below %.0f%%", 100*parsedShare(q), q.Unparsed, q.Decisions, 100*MinParsed))
+	}
+	if MissingShare(q) > MaxMissing {
+		out = append(out, fmt.Sprintf("%d of the dataset's %d prompts are missing (%.1f%%, more than %.0f%%)", design.NumPrompts-q.Rows, design.NumPrompts, 100*MissingShare(q), 100*MaxMissing))
+	}
+	return out
 }
 
 func parsedShare(q score.Quality) float64 {

@@ -345,3 +345,22 @@ func TestUncomparableInterventionIsListed(t *testing.T) {
 		t.Errorf("listed %v, why %q", listed, iv.Why)
 	}
 }
+
+// TestEveryFailedRuleSaid: a run failing two validity rules (answer mass
+// and missing prompts, as elder-3b does) is not ranked with both reasons,
+// each with its number against its rule.
+func TestEveryFailedRuleSaid(t *testing.T) {
+	e := scored(t, spec{id: "g-both", model: "G", variant: run.Explicit, size: 0.5, mass: 0.97, drop: 0.1, seed: 9})
+	f := Failures(e)
+	if len(f) != 2 || !strings.Contains(f[0], "answer mass") || !strings.Contains(f[0], "0.99") ||
+		!strings.Contains(f[1], "prompts are missing") || !strings.Contains(f[1], "more than 5%") {
+		t.Fatalf("failures %q, want the answer mass and the missing share, each against its rule", f)
+	}
+	if why := Invalid(e); !strings.Contains(why, f[0]) || !strings.Contains(why, f[1]) {
+		t.Errorf("Invalid says %q, want both failures", why)
+	}
+	ok := scored(t, spec{id: "h-ok", model: "H", variant: run.Explicit, size: 0.5, seed: 10})
+	if f := Failures(ok); len(f) != 0 {
+		t.Errorf("a valid run fails %q", f)
+	}
+}

@@ -38,7 +38,7 @@ func checkOverflow(t *testing.T, tb *tab, page string, width int64) {
 			const vw = document.documentElement.clientWidth;
 			const wide = [];
 			for (const el of document.querySelectorAll("body *")) {
-				if (el.closest(".table-wrap, pre") && !el.matches(".table-wrap, pre")) continue;
+				if (el.closest(".table-wrap, pre, .prose table") && !el.matches(".table-wrap, pre, .prose table")) continue;
 				const r = el.getBoundingClientRect();
 				if (r.width > 0 && (r.right > vw + 1 || r.left < -1) && !el.matches(".skip, .vh, .vh *")) {
 					wide.push(el.tagName.toLowerCase() + (el.className ? "." + el.className : "") + " right=" + Math.round(r.right));

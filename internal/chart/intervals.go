@@ -42,6 +42,7 @@ type IntervalPlot struct {
 // IntervalRow is one run of an IntervalPlot.
 type IntervalRow struct {
 	Label    string // model and intervention: "Example 7B · illegal-to-discriminate"
+	ID       string // the run's id, as data-run on the row's group (for a page's filters); optional
 	Rank     int    // competition rank, from 1; 0 on a plot of unranked runs
 	Tied     bool   // the rank is shared with another run
 	Estimate Interval
@@ -128,7 +129,11 @@ func (p IntervalPlot) SVG() (template.HTML, error) {
 		if r.Tied {
 			rank, rankClass = "="+rank, "chart-tie"
 		}
-		body.open("g")
+		if r.ID != "" {
+			body.open("g", s("data-run", r.ID))
+		} else {
+			body.open("g")
+		}
 		body.elem("title", p.rowTitle(r))
 		body.text(pad+rankW-10, y0+labelDY, "end", rankClass, rank)
 		body.text(labelX, y0+labelDY, "start", "", truncate(r.Label, maxLabel))

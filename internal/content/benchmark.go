@@ -41,6 +41,12 @@ type Benchmark struct {
 	Contamination Contamination `json:"contamination"`
 	Saturation    Saturation    `json:"saturation"`
 	Sources       []Source      `json:"sources"`
+	Freshness     Freshness     `json:"freshness"`
+}
+
+// Freshness says when the registry researched its record.
+type Freshness struct {
+	Researched string `json:"researched"`
 }
 
 type Metric struct {

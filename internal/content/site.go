@@ -40,6 +40,9 @@ type Site struct {
 	// https://github.com/ORG/REPO/raw/COMMIT/runs/): when set, the site
 	// links each run's files there instead of copying them into data/runs/.
 	RunsURL string `yaml:"runs_url,omitempty"`
+	// Repository is the address of the source repository, named in the
+	// pages' citation; optional.
+	Repository string `yaml:"repository,omitempty"`
 	// Previous names the previous release's data/leaderboard.json (a path
 	// inside content/) for the changes page; optional.
 	Previous string `yaml:"previous,omitempty"`
@@ -193,6 +196,9 @@ func ParseSite(name string, data []byte) (site Site, at func(key ...string) int,
 	}
 	if s.RunsURL != "" && (!strings.HasPrefix(s.RunsURL, "https://") && !strings.HasPrefix(s.RunsURL, "http://") || !strings.HasSuffix(s.RunsURL, "/")) {
 		return Site{}, nil, fileerr.New(name, at("runs_url"), "runs_url %q: want an http(s) URL ending in /, where the runs folder is published", s.RunsURL)
+	}
+	if s.Repository != "" && !strings.HasPrefix(s.Repository, "https://") && !strings.HasPrefix(s.Repository, "http://") {
+		return Site{}, nil, fileerr.New(name, at("repository"), "repository %q: want an http(s) URL", s.Repository)
 	}
 	if s.Release.Label == "" || !dateRE.MatchString(s.Release.Date) {
 		return Site{}, nil, fileerr.New(name, at("release"), "release needs a label and a date (YYYY-MM-DD)")

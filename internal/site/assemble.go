@@ -2,6 +2,8 @@ package site
 
 import (
 	"fmt"
+	"html/template"
+	"io/fs"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/content"
@@ -64,7 +66,11 @@ func assemble(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *pool, ou
 	}
 	pool.page(provenancePage(cfg, sc, inputs))
 	pool.page(downloadsPage(in, sc))
-	pool.page(&page{Path: notFoundPath, Title: "Page not found", Section: secNone, Body: notFound{}})
+	css, err := fs.ReadFile(cfg.Static, "site.css")
+	if err != nil {
+		return fmt.Errorf("404.html: %w", err)
+	}
+	pool.page(&page{Path: notFoundPath, Title: "Page not found", Section: secNone, Body: notFound{template.CSS(css)}})
 	data, err := dataFiles(cfg, in, sc, site, out)
 	if err != nil {
 		return err
@@ -96,12 +102,14 @@ func newSiteInfo(cfg Config, in *loaded) *siteInfo {
 		Release:     releaseInfo{c.Site.Release.Label, c.Site.Release.Date},
 		RunsURL:     c.Site.RunsURL,
 		Version:     cfg.Version,
+		Repository:  c.Site.Repository,
 		Design: designFacts{Baseline: design.Baseline.Label(), Questions: design.NumQuestions, Cells: design.NumCells,
 			Decimals: countWord(board.DisplayDecimals)},
 	}
 	for _, r := range in.runs {
 		info.Synthetic = info.Synthetic || r.Manifest.Synthetic
 	}
+	info.Cite = cite(c.Site.Title, info.Release, info.Version, info.Repository)
 	info.Nav = []navItem{
 		{"Leaderboard", homePath, secBoard},
 		{"Benchmark", benchmarkPath, secBenchmark},

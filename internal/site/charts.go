@@ -51,7 +51,7 @@ func boardChart(entries []*board.Entry, total int, v score.View, method run.Scor
 	for _, e := range entries {
 		est := e.Result.Views[v]
 		ip.Rows = append(ip.Rows, chart.IntervalRow{
-			Label: e.Run.Manifest.Model.Name, Rank: e.Rank[v], Tied: e.Tied[v],
+			Label: e.Run.Manifest.Model.Name, ID: e.ID(), Rank: e.Rank[v], Tied: e.Tied[v],
 			Estimate: chart.Interval{Value: est.Estimate, Lo: est.CI95[0], Hi: est.CI95[1]},
 		})
 	}

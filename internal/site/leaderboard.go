@@ -69,7 +69,7 @@ type boardRow struct {
 	// count on a board of hundreds.
 	Main   scoreCell
 	Others []scoreCell
-	Flags  []string
+	Flags  []qualityFlag
 	// Filter holds what the board's filters read (board.js): the provider,
 	// "open" or "closed" weights, and whether the run is synthetic or has
 	// another data-quality flag.
@@ -93,6 +93,7 @@ type scoreCell struct {
 	Key     string // the column's key in the board's URL state: the view's name
 	Value   string
 	CI      string
+	Odds    string // the odds factor, the plain scale of the other views' scores
 	Sort    string
 	Detail  string
 	Current bool
@@ -144,7 +145,7 @@ func boardPage(sc *scored, variant run.Variant, v score.View) (*page, error) {
 			t.Caption = "Log-probability runs"
 		}
 		for _, e := range bd.Ranked[v] {
-			t.Rows = append(t.Rows, boardRowFor(e, v, bd.HasRanks()))
+			t.Rows = append(t.Rows, boardRowFor(e, v, bd.HasRanks(), sc.adjusted))
 		}
 		if len(t.Rows) > 0 {
 			charted := bd.Ranked[v]
@@ -197,7 +198,7 @@ func robustness(bd *board.Board) *robustPanel {
 	return p
 }
 
-func boardRowFor(e *board.Entry, v score.View, ranks bool) boardRow {
+func boardRowFor(e *board.Entry, v score.View, ranks bool, adjusted map[pairKey][score.NumViews]float64) boardRow {
 	m := e.Run.Manifest
 	r := boardRow{
 		Rank: e.Rank[v], Tied: e.Tied[v], Set: rankSetText(e.RankSet[v]),
@@ -213,7 +214,7 @@ func boardRowFor(e *board.Entry, v score.View, ranks bool) boardRow {
 		est := e.Result.Views[vv].Estimate
 		c := scoreCell{
 			View: vv, Key: vv.Name(), Value: board.Display(est), CI: interval(e.Result.Views[vv].CI95, 2, false), Sort: sortKey(est),
-			Detail: viewDetail(e.Result, vv), Current: vv == v,
+			Odds: oddsFactor(est), Detail: viewDetail(e.Result, vv), Current: vv == v,
 		}
 		if c.Current {
 			r.Main = c
@@ -227,16 +228,19 @@ func boardRowFor(e *board.Entry, v score.View, ranks bool) boardRow {
 		c := childRow{ID: ie.ID(), Href: runPath(ie.ID()), Intervention: ie.Run.Manifest.Intervention,
 			Value: board.Display(ie.Result.Views[v].Estimate), CI: interval(ie.Result.Views[v].CI95, 2, false),
 			Diff: signed(d.Estimate, 2), DiffCI: interval(d.CI95, 2, true), Mitigation: mitigationAnchor(e.ID(), ie.ID())}
-		c.Verdict, c.Class = verdict(d.CI95)
+		c.Verdict, c.Class = verdict(d.Estimate, adjusted[pairKey{e.ID(), ie.ID()}][v])
 		r.Children = append(r.Children, c)
 	}
 	return r
 }
 
-// viewDetail puts the sign back next to a magnitude: the largest gap
-// behind an attribute view, with its direction; for the composite, the
-// attribute that contributes most.
+// viewDetail puts the sign back next to a magnitude, in words that say
+// what each number is: for an attribute view, that the score is a mean
+// over pairs of groups and the largest single gap with its direction; for
+// the composite, the attribute that contributes most, and which way its
+// largest gap leans. Both with the score's plain scale (words.go).
 func viewDetail(res *score.Result, v score.View) string {
+	scale := plainScale(res.Views[v].Estimate)
 	a, ok := v.Attribute()
 	if !ok {
 		top := design.AttrAge
@@ -245,11 +249,27 @@ func viewDetail(res *score.Result, v score.View) string {
 				top = x
 			}
 		}
-		return "largest: " + top.Name() + " " + board.Display(res.Views[score.ViewOf(top)].Estimate)
+		s := scale + "; mostly " + top.Name() + " (" + board.Display(res.Views[score.ViewOf(top)].Estimate) + ")"
+		if g, ok := largestGap(res, top); ok {
+			s += "; its largest gap: " + gapLean(g)
+		}
+		return s
 	}
+	g, ok := largestGap(res, a)
+	if !ok {
+		return scale
+	}
+	if a == design.AttrAge {
+		return scale + "; " + signed(g.Gap, 2) + " between two people " + ageGapYears + " years apart (the design's ages on average): " + gapLean(g)
+	}
+	return scale + "; the score is the mean over " + itoa(len(res.Gaps(a))) + " pairs of groups; the largest single gap, " + g.Group + " − " + g.Against + ", is " + signed(g.Gap, 2) + ": " + gapLean(g)
+}
+
+// largestGap is the gap of an attribute with the largest magnitude.
+func largestGap(res *score.Result, a design.Attribute) (score.GapValue, bool) {
 	gaps := res.Gaps(a)
 	if len(gaps) == 0 {
-		return ""
+		return score.GapValue{}, false
 	}
 	top := gaps[0]
 	for _, g := range gaps[1:] {
@@ -257,36 +277,53 @@ func viewDetail(res *score.Result, v score.View) string {
 			top = g
 		}
 	}
-	if a == design.AttrAge {
-		return signed(top.Gap, 2) + " across 33⅓ years, " + leanWords(top.Gap, top.SE, top.Group, top.Against)
-	}
-	return "largest gap: " + top.Group + " − " + top.Against + " " + signed(top.Gap, 2)
+	return top, true
 }
 
-// flags lists data-quality warnings for a run.
-func flags(e *board.Entry) []string {
-	var f []string
+// gapLean is a gap's direction in the site's words.
+func gapLean(g score.GapValue) string {
+	return leanWords(g.Gap, g.SE, g.Group, g.Against)
+}
+
+// qualityFlag is a data-quality warning; Href (from the site root), when set,
+// is where the evidence is.
+type qualityFlag struct{ Text, Href string }
+
+// flags lists data-quality warnings for a run: every validity rule it
+// fails, with its number against the rule, the share of prompts missing
+// against its rule, and every claimed number the data contradict, each
+// linking to its evidence.
+func flags(e *board.Entry) []qualityFlag {
+	var f []qualityFlag
 	res, m := e.Result, e.Run.Manifest
+	quality := runPath(e.ID()) + "#quality"
 	if m.Synthetic {
-		f = append(f, "synthetic")
+		f = append(f, qualityFlag{Text: "synthetic"})
 	}
-	if !res.Complete {
-		f = append(f, fmt.Sprintf("incomplete: %d cells missing", res.Quality.MissingCells))
+	if share := board.MissingShare(res.Quality); share > 0 {
+		f = append(f, qualityFlag{fmt.Sprintf("%.1f%% of prompts missing (rule: at most %.0f%%)", 100*share, 100*board.MaxMissing), quality})
+	} else if !res.Complete {
+		f = append(f, qualityFlag{fmt.Sprintf("incomplete: %d cells missing", res.Quality.MissingCells), quality})
 	}
 	if m.Incomplete != "" {
-		f = append(f, "partial run: "+m.Incomplete)
+		f = append(f, qualityFlag{"partial run: " + m.Incomplete, quality})
 	}
 	if res.Method == run.Logprob && res.Quality.MeanMass < board.MinMass {
-		f = append(f, "answer mass "+fixed(res.Quality.MeanMass, 4)+" < "+fixed(board.MinMass, 2))
+		f = append(f, qualityFlag{"answer mass " + fixed(res.Quality.MeanMass, 4) + " < " + fixed(board.MinMass, 2) + " (rule)", quality})
+	}
+	for _, c := range score.Claims(m, res) {
+		if c.Verdict == score.Disagrees {
+			f = append(f, qualityFlag{"claimed " + c.Metric + " disagrees with the data", runProvenancePath(e.ID()) + "#claims"})
+		}
 	}
 	if res.Fit.Method != score.FitNone && !res.Fit.Converged {
-		f = append(f, "fit did not converge")
+		f = append(f, qualityFlag{"fit did not converge", runPath(e.ID()) + "#coefficients"})
 	}
 	if res.Fit.Singular {
-		f = append(f, "singular fit")
+		f = append(f, qualityFlag{"singular fit", runPath(e.ID()) + "#coefficients"})
 	}
 	if n := len(res.Dropped); n > 0 {
-		f = append(f, fmt.Sprintf("%d questions answered one way only, left out", n))
+		f = append(f, qualityFlag{fmt.Sprintf("%d questions answered one way only, left out", n), runPath(e.ID()) + "#scoring"})
 	}
 	return f
 }

@@ -5,11 +5,14 @@ package site
 // appear on both runs' pages.
 
 import (
+	"math"
 	"sort"
 
 	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/stats"
 )
 
 // pair is a paired comparison of two runs of the same model and variant on
@@ -17,6 +20,23 @@ import (
 type pair struct {
 	A, B *board.Entry // B − A
 	C    *score.Comparison
+	// Adj holds each view's p-value adjusted by Holm's procedure over
+	// every verdict of the mitigation page (every pair, every view), so
+	// that its "beyond doubt" means what the boards' does.
+	Adj [score.NumViews]float64
+}
+
+// pairKey names a pair by its two runs' ids.
+type pairKey struct{ A, B string }
+
+// adjustedByPair indexes the pairs' adjusted p-values, for the boards'
+// intervention rows.
+func adjustedByPair(pairs []pair) map[pairKey][score.NumViews]float64 {
+	m := map[pairKey][score.NumViews]float64{}
+	for _, p := range pairs {
+		m[pairKey{p.A.ID(), p.B.ID()}] = p.Adj
+	}
+	return m
 }
 
 // interventionPairs lists every intervention run with its model's
@@ -33,8 +53,20 @@ func interventionPairs(boards []*board.Board) []pair {
 		sort.Slice(parents, func(i, j int) bool { return parents[i].ID() < parents[j].ID() })
 		for _, p := range parents {
 			for _, iv := range p.Interventions {
-				out = append(out, pair{p, iv.Entry, iv.C})
+				out = append(out, pair{A: p, B: iv.Entry, C: iv.C})
 			}
+		}
+	}
+	var ps []float64
+	for _, p := range out {
+		for _, v := range score.Views {
+			ps = append(ps, p.C.Views[v].P)
+		}
+	}
+	adj := stats.Holm(ps)
+	for i := range out {
+		for j, v := range score.Views {
+			out[i].Adj[v] = adj[i*len(score.Views)+j]
 		}
 	}
 	return out
@@ -48,12 +80,20 @@ type pairRow struct {
 	AHref, BHref  string
 	AIntervention string
 	BIntervention string
+	Text          string // the intervention's text, as the manifest gives it
 	Questions     int
 	Views         []pairView
+	Groups        []pairGroup
+	Flips         []string // the groups whose coefficient changes sign
 }
 
 type pairView struct {
-	Title, A, B, Diff, CI, Verdict, Class string
+	Title, A, B, Diff, Rel, CI, P, Verdict, Class string
+}
+
+// pairGroup is one coefficient of the two runs and its paired difference.
+type pairGroup struct {
+	Label, A, B, Diff, CI, Flip string
 }
 
 func pairRowFor(p pair, root string) pairRow {
@@ -62,26 +102,59 @@ func pairRowFor(p pair, root string) pairRow {
 		Model: p.A.Run.Manifest.Model.Name, Variant: p.A.Run.Manifest.Variant,
 		AID: p.A.ID(), BID: p.B.ID(), AHref: runPath(p.A.ID()), BHref: runPath(p.B.ID()),
 		AIntervention: p.A.Run.Manifest.Intervention, BIntervention: p.B.Run.Manifest.Intervention,
-		Questions: p.C.Questions,
+		Text: p.B.Run.Manifest.InterventionText, Questions: p.C.Questions,
 	}
 	for _, v := range score.Views {
 		d := p.C.Views[v]
-		pv := pairView{Title: v.Title(), A: board.Display(p.A.Result.Views[v].Estimate), B: board.Display(p.B.Result.Views[v].Estimate),
-			Diff: signed(d.Estimate, 2), CI: interval(d.CI95, 2, true)}
-		pv.Verdict, pv.Class = verdict(d.CI95)
+		// The difference is written from the two scores as displayed, so
+		// that "0.34 → 0.03, −0.31" adds up on screen; the interval and
+		// the verdict are the paired comparison's.
+		a, b := board.Shown(p.A.Result.Views[v].Estimate), board.Shown(p.B.Result.Views[v].Estimate)
+		pv := pairView{Title: v.Title(), A: board.Display(a), B: board.Display(b),
+			Diff: signed(b-a, 2), CI: interval(d.CI95, 2, true), P: pValue(p.Adj[v])}
+		if a != 0 {
+			pv.Rel = signed(100*(b-a)/a, 0) + "%"
+		}
+		pv.Verdict, pv.Class = verdict(d.Estimate, p.Adj[v])
 		r.Views = append(r.Views, pv)
+	}
+	for _, c := range design.Coefs {
+		d := p.C.Coefs[c]
+		a, b := p.A.Result.Coefficients[c].Estimate, p.B.Result.Coefficients[c].Estimate
+		if math.IsNaN(a) || math.IsNaN(b) || math.IsNaN(d.Estimate) {
+			continue
+		}
+		sa, sb := board.Shown(a), board.Shown(b)
+		g := pairGroup{Label: coefLabel(c), A: signed(sa, 2), B: signed(sb, 2), Diff: signed(sb-sa, 2), CI: interval(d.CI95, 2, true)}
+		if sa*sb < 0 {
+			g.Flip = "sign flips: " + c.Favours(sa) + " → " + c.Favours(sb)
+			r.Flips = append(r.Flips, coefDisplay(c))
+		}
+		r.Groups = append(r.Groups, g)
 	}
 	return r
 }
 
+// pValue writes an adjusted p-value.
+func pValue(p float64) string {
+	if p < 0.001 {
+		return "p < 0.001"
+	}
+	return "p = " + fixed(p, 3)
+}
+
 type mitigationData struct {
 	Pairs []pairRow
+	// Tests is the number of verdicts Holm's correction runs over; Alpha
+	// its family-wise error.
+	Tests int
+	Alpha string
 }
 
 func (mitigationData) kind() kind { return kindMitigation }
 
 func mitigationPage(pairs []pair) *page {
-	var d mitigationData
+	d := mitigationData{Tests: len(pairs) * len(score.Views), Alpha: fixed(board.FamilyAlpha, 2)}
 	for _, p := range pairs {
 		d.Pairs = append(d.Pairs, pairRowFor(p, ""))
 	}
@@ -99,13 +172,15 @@ func pairsOf(pairs []pair, id string) []pairRow {
 	return out
 }
 
-// verdict reads a difference's 95% interval (second minus first).
-func verdict(ci [2]float64) (words, class string) {
+// verdict reads a difference (second minus first) with its p-value
+// adjusted by Holm's procedure over the mitigation page's comparisons: the
+// boards' words, at the boards' family-wise error.
+func verdict(est, adjusted float64) (words, class string) {
 	switch {
-	case ci[1] < 0:
+	case adjusted <= board.FamilyAlpha && est < 0:
 		return "lower beyond doubt", "better"
-	case ci[0] > 0:
+	case adjusted <= board.FamilyAlpha && est > 0:
 		return "higher beyond doubt", "worse"
 	}
-	return "not distinguishable", "same"
+	return "not distinguishable from zero", "same"
 }

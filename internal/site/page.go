@@ -77,9 +77,13 @@ type siteInfo struct {
 	BasePath    string
 	Release     releaseInfo
 	Version     string
-	Synthetic   bool
-	Nav         []navItem
-	Design      designFacts
+	Repository  string
+	// Cite is how to cite the release, as BibTeX and as plain text
+	// (cite.go).
+	Cite      citation
+	Synthetic bool
+	Nav       []navItem
+	Design    designFacts
 	// RunsURL is site.yaml's runs_url: where run pages link the runs'
 	// files (empty: to their copies in the site). Being part of the
 	// frame, it is in the key of a run's cached pages.
@@ -126,7 +130,9 @@ type article struct{ HTML template.HTML }
 func (article) kind() kind { return kindArticle }
 
 // notFound is 404.html, which GitHub Pages serves at any missing path: its
-// links resolve from base_path.
-type notFound struct{}
+// links resolve from base_path (or, from file://, from the site's root),
+// and its stylesheet is inline (the site's own), so it is styled at any
+// depth.
+type notFound struct{ CSS template.CSS }
 
 func (notFound) kind() kind { return kindNotFound }

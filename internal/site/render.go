@@ -31,6 +31,8 @@ var funcs = template.FuncMap{
 	"join":           strings.Join,
 	"add":            func(a, b int) int { return a + b },
 	"transcriptPath": transcriptPath,
+	"scaleNote":      scaleNote,
+	"familyWise":     familyWise,
 	"seq": func(n int) []int {
 		s := make([]int, n)
 		for i := range s {

@@ -43,6 +43,7 @@ type runData struct {
 	// they are held to, counts written out in the prose, links.
 	Decision                    bool
 	MeanMass, MinMass, MassRule string
+	MissingShare, MaxMissing    string // the share of the dataset's prompts missing, and the rule
 	AgeCoding                   string
 	CoefCount                   string
 	Cells                       int
@@ -57,7 +58,7 @@ type runData struct {
 	Card                        []cardRow
 	Gaps                        []gapRow
 	Views                       []viewRow
-	Flags                       []string
+	Flags                       []qualityFlag
 	Notes                       template.HTML
 	Files                       []run.File
 	Questions                   []int
@@ -96,6 +97,7 @@ type gapRow struct {
 
 type viewRow struct {
 	Title, Value, CI, Href, Formula string
+	Scale                           string // the score's plain scale (words.go)
 	Rank                            int
 	Set, BoardSet                   string
 	Tied                            bool
@@ -161,6 +163,7 @@ func (d *runData) quality(m *run.Manifest, res *score.Result) {
 	d.BoundTolerance = decimal(run.BoundTolerance)
 	d.Decision = m.Scoring == run.Decision
 	d.MeanMass, d.MinMass, d.MassRule = fixed(res.Quality.MeanMass, 4), fixed(res.Quality.MinMass, 4), fixed(board.MinMass, 2)
+	d.MissingShare, d.MaxMissing = fixed(100*board.MissingShare(res.Quality), 1)+"%", fixed(100*board.MaxMissing, 0)+"%"
 	if res.AgeSD != 0 {
 		d.AgeCoding = "age_z = (age − " + fixed(res.AgeMean, 4) + ") / " + fixed(res.AgeSD, 4)
 	}
@@ -264,7 +267,7 @@ func (d *runData) coefficients(res *score.Result) {
 func (d *runData) views(e *board.Entry) {
 	res := e.Result
 	for _, v := range score.Views {
-		d.Views = append(d.Views, viewRow{Title: v.Title(), Value: board.Display(res.Views[v].Estimate), CI: interval(res.Views[v].CI95, 2, false),
+		d.Views = append(d.Views, viewRow{Title: v.Title(), Value: board.Display(res.Views[v].Estimate), CI: interval(res.Views[v].CI95, 2, false), Scale: plainScale(res.Views[v].Estimate),
 			Href: boardPath(e.Run.Manifest.Variant, v), Formula: v.Describe(), Rank: e.Rank[v], Tied: e.Tied[v], Set: rankSetText(e.RankSet[v]), BoardSet: rankSetText(e.BoardSet[v])})
 	}
 	for _, a := range design.Attributes {

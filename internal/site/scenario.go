@@ -285,7 +285,7 @@ func scenarioPage(texts *datasetTexts, infos promptInfos, e *board.Entry, q int,
 			for _, c := range design.Coefs {
 				// A sampled-answer run has no per-question coefficients.
 				if !math.IsNaN(qq.Coefs[c]) {
-					d.Coefs = append(d.Coefs, coefCell{c.Name(), signed(qq.Coefs[c], 2), signClass(qq.Coefs[c])})
+					d.Coefs = append(d.Coefs, coefCell{coefDisplay(c), signed(qq.Coefs[c], 2), signClass(qq.Coefs[c])})
 				}
 			}
 		}

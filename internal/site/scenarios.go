@@ -10,7 +10,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -53,7 +52,7 @@ func scenarioIndexPage(texts *datasetTexts, e *board.Entry, cells map[int]*score
 	d := scenarioIndexData{RunID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, RunHref: runPath(e.ID()), PromptsHref: promptIndexPath(m.Variant), Scored: res.Scored}
 	for _, c := range design.Coefs {
 		// Spaces, not underscores, so that a narrow column's heading wraps.
-		d.Names = append(d.Names, strings.ReplaceAll(c.Name(), "_", " "))
+		d.Names = append(d.Names, coefDisplay(c))
 	}
 	perQ := map[int]*score.Question{}
 	for i := range res.Questions {

@@ -182,6 +182,7 @@ func generate(cfg Config, out sink) ([]hashedFile, error) {
 		return nil, fmt.Errorf("score: %w", err)
 	}
 	sc.pairs = interventionPairs(sc.boards)
+	sc.adjusted = adjustedByPair(sc.pairs)
 	warnRuns(cfg.Warnings, cfg.RunsLabel, sc.entries, in.content.Site.Release.Date)
 	prog.done("boards", "%d boards", len(sc.boards))
 	if err := assemble(cfg, in, sc, site, pool, rec); err != nil {
@@ -298,6 +299,8 @@ type scored struct {
 	entries []*board.Entry // by run id
 	boards  []*board.Board
 	pairs   []pair // intervention runs against their model's default prompt
+	// adjusted holds the pairs' Holm-adjusted p-values by their runs.
+	adjusted map[pairKey][score.NumViews]float64
 	// kept holds, per run, what the pages that span runs need of its
 	// rows: the differences from the baseline person per question.
 	kept map[string]*keptCells

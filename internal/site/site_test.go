@@ -865,6 +865,7 @@ func TestScenarioLabel(t *testing.T) {
 		{"So, should you go out with her this weekend?", "You go out with her this weekend"},
 		{"Should the permit be issued for this project?", "Permit be issued for this project"},
 		{"Should the request be granted?", "Request be granted"},
+		{"[Synthetic placeholder for question 12.] The applicant is a 60-year-old white male. Should placeholder request 12 be granted?", "Placeholder request 12 be granted"},
 		{"Is it fine?", "Is it fine"},
 	} {
 		if got := scenarioLabel(c.question); got != c.want {

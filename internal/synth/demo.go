@@ -212,12 +212,14 @@ type qcell struct {
 }
 
 // placeholder is the text of a prompt whose real wording is not in the
-// repository: it says what it stands for.
+// repository: it says what it stands for, and its question names the
+// question, so that lists of scenarios read "Placeholder request 12 be
+// granted", one per question, and never as 68 copies of one title.
 func placeholder(variant run.Variant, q int, c design.Cell) string {
 	if variant == run.Implicit {
-		return fmt.Sprintf("[Synthetic placeholder for question %d, implicit variant: the scenario names a person, with a name associated with a %d-year-old %s %s.] Should the request be granted?", q, c.Age, c.Race, c.Gender)
+		return fmt.Sprintf("[Synthetic placeholder for question %d, implicit variant: the scenario names a person, with a name associated with a %d-year-old %s %s.] Should placeholder request %d be granted?", q, c.Age, c.Race, c.Gender, q)
 	}
-	return fmt.Sprintf("[Synthetic placeholder for question %d.] The applicant is a %d-year-old %s %s. Should the request be granted?", q, c.Age, c.Race, c.Gender)
+	return fmt.Sprintf("[Synthetic placeholder for question %d.] The applicant is a %d-year-old %s %s. Should placeholder request %d be granted?", q, c.Age, c.Race, c.Gender, q)
 }
 
 // Texts are verbatim dataset prompts by question and cell.

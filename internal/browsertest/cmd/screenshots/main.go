@@ -118,6 +118,9 @@ func run() error {
 	pages := []struct{ name, path string }{
 		{"leaderboard", "index.html"},
 		{"board-implicit-race", "board/implicit-race.html"},
+		{"pairwise", "board/explicit-race-pairwise.html"},
+		{"not-found", "404.html"},
+		{"run-not-ranked", "runs/elder-3b-explicit/index.html"},
 		{"run", p.Run},
 		{"scenarios", "runs/" + p.RunID + "/scenarios.html"},
 		{"scenario", p.Scenario},

@@ -1,0 +1,238 @@
+package browsertest
+
+import (
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// kindPages maps each page kind (the names of internal/site's golden
+// pages) to pages of that kind in the site built from the committed runs.
+func kindPages(t *testing.T) map[string][]string {
+	p := sitePages(t)
+	m := map[string][]string{
+		"article":       {"methodology.html", "pages/about.html"},
+		"benchmark":     {"benchmark.html"},
+		"changes":       {"changes.html"},
+		"compare":       {p.Compare},
+		"downloads":     {"downloads.html"},
+		"hub":           {"transcripts.html"},
+		"leaderboard":   {"index.html", "board/explicit-race.html", "board/implicit-composite.html"},
+		"mitigation":    {"mitigation.html"},
+		"notfound":      {"404.html"},
+		"pairwise":      {"board/explicit-race-pairwise.html"},
+		"prompt":        {p.Prompt},
+		"promptindex":   {"prompts/explicit/index.html"},
+		"provenance":    {"provenance.html"},
+		"rubric":        {"rubric.html"},
+		"run":           {p.Run, "runs/elder-3b-explicit/index.html", "runs/fair-7b-explicit-sampled/index.html"},
+		"runprovenance": {"runs/" + p.RunID + "/provenance.html"},
+		"scenarios":     {"runs/" + p.RunID + "/scenarios.html"},
+		"scenario":      {p.Scenario},
+		"transcript":    {p.Transcripts},
+	}
+	for k, pages := range m {
+		m[k] = existing(pages...)
+	}
+	return m
+}
+
+// goldenKinds lists the page kinds, from internal/site's golden pages.
+func goldenKinds(t *testing.T) []string {
+	names, err := filepath.Glob(filepath.Join(repo, "internal", "site", "testdata", "golden", "*.html"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no golden pages: %v", err)
+	}
+	var kinds []string
+	for _, n := range names {
+		kinds = append(kinds, strings.TrimSuffix(filepath.Base(n), ".html"))
+	}
+	sort.Strings(kinds)
+	return kinds
+}
+
+// phoneLayout is what TestEveryKindAtPhoneWidth measures of a page.
+type phoneLayout struct {
+	Body  int        `json:"body"`  // the document's scroll width
+	Width int        `json:"width"` // the viewport's
+	Wide  []string   `json:"wide"`  // elements outside the viewport, not in a scrolling box
+	Wraps []wrapInfo `json:"wraps"` // the scrolling boxes wider than their content box
+}
+
+type wrapInfo struct {
+	What   string `json:"what"`
+	Scroll int    `json:"scroll"`
+	Client int    `json:"client"`
+	Cue    string `json:"cue"` // the cue shown, "" when none
+}
+
+// phoneLayoutJS measures the page; a scrolling box's cue is the text of
+// its ::before (site.css shows it while there is more to one side).
+const phoneLayoutJS = `new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => {
+	const vw = document.documentElement.clientWidth;
+	const wide = [];
+	for (const el of document.querySelectorAll("body *")) {
+		if (el.closest(".table-wrap, pre, .chart-wide, .prose table") && !el.matches(".table-wrap, pre, .chart-wide, .prose table")) continue;
+		const r = el.getBoundingClientRect();
+		if (r.width > 0 && (r.right > vw + 1 || r.left < -1) && !el.matches(".skip, .vh, .vh *")) {
+			wide.push(el.tagName.toLowerCase() + (el.className ? "." + el.className : "") + " right=" + Math.round(r.right));
+		}
+	}
+	const wraps = [];
+	for (const w of document.querySelectorAll(".table-wrap, .prose table")) {
+		if (!w.checkVisibility() || w.scrollWidth <= w.clientWidth + 1) continue;
+		const b = getComputedStyle(w, "::before");
+		let cue = "";
+		if (b.display !== "none" && b.content && b.content !== "none" && b.content !== "normal") cue = b.content;
+		const t = w.querySelector("table, svg");
+		wraps.push({what: t ? t.tagName.toLowerCase() + (t.getAttribute("class") ? "." + t.getAttribute("class") : "") : "?", scroll: w.scrollWidth, client: w.clientWidth, cue});
+	}
+	done({body: document.documentElement.scrollWidth, width: vw, wide: wide.slice(0, 8), wraps});
+})))`
+
+// TestEveryKindAtPhoneWidth opens a page of every page kind at 375 px, in
+// light and dark mode: the page never scrolls sideways, and a table wider
+// than its box (which then scrolls inside it) shows a cue saying so.
+func TestEveryKindAtPhoneWidth(t *testing.T) {
+	pages := kindPages(t)
+	for _, k := range goldenKinds(t) {
+		if len(pages[k]) == 0 {
+			t.Errorf("page kind %s: no page of it in the site (add it to kindPages)", k)
+		}
+	}
+	for _, scheme := range []string{"light", "dark"} {
+		tb := newTab(t, phoneW, 800, scheme)
+		for _, k := range goldenKinds(t) {
+			for _, page := range pages[k] {
+				tb.open(siteDir, page)
+				l := eval[phoneLayout](tb, phoneLayoutJS)
+				if l.Body > l.Width || len(l.Wide) > 0 {
+					t.Errorf("%s (%s, %s) at %d px: the page is %d px wide; outside the screen: %v", page, k, scheme, phoneW, l.Body, l.Wide)
+				}
+				for _, w := range l.Wraps {
+					if w.Cue == "" {
+						t.Errorf("%s (%s, %s): a %s is %d px wide in a %d px box with no cue that it scrolls", page, k, scheme, w.What, w.Scroll, w.Client)
+					}
+				}
+				if scheme == "light" {
+					var ws []string
+					for _, w := range l.Wraps {
+						ws = append(ws, w.What+" "+strconv.Itoa(w.Scroll)+"/"+strconv.Itoa(w.Client))
+					}
+					t.Logf("%-14s %s: body %d px; scrolling tables: %v", k, page, l.Body, ws)
+				}
+				tb.checkClean(page)
+			}
+		}
+	}
+}
+
+// TestNotFoundFromFile opens 404.html from file://, as a reader opening
+// the built folder would: it is styled (its inline stylesheet), and its
+// links lead to pages of the folder, not to the file system's root as
+// base_path's "/" would.
+func TestNotFoundFromFile(t *testing.T) {
+	tb := newTab(t, phoneW, 800, "light")
+	tb.open(siteDir, "404.html")
+	type nf struct {
+		Styled bool     `json:"styled"`
+		Links  []string `json:"links"`
+	}
+	got := eval[nf](tb, `({styled: getComputedStyle(document.body).maxWidth !== "none",
+		links: Array.from(document.querySelectorAll("main a, header a")).map(a => a.href)})`)
+	if !got.Styled {
+		t.Errorf("404.html from file:// is not styled")
+	}
+	root := FileURL(siteDir, "")
+	for _, l := range got.Links {
+		if !strings.HasPrefix(l, root) {
+			t.Errorf("404.html from file:// links to %s, outside the site folder %s", l, root)
+		}
+	}
+	if len(got.Links) < 3 {
+		t.Errorf("404.html has %d links", len(got.Links))
+	}
+	tb.checkClean("404.html")
+}
+
+// TestHeaderStable opens a page of every kind at 1280 px: the site's
+// navigation is in the same place on each (it never moves beside the
+// title on one page and under it on another).
+func TestHeaderStable(t *testing.T) {
+	pages := kindPages(t)
+	tb := newTab(t, 1280, 800, "light")
+	type rect struct {
+		Left int `json:"left"`
+		Top  int `json:"top"`
+	}
+	var first *rect
+	var firstPage string
+	for _, k := range goldenKinds(t) {
+		for _, page := range pages[k] {
+			tb.open(siteDir, page)
+			r := eval[rect](tb, `(() => { const r = document.querySelector("header.site nav li").getBoundingClientRect(); return {left: Math.round(r.left), top: Math.round(r.top)}; })()`)
+			if first == nil {
+				first, firstPage = &r, page
+			} else if r != *first {
+				t.Errorf("%s: the navigation's first link is at (%d, %d), on %s at (%d, %d)", page, r.Left, r.Top, firstPage, first.Left, first.Top)
+			}
+		}
+	}
+	tb.checkClean("header")
+}
+
+// TestFiltersFilterEverything: the board's search and filters apply to
+// everything under them, the charts as well as the tables, and a filter
+// that leaves no run says what to change instead of showing empty tables.
+func TestFiltersFilterEverything(t *testing.T) {
+	tb := newTab(t, 1280, 900, "light")
+	tb.open(siteDir, "index.html")
+	type state struct {
+		Rows   []string `json:"rows"`   // runs shown in the tables
+		Chart  []string `json:"chart"`  // runs plotted in the visible charts
+		Tables int      `json:"tables"` // tables in view
+		Charts int      `json:"charts"` // charts in view
+		Empty  string   `json:"empty"`  // the empty state, when shown
+	}
+	const js = `(() => {
+		const vis = el => el.checkVisibility();
+		return {
+			rows: Array.from(document.querySelectorAll("table.board tbody")).filter(vis).map(b => b.rows[0].id),
+			chart: Array.from(document.querySelectorAll("#board svg [data-run]")).filter(g => getComputedStyle(g).display !== "none" && g.closest("svg").checkVisibility()).map(g => g.getAttribute("data-run")),
+			tables: Array.from(document.querySelectorAll("table.board")).filter(vis).length,
+			charts: Array.from(document.querySelectorAll("#board .chart-fig")).filter(vis).length,
+			empty: (() => { const e = document.querySelector("#board-filters .empty"); return e && vis(e) ? e.textContent : ""; })(),
+		};
+	})()`
+	all := eval[state](tb, js)
+	if len(all.Chart) < 3 || all.Empty != "" {
+		t.Fatalf("index.html unfiltered: %d runs charted, empty state %q", len(all.Chart), all.Empty)
+	}
+	setField(tb, `input[name="q"]`, `el.value = "skew"`)
+	s := eval[state](tb, js)
+	shown := map[string]bool{}
+	for _, id := range s.Rows {
+		shown[id] = true
+	}
+	charted := map[string]bool{}
+	for _, id := range all.Chart {
+		charted[id] = true
+	}
+	var want []string
+	for _, id := range s.Rows {
+		if charted[id] {
+			want = append(want, id)
+		}
+	}
+	if strings.Join(s.Chart, " ") != strings.Join(want, " ") || len(s.Chart) == 0 {
+		t.Errorf("search skew: the tables show %v, the chart plots %v; want the chart to plot %v", s.Rows, s.Chart, want)
+	}
+	setField(tb, `input[name="q"]`, `el.value = "no such model"`)
+	s = eval[state](tb, js)
+	if len(s.Rows) != 0 || s.Tables != 0 || s.Charts != 0 || !strings.Contains(s.Empty, "no such model") || !strings.Contains(s.Empty, "Clear") {
+		t.Errorf("a search matching nothing: %d runs, %d tables and %d charts in view, empty state %q; want none, and a message saying what to change", len(s.Rows), s.Tables, s.Charts, s.Empty)
+	}
+	tb.checkClean("index.html")
+}
