@@ -3,7 +3,8 @@
 // floor — what any build must do: decompress and hash every scored file,
 // hash it, and copy the built output — then a clean build (-cache off), a
 // -verify, and a rebuild with the build cache after adding one run to a
-// site of one run fewer (checked byte-identical with the clean build); and
+// site of one run fewer, then one with nothing changed (each checked
+// byte-identical with the clean build), and the cache's size; and
 // prints one Markdown table row per size for BENCHMARKS.md. With -hugo it
 // also times Debian's hugo building the same number of pages of the same
 // mean size.
@@ -83,8 +84,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(stdout, "| runs | floor | build | build ÷ floor | CPU | peak RSS | verify | +1 run, cached | output | per run | files | largest files |")
-	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(stdout, "| runs | floor | build | build ÷ floor | CPU | peak RSS | verify | +1 run, cached | nothing changed, cached | cache | output | per run | files | largest files |")
+	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, n := range ns {
 		runs := filepath.Join(*dir, fmt.Sprintf("runs-%d", n))
 		if err := linkRuns(all, runs, ids[:n]); err != nil {
@@ -118,22 +119,24 @@ func run(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		inc := "–"
+		inc, same, cacheSize := "–", "–", "–"
 		if n > 1 {
-			fmt.Fprintf(stderr, "scale: %d runs: one run added, cached\n", n)
-			u, err := incremental(bin, *dir, all, ids[:n], out)
+			fmt.Fprintf(stderr, "scale: %d runs: one run added, cached; then nothing changed\n", n)
+			u, u2, cs, err := incremental(bin, *dir, all, ids[:n], out)
 			if err != nil {
 				return err
 			}
 			inc = fmt.Sprintf("%.1f s (%.0f%%)", u.wall.Seconds(), 100*u.wall.Seconds()/b.wall.Seconds())
+			same = fmt.Sprintf("%.1f s (%.0f%%)", u2.wall.Seconds(), 100*u2.wall.Seconds()/b.wall.Seconds())
+			cacheSize = fmt.Sprintf("%d MB", cs>>20)
 		}
 		size, files, largest, err := outputStats(out)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "| %d | %.1f s | %.1f s | %.1f× | %.1f s | %d MB | %.1f s (%.2f×), %d MB | %s | %d MB | %.2f MB | %d | %s |\n",
+		fmt.Fprintf(stdout, "| %d | %.1f s | %.1f s | %.1f× | %.1f s | %d MB | %.1f s (%.2f×), %d MB | %s | %s | %s | %d MB | %.2f MB | %d | %s |\n",
 			n, floor.Seconds(), b.wall.Seconds(), b.wall.Seconds()/floor.Seconds(), b.cpu.Seconds(), b.rssKB/1024,
-			v.wall.Seconds(), v.wall.Seconds()/b.wall.Seconds(), v.rssKB/1024, inc, size>>20, float64(size)/float64(n)/(1<<20), files, largest)
+			v.wall.Seconds(), v.wall.Seconds()/b.wall.Seconds(), v.rssKB/1024, inc, same, cacheSize, size>>20, float64(size)/float64(n)/(1<<20), files, largest)
 		if *hugo {
 			fmt.Fprintf(stderr, "scale: %d runs: hugo\n", n)
 			_, _, htmlSize, pages, _, err := htmlStats(out)
@@ -172,38 +175,41 @@ type rate struct {
 }
 
 // incremental builds the site of all runs but the last with a fresh cache,
-// then times the build of all of them with that cache, and checks the
-// result is byte for byte the clean build's (clean).
-func incremental(bin, dir, all string, ids []string, clean string) (usage, error) {
+// then times the build of all of them with that cache, and again with
+// nothing changed, checking each result is byte for byte the clean
+// build's (clean); and returns the cache's size after them.
+func incremental(bin, dir, all string, ids []string, clean string) (added, same usage, cacheSize int64, err error) {
 	cacheDir := filepath.Join(dir, "cache")
 	runs := filepath.Join(dir, "runs-inc")
 	out := filepath.Join(dir, "site-inc")
 	for _, p := range []string{cacheDir, out} {
 		if err := os.RemoveAll(p); err != nil {
-			return usage{}, err
+			return usage{}, usage{}, 0, err
 		}
 	}
 	build := filepath.Join(bin, "build")
 	if err := linkRuns(all, runs, ids[:len(ids)-1]); err != nil {
-		return usage{}, err
+		return usage{}, usage{}, 0, err
 	}
 	if _, err := measure(build, "-runs", runs, "-o", out, "-q", "-cache", cacheDir); err != nil {
-		return usage{}, err
+		return usage{}, usage{}, 0, err
 	}
 	if err := linkRuns(all, runs, ids); err != nil {
-		return usage{}, err
+		return usage{}, usage{}, 0, err
 	}
-	if err := syncDisks(); err != nil {
-		return usage{}, err
+	for _, u := range []*usage{&added, &same} {
+		if err := syncDisks(); err != nil {
+			return usage{}, usage{}, 0, err
+		}
+		if *u, err = measure(build, "-runs", runs, "-o", out, "-q", "-cache", cacheDir); err != nil {
+			return usage{}, usage{}, 0, err
+		}
+		if diff, err := exec.Command("diff", "-r", "-q", clean, out).CombinedOutput(); err != nil {
+			return usage{}, usage{}, 0, fmt.Errorf("the cached rebuild is not the clean build: %v\n%s", err, diff)
+		}
 	}
-	u, err := measure(build, "-runs", runs, "-o", out, "-q", "-cache", cacheDir)
-	if err != nil {
-		return usage{}, err
-	}
-	if diff, err := exec.Command("diff", "-r", "-q", clean, out).CombinedOutput(); err != nil {
-		return usage{}, fmt.Errorf("the cached rebuild is not the clean build: %v\n%s", err, diff)
-	}
-	return u, nil
+	cacheSize, _, _, err = outputStats(cacheDir)
+	return added, same, cacheSize, err
 }
 
 // best runs f reps times, each after the disks have caught up with the

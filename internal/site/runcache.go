@@ -245,6 +245,7 @@ func fromCache(cfg Config, c *cache.Cache, gen string, r *run.Run) (*readRun, st
 		c.Forget(key)
 		return nil, key, nil
 	}
+	c.Touch(rec.TextsBlob) // used by this build even when not read, for TrimTo
 	if rec.Rows != r.Manifest.Scored.Rows {
 		return nil, "", fileerr.New(path.Join(cfg.RunsLabel, r.ID, "manifest.yaml"), r.Manifest.Line("scored", "rows"),
 			"scored.rows is %d, but %s has %d rows: restore the file, or re-freeze the run if the change is meant", r.Manifest.Scored.Rows, path.Join(cfg.RunsLabel, r.ID, r.Manifest.Scored.Path), rec.Rows)
@@ -420,6 +421,7 @@ func cachedPages(ch *cache.Cache, key string, out sink) (ok bool, transcripts in
 	parallel(len(e.Blobs), func(i int) {
 		if hashed != nil && hashed.has(e.Paths[i], e.Blobs[i], e.Sizes[i]) {
 			linked[i] = true
+			ch.Touch(e.Blobs[i]) // used, for TrimTo
 			return
 		}
 		var err error

@@ -43,8 +43,10 @@ type Config struct {
 	// should know, a line each ("build: warning: …").
 	Warnings io.Writer
 	// Cache, when set, keeps each run's scores and its own pages between
-	// builds, keyed by their inputs (runcache.go); the site is the same
-	// with or without it.
+	// builds, keyed by their inputs (runcache.go), and with Build the list
+	// of the site's files under the whole-build key (unchanged.go); the
+	// site is the same with or without it. After a Build the cache is
+	// trimmed to the site's size, least recently used first.
 	Cache *cache.Cache
 }
 
@@ -82,6 +84,7 @@ func Generate(cfg Config) ([]File, error) {
 // out, under out's lock, as they are rendered, and the folder is swapped
 // in at the end.
 func Build(cfg Config, out string, opt WriteOptions) error {
+	start := time.Now()
 	// With the cache, the whole-build key: a rebuild with nothing changed
 	// verifies the previous site and stops (unchanged.go).
 	var gen, key string
@@ -129,6 +132,17 @@ func Build(cfg Config, out string, opt WriteOptions) error {
 	}
 	if key != "" {
 		if err := recordSite(cfg.withDefaults(), cfg.Cache, gen, key, files, tee.buf.String()); err != nil {
+			return fmt.Errorf("cache: %w", err)
+		}
+	}
+	if cfg.Cache != nil {
+		// The cache no larger than the site: what this build did not use
+		// goes, least recently used first.
+		var size int64
+		for _, f := range files {
+			size += f.Size
+		}
+		if err := cfg.Cache.TrimTo(size, start); err != nil {
 			return fmt.Errorf("cache: %w", err)
 		}
 	}

@@ -549,9 +549,11 @@ func TestMemoChild(t *testing.T) {
 func TestMemoAcrossProcesses(t *testing.T) {
 	skipWholeSitesUnderRace(t)
 	dir := t.TempDir()
-	build := func() string {
+	// Each build into a folder of its own: into the first's, the second
+	// would find nothing changed and stop before any page (unchanged.go).
+	build := func(site string) string {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestMemoChild$", "-test.v")
-		cmd.Env = append(os.Environ(), childEnv+"=1", "SITE_OUT="+filepath.Join(dir, "site"), "SITE_CACHE="+filepath.Join(dir, "cache"))
+		cmd.Env = append(os.Environ(), childEnv+"=1", "SITE_OUT="+filepath.Join(dir, site), "SITE_CACHE="+filepath.Join(dir, "cache"))
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("child build: %v\n%s", err, out)
@@ -562,11 +564,11 @@ func TestMemoAcrossProcesses(t *testing.T) {
 		}
 		return m[1] + " of " + m[2]
 	}
-	first := build()
+	first := build("site-1")
 	if !strings.HasPrefix(first, "0 of ") {
 		t.Errorf("first build: %s pages from an empty cache", first)
 	}
-	if second, all := build(), strings.TrimPrefix(first, "0 of "); second != all+" of "+all {
+	if second, all := build("site-2"), strings.TrimPrefix(first, "0 of "); second != all+" of "+all {
 		t.Errorf("second build: %s pages from the cache, want all %s", second, all)
 	}
 }
