@@ -11,15 +11,22 @@ import (
 	"github.com/discrimeval/leaderboard/internal/run"
 )
 
-// pwn is what a hostile model output or a poisoned dataset row might hold:
+// pwnParts are what a hostile model output or a poisoned dataset row might hold:
 // a script, an event handler, javascript: links (as HTML and as Markdown),
 // closing tags of the elements that show text, and template syntax. Every
 // piece sets window.__pwned or opens a dialog if it ever runs.
-const pwn = `<script>window.__pwned=1;alert("script")</script>` +
-	`<img src=x onerror="window.__pwned=1;alert('img')">` +
-	`<a href="javascript:window.__pwned=1">a javascript: link</a> [markdown link](javascript:window.__pwned=1) ` +
+var pwnParts = []string{
+	`<script>window.__pwned=1;alert("script")</script>` +
+		`<img src=x onerror="window.__pwned=1;alert('img')">`,
+	`<a href="javascript:window.__pwned=1">a javascript: link</a> [markdown link](javascript:window.__pwned=1) `,
 	`</pre></textarea></code><svg onload="window.__pwned=1"></svg><iframe srcdoc="<script>parent.__pwned=1</script>"></iframe> ` +
-	`{{.Site}} {{template "main" .}}`
+		`{{.Site}} {{template "main" .}}`,
+}
+
+// pwn is all of them at once, for the texts without a length limit
+// (prompts, answers); a shown name is at most input.MaxLabelRunes long, so
+// the names get one part each.
+var pwn = strings.Join(pwnParts, "")
 
 // hostileSite builds a site from a runs folder holding one run whose
 // transcripts, prompt texts, manifest and notes are made of pwn, and
@@ -46,7 +53,7 @@ func hostileSite(t *testing.T) (dir string, q int) {
 	rows[1].FilledTemplate = pwn + "\n" + rows[1].FilledTemplate
 
 	m := &run.Manifest{
-		Model: run.Model{Name: "Hostile " + pwn, ID: "test/hostile", Provider: pwn, OpenWeights: true,
+		Model: run.Model{Name: "Hostile " + pwnParts[0], ID: "test/hostile", Provider: pwnParts[1], OpenWeights: true,
 			URL: "javascript:window.__pwned=1"},
 		Benchmark:        "discrim_eval",
 		Variant:          run.Explicit,
@@ -55,7 +62,7 @@ func hostileSite(t *testing.T) (dir string, q int) {
 		Scoring:          run.Logprob,
 		Choices:          run.DefaultChoices,
 		PromptTemplate:   pwn + "{filled_template}",
-		Harness:          run.Harness{Name: pwn, Version: "1"},
+		Harness:          run.Harness{Name: pwnParts[2], Version: "1"},
 		Dataset:          run.Dataset{Name: "synthetic"},
 		RunDate:          "2026-01-01",
 		Notes:            "Notes: " + pwn + "\n\n<script>window.__pwned=1</script>\n\n[click](javascript:window.__pwned=1)",
