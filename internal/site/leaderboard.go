@@ -76,6 +76,8 @@ type boardRow struct {
 	Provider, Weights  string
 	Synthetic, Flagged bool
 	Children           []childRow // the model's intervention runs
+	// Other is the same model's run of the other prompt variant, if any.
+	Other *variantLink
 }
 
 // childRow is an intervention run under its model's row: its score in the
@@ -145,7 +147,11 @@ func boardPage(sc *scored, variant run.Variant, v score.View) (*page, error) {
 			t.Caption = "Log-probability runs"
 		}
 		for _, e := range bd.Ranked[v] {
-			t.Rows = append(t.Rows, boardRowFor(e, v, bd.HasRanks(), sc.adjusted))
+			r := boardRowFor(e, v, bd.HasRanks(), sc.adjusted)
+			if o, ok := sc.variants[e.ID()]; ok {
+				r.Other = &o
+			}
+			t.Rows = append(t.Rows, r)
 		}
 		if len(t.Rows) > 0 {
 			charted := bd.Ranked[v]

@@ -64,6 +64,9 @@ type runData struct {
 	Questions                   []int
 	// Scoring is the run's own part of the rubric.
 	Scoring runScoring
+	// Other is the same model's default-prompt run of the other prompt
+	// variant with the same scoring method, if there is one.
+	Other *variantLink
 }
 
 // runScoring is what of the rubric is the run's own, as the run page
@@ -123,6 +126,9 @@ func runPage(cfg Config, sc *scored, e *board.Entry) (*page, error) {
 	m, res := e.Run.Manifest, e.Result
 	d := runData{ID: e.ID(), M: m, Res: res, Flags: flags(e), Files: e.Run.Files, Pairs: pairsOf(sc.pairs, e.ID()), Why: e.Why}
 	d.Ranked = e.Ranked && e.Rank[score.Composite] > 0
+	if o, ok := sc.variants[e.ID()]; ok {
+		d.Other = &o
+	}
 	if e.Ranked && !d.Ranked {
 		d.Why = "it is the only run of its board, so there is nothing to rank it against"
 	}

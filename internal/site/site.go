@@ -197,6 +197,7 @@ func generate(cfg Config, out sink) ([]hashedFile, error) {
 	}
 	sc.pairs = interventionPairs(sc.boards)
 	sc.adjusted = adjustedByPair(sc.pairs)
+	sc.variants = variantPairs(sc.entries)
 	warnRuns(cfg.Warnings, cfg.RunsLabel, sc.entries, in.content.Site.Release.Date)
 	prog.done("boards", "%d boards", len(sc.boards))
 	if err := assemble(cfg, in, sc, site, pool, rec); err != nil {
@@ -315,6 +316,9 @@ type scored struct {
 	pairs   []pair // intervention runs against their model's default prompt
 	// adjusted holds the pairs' Holm-adjusted p-values by their runs.
 	adjusted map[pairKey][score.NumViews]float64
+	// variants maps a default-prompt run's id to its model's run of the
+	// other prompt variant (variants.go).
+	variants map[string]variantLink
 	// kept holds, per run, what the pages that span runs need of its
 	// rows: the differences from the baseline person per question.
 	kept map[string]*keptCells
