@@ -66,6 +66,15 @@ func assemble(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *pool, ou
 	}
 	pool.page(provenancePage(cfg, sc, inputs))
 	pool.page(downloadsPage(in, sc))
+	index := searchIndex(in.texts, sc)
+	indexJS, err := searchIndexJS(index)
+	if err != nil {
+		return fmt.Errorf("search index: %w", err)
+	}
+	if err := out.put(searchIndexPath, indexJS); err != nil {
+		return err
+	}
+	pool.page(searchPage(len(index)))
 	css, err := fs.ReadFile(cfg.Static, "site.css")
 	if err != nil {
 		return fmt.Errorf("404.html: %w", err)

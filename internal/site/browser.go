@@ -221,6 +221,8 @@ type hubData struct {
 	Variants []hubVariant
 	Runs     []hubRun
 	Cells    int // prompts per scenario
+	// SearchHref is the search page.
+	SearchHref string
 }
 
 func (hubData) kind() kind { return kindHub }
@@ -232,7 +234,7 @@ type hubVariant struct {
 }
 
 func hubPage(texts *datasetTexts, entries []*board.Entry, stored map[string]int) *page {
-	d := hubData{Cells: design.NumCells}
+	d := hubData{Cells: design.NumCells, SearchHref: searchPath}
 	for _, v := range board.Variants {
 		if qs := texts.questions(v); len(qs) > 0 {
 			d.Variants = append(d.Variants, hubVariant{v, promptIndexPath(v), len(qs)})

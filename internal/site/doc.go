@@ -53,6 +53,7 @@
 //	benchmark      benchmark.html                          benchmark.go    content/benchmarks/<id>.json
 //	article        methodology.html, pages/<slug>.html     page.go         METHODOLOGY.md, content/pages/*.md
 //	notfound       404.html                                page.go         site.yaml's base_path
+//	search         search.html (and data/search-index.js)  search.go       dataset texts, runs, interventions
 //
 // The data files — data/runs/<id>.json, data/leaderboard.json and
 // data/leaderboard.csv — are built in data.go in the format of package
@@ -93,7 +94,9 @@
 // sorting (sort.js), the boards' search, filters, column chooser and sort
 // order kept in the URL fragment (board.js), the variant filters of prompt,
 // compare and transcript pages and the ids of a scenario grid's cells
-// (browse.js). A state of
+// (browse.js), the search page's search (search.js, over
+// data/search-index.js: a script assigning SEARCH_INDEX, since a page
+// opened from file:// cannot fetch a data file). A state of
 // a page is a link: "#filter?…"; any other fragment is an anchor, marked
 // by CSS (:target) and scrolled clear of sticky headers.
 //

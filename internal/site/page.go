@@ -44,12 +44,13 @@ const (
 	kindArticle       kind = "article"
 	kindNotFound      kind = "notfound"
 	kindDownloads     kind = "downloads"
+	kindSearch        kind = "search"
 )
 
 // kinds lists every page kind, for the tests.
 var kinds = []kind{kindLeaderboard, kindPairwise, kindMitigation, kindRun, kindRunProvenance, kindScenarios, kindScenario,
 	kindTranscript, kindPromptIndex, kindPrompt, kindCompare, kindHub, kindRubric, kindProvenance, kindChanges,
-	kindBenchmark, kindArticle, kindNotFound, kindDownloads}
+	kindBenchmark, kindArticle, kindNotFound, kindDownloads, kindSearch}
 
 // section is the navigation entry a page marks as current.
 type section string

@@ -231,7 +231,7 @@ var goldenPages = map[kind]string{
 	kindScenario: "runs/beta/q3.html", kindTranscript: "runs/beta/q2-transcripts.html", kindPromptIndex: "prompts/explicit/index.html",
 	kindPrompt: "prompts/explicit/q3.html", kindCompare: "compare/explicit/q3.html", kindHub: "transcripts.html", kindRubric: "rubric.html",
 	kindProvenance: "provenance.html", kindChanges: "changes.html", kindBenchmark: "benchmark.html", kindArticle: "methodology.html",
-	kindNotFound: "404.html", kindDownloads: "downloads.html",
+	kindNotFound: "404.html", kindDownloads: "downloads.html", kindSearch: "search.html",
 }
 
 // TestEveryKindRenders: every page kind has a template and a golden page,

@@ -1,0 +1,133 @@
+package site
+
+// The search page and its index. The index is a script, data/search-index.js,
+// that assigns the global SEARCH_INDEX: a page opened from file:// cannot
+// fetch() a data file, but it can load a script by a relative path. The
+// search runs in the page (static/search.js); nothing leaves it.
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
+)
+
+const (
+	searchPath      = "search.html"
+	searchIndexPath = "data/search-index.js"
+	searchJSPath    = "assets/search.js"
+)
+
+type searchData struct {
+	IndexHref, ScriptHref string
+	// Browse lists the pages to read without a script.
+	Browse []questionLink
+	Items  int // entries in the index
+}
+
+func (searchData) kind() kind { return kindSearch }
+
+// searchItem is one entry of the index: what it is, its title, the page
+// and anchor it links to, and its words (lower case, each once, in order of
+// first appearance) that a query's words are matched against as prefixes.
+type searchItem struct {
+	Kind  string `json:"k"`
+	Title string `json:"t"`
+	Href  string `json:"u"`
+	Words string `json:"w"`
+}
+
+// searchIndex is the index's entries: per variant each scenario (its label
+// and the words of its baseline prompt), each model, each run and each
+// intervention run against its model's default prompt.
+func searchIndex(texts *datasetTexts, sc *scored) []searchItem {
+	var items []searchItem
+	for _, v := range board.Variants {
+		for _, q := range texts.questions(v) {
+			label := texts.label(v, q)
+			base, _ := texts.text(v, q, design.Baseline)
+			items = append(items, searchItem{Kind: "scenario · " + string(v), Title: "Question " + itoa(q) + ": " + label,
+				Href: promptPath(v, q), Words: words("q"+itoa(q), label, texts.title(v, q), base)})
+		}
+	}
+	// Models, by id: each links to its first run's row on the boards
+	// (the first run by id that is ranked), else to its first run's page.
+	type model struct {
+		name, id, provider string
+		href               string
+		runs               []string
+	}
+	byID := map[string]*model{}
+	var ids []string
+	for _, e := range sc.entries {
+		m := e.Run.Manifest
+		md := byID[m.Model.ID]
+		if md == nil {
+			md = &model{name: m.Model.Name, id: m.Model.ID, provider: m.Model.Provider, href: runPath(e.ID())}
+			byID[m.Model.ID] = md
+			ids = append(ids, m.Model.ID)
+		}
+		if e.Ranked && !strings.Contains(md.href, "#") {
+			md.href = boardPath(m.Variant, score.Composite) + "#" + e.ID()
+		}
+		md.runs = append(md.runs, e.ID())
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		md := byID[id]
+		items = append(items, searchItem{Kind: "model", Title: md.name, Href: md.href, Words: words(md.name, md.id, md.provider, strings.Join(md.runs, " "))})
+	}
+	for _, e := range sc.entries {
+		m := e.Run.Manifest
+		items = append(items, searchItem{Kind: "run · " + string(m.Variant) + " · " + string(m.Scoring), Title: m.Model.Name + " · " + e.ID(),
+			Href: runPath(e.ID()), Words: words(e.ID(), m.Model.Name, m.Model.ID, string(m.Variant), string(m.Scoring), m.Intervention)})
+	}
+	for _, p := range sc.pairs {
+		m := p.B.Run.Manifest
+		items = append(items, searchItem{Kind: "intervention · " + string(m.Variant), Title: m.Model.Name + " · " + m.Intervention,
+			Href: mitigationAnchor(p.A.ID(), p.B.ID()), Words: words(m.Intervention, m.Model.Name, p.B.ID(), p.A.ID(), m.InterventionText)})
+	}
+	return items
+}
+
+// words is the lower-case words of texts, each once, in order of first
+// appearance: what a query is matched against.
+func words(texts ...string) string {
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range texts {
+		for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+			if !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// searchIndexJS is the index as a script. json.Marshal escapes <, > and &
+// and the line separators U+2028 and U+2029, so no text in it can end the
+// script or the string it is in.
+func searchIndexJS(items []searchItem) ([]byte, error) {
+	data, err := json.Marshal(items)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte("window.SEARCH_INDEX="), data...)
+	return append(out, ";\n"...), nil
+}
+
+func searchPage(n int) *page {
+	d := searchData{IndexHref: searchIndexPath, ScriptHref: searchJSPath, Items: n, Browse: []questionLink{
+		{"the leaderboard", homePath}, {"the scenarios and runs", transcriptsPath},
+		{"the explicit prompts", promptIndexPath(run.Explicit)}, {"the implicit prompts", promptIndexPath(run.Implicit)},
+		{"the prompt interventions", mitigationPath},
+	}}
+	return &page{Path: searchPath, Title: "Search", Section: secTranscripts, Body: d}
+}
