@@ -1,7 +1,7 @@
 // Search across the site, in the page: data/search-index.js (loaded before
 // this script by a relative path, so it works from file://) assigns
 // SEARCH_INDEX, a list of entries {k: kind, t: title, u: link from the
-// site root, w: lower-case words}. A query matches an entry when each of
+// site root, a: a scenario's implicit prompts, w: lower-case words}. A query matches an entry when each of
 // its words begins one of the entry's words. The query lives in the URL
 // hash ("#search?q=kidney") so a search is a shareable link. Without
 // JavaScript the form stays hidden and the page links the browse pages.
@@ -30,6 +30,13 @@
       sub.className = "sub";
       sub.textContent = it.k;
       li.appendChild(a);
+      if (it.a) {
+        var alt = document.createElement("a");
+        alt.href = it.a;
+        alt.textContent = "implicit prompts";
+        li.appendChild(document.createTextNode(" · "));
+        li.appendChild(alt);
+      }
       li.appendChild(document.createTextNode(" "));
       li.appendChild(sub);
       list.appendChild(li);

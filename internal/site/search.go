@@ -39,21 +39,50 @@ type searchItem struct {
 	Kind  string `json:"k"`
 	Title string `json:"t"`
 	Href  string `json:"u"`
+	// Alt is a scenario's page of the other variant (its implicit
+	// prompts), when both variants have the question.
+	Alt   string `json:"a,omitempty"`
 	Words string `json:"w"`
 }
 
-// searchIndex is the index's entries: per variant each scenario (its label
-// and the words of its baseline prompt), each model, each run and each
+// searchIndex is the index's entries: each scenario (its labels and the
+// words of its variants' baseline prompts), each model, each run and each
 // intervention run against its model's default prompt.
 func searchIndex(texts *datasetTexts, sc *scored) []searchItem {
 	var items []searchItem
+	// Scenarios: one entry per question, for both variants (their texts
+	// share most words, so one entry costs half of two), linking to the
+	// baseline person's prompt on each variant's prompt page.
+	seen := map[int]bool{}
+	var qs []int
 	for _, v := range board.Variants {
 		for _, q := range texts.questions(v) {
-			label := texts.label(v, q)
-			base, _ := texts.text(v, q, design.Baseline)
-			items = append(items, searchItem{Kind: "scenario · " + string(v), Title: "Question " + itoa(q) + ": " + label,
-				Href: promptPath(v, q), Words: words("q"+itoa(q), label, texts.title(v, q), base)})
+			if !seen[q] {
+				seen[q] = true
+				qs = append(qs, q)
+			}
 		}
+	}
+	sort.Ints(qs)
+	for _, q := range qs {
+		it := searchItem{Kind: "scenario"}
+		var ws []string
+		for _, v := range board.Variants {
+			base, ok := texts.text(v, q, design.Baseline)
+			if !ok && texts.prompts(v, q) == 0 {
+				continue
+			}
+			href := promptPath(v, q) + "#" + design.Baseline.Anchor()
+			if it.Href == "" {
+				it.Title, it.Href = "Question "+itoa(q)+": "+texts.label(v, q), href
+			} else {
+				it.Alt = href
+			}
+			it.Kind += " · " + string(v)
+			ws = append(ws, texts.label(v, q), texts.title(v, q), base)
+		}
+		it.Words = words(append([]string{"q" + itoa(q)}, ws...)...)
+		items = append(items, it)
 	}
 	// Models, by id: each links to its first run's row on the boards
 	// (the first run by id that is ranked), else to its first run's page.
