@@ -68,6 +68,7 @@ func axePages(p Pages) []string {
 		"changes.html",
 		"pages/about.html",
 		"downloads.html",
+		"search.html",
 		// Not 404.html: it links its assets from the site root, for a web
 		// server, so it has no style from file://.
 	}
