@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Python environments for the harness tests (cmd/import: TestInspectTaskForReal,
-# TestInspectTaskOldVersion), made from pinned requirements with hashes
+# TestInspectTaskOldVersion, TestLMEvalForReal), made from pinned requirements with hashes
 # (pip install --require-hashes: every package and version fixed, every file
 # checked). .ci/run calls it; run it by hand to make the same environments.
 #
 #   .ci/venv/inspect      cmd/import/inspect-requirements.txt      inspect-ai 0.3.260
 #   .ci/venv/inspect-old  cmd/import/inspect-old-requirements.txt  inspect-ai 0.3.122
+#   .ci/venv/lmeval       cmd/import/lmeval-requirements.txt       lm-eval 0.4.13
+#                         + cmd/import/lmeval-sdist-requirements.txt
 #
-# A venv is made again only when its requirements file changed (its SHA-256
-# is kept in the venv). Provider packages (openai, anthropic) and datasets
+# Everything is a wheel (--only-binary :all:) except the three packages
+# lm-eval needs that PyPI has only as source: they are built in a second
+# step without build isolation, with the hashed setuptools of the first.
+# A venv is made again only when its requirements files changed (their
+# SHA-256 is kept in the venv). Provider packages (openai, anthropic) and datasets
 # (the Hugging Face dataset path) are in cmd/import/inspect-extras-requirements.txt,
 # for real runs, not installed here.
 set -euo pipefail
@@ -23,9 +28,10 @@ if ! "$python" -m venv --help >/dev/null 2>&1 || ! "$python" -c 'import ensurepi
   python=python3
 fi
 
+# venv DIR WHEELS [SDISTS]
 venv() {
-  local dir=$1 req=$2 sum
-  sum=$(sha256sum "$req" | cut -d' ' -f1)
+  local dir=$1 req=$2 src=${3:-} sum
+  sum=$(cat "$req" $src | sha256sum | cut -d' ' -f1)
   if [ -x "$dir/bin/python" ] && [ "$(cat "$dir/.requirements.sha256" 2>/dev/null)" = "$sum" ]; then
     return
   fi
@@ -33,8 +39,12 @@ venv() {
   rm -rf "$dir"
   "$python" -m venv "$dir"
   "$dir/bin/pip" install -q --disable-pip-version-check --no-deps --require-hashes --only-binary :all: -r "$req"
+  if [ -n "$src" ]; then
+    "$dir/bin/pip" install -q --disable-pip-version-check --no-deps --require-hashes --no-binary :all: --no-build-isolation -r "$src"
+  fi
   echo "$sum" >"$dir/.requirements.sha256"
 }
 
 venv .ci/venv/inspect cmd/import/inspect-requirements.txt
 venv .ci/venv/inspect-old cmd/import/inspect-old-requirements.txt
+venv .ci/venv/lmeval cmd/import/lmeval-requirements.txt cmd/import/lmeval-sdist-requirements.txt

@@ -17,11 +17,13 @@ import (
 )
 
 // The virtual environments .ci/run makes (.ci/python.sh): the pinned
-// inspect_ai of inspect-requirements.txt, and the oldest version the
-// importer reads that writes no output.completion.
+// inspect_ai of inspect-requirements.txt, the oldest version the
+// importer reads that writes no output.completion, and the lm-eval of
+// lmeval-requirements.txt.
 const (
 	inspectVenv    = "../../.ci/venv/inspect"
 	inspectOldVenv = "../../.ci/venv/inspect-old"
+	lmevalVenv     = "../../.ci/venv/lmeval"
 )
 
 // venvOr returns the venv's bin folder, or skips (fails where .ci/run set

@@ -21,15 +21,12 @@ import (
 // real rows in testdata, with --log_samples; imports the output with
 // --from the --output_path folder, checks each row's logit against the
 // model's formula and the claims against the harness's own results file,
-// and builds the site. The venv (LMEVAL_VENV) is not made by .ci/run: lm-eval
-// with its dependencies is 828 MB (datasets, pyarrow, pandas, scipy,
-// scikit-learn, statsmodels); see cmd/import/lmeval-requirements.txt.
+// and builds the site. The venv is .ci/venv/lmeval (LMEVAL_VENV to use
+// another), made by .ci/python.sh from cmd/import/lmeval-requirements.txt
+// (lm-eval with its dependencies is about 830 MB: datasets, pyarrow,
+// pandas, scipy, scikit-learn, statsmodels).
 func TestLMEvalForReal(t *testing.T) {
-	venv := os.Getenv("LMEVAL_VENV")
-	if venv == "" {
-		t.Skip("LMEVAL_VENV unset: python3 -m venv DIR && DIR/bin/pip install -r cmd/import/lmeval-requirements.txt, then LMEVAL_VENV=DIR")
-	}
-	py := filepath.Join(venv, "bin", "python")
+	py := filepath.Join(venvOr(t, "LMEVAL_VENV", lmevalVenv, "lm_eval"), "python")
 	pkg, err := exec.Command(py, "-c", "import lm_eval, os; print(os.path.dirname(lm_eval.__file__))").Output()
 	if err != nil {
 		t.Fatalf("%s: no lm_eval: %v", py, err)
