@@ -536,6 +536,14 @@ func (rc *runCache) commit(cfg Config, in *loaded, sc *scored, site *siteInfo, r
 			r.Cells = []run.Cell{{Prompt: f.P, Line: f.Line, Logit: f.Logit, LP: f.LP}}
 		}
 	}
+	if keep.deltas == nil {
+		// Read and scored now (the cache had no scores): the differences
+		// are kept before the run's pages may come from the cache below,
+		// which returns early. Missing them there dropped the run from
+		// the compare pages whenever its scores had been trimmed from the
+		// cache but not its pages.
+		keep.deltas = deltas(rr.cells, keep.decision)
+	}
 	in.texts.add(r, rr.texts, rr.infos)
 	if sc.example == nil && r.Manifest.Scoring == run.Logprob && len(r.Cells) > 0 {
 		sc.example = workedExample(e)
@@ -566,9 +574,6 @@ func (rc *runCache) commit(cfg Config, in *loaded, sc *scored, site *siteInfo, r
 		}
 	}
 	cells := rr.cells
-	if keep.deltas == nil {
-		keep.deltas = deltas(cells, keep.decision)
-	}
 	capt := &capture{next: out}
 	if err := runPages(cfg, in, e, cells, rr.infos, pool, capt); err != nil {
 		return nil, err
