@@ -74,7 +74,7 @@ func assemble(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *pool, ou
 	if err := out.put(searchIndexPath, indexJS); err != nil {
 		return err
 	}
-	pool.page(searchPage(len(index)))
+	pool.page(searchPage(in.texts, len(index)))
 	css, err := fs.ReadFile(cfg.Static, "site.css")
 	if err != nil {
 		return fmt.Errorf("404.html: %w", err)

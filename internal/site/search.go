@@ -13,7 +13,6 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
-	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 )
 
@@ -152,11 +151,16 @@ func searchIndexJS(items []searchItem) ([]byte, error) {
 	return append(out, ";\n"...), nil
 }
 
-func searchPage(n int) *page {
-	d := searchData{IndexHref: searchIndexPath, ScriptHref: searchJSPath, Items: n, Browse: []questionLink{
-		{"the leaderboard", homePath}, {"the scenarios and runs", transcriptsPath},
-		{"the explicit prompts", promptIndexPath(run.Explicit)}, {"the implicit prompts", promptIndexPath(run.Implicit)},
-		{"the prompt interventions", mitigationPath},
-	}}
+// searchPage links, for readers without JavaScript, the browse pages;
+// a variant's prompt index only when the site has its prompts.
+func searchPage(texts *datasetTexts, n int) *page {
+	browse := []questionLink{{"the leaderboard", homePath}, {"the scenarios and runs", transcriptsPath}}
+	for _, v := range board.Variants {
+		if len(texts.questions(v)) > 0 {
+			browse = append(browse, questionLink{"the " + string(v) + " prompts", promptIndexPath(v)})
+		}
+	}
+	browse = append(browse, questionLink{"the prompt interventions", mitigationPath})
+	d := searchData{IndexHref: searchIndexPath, ScriptHref: searchJSPath, Items: n, Browse: browse}
 	return &page{Path: searchPath, Title: "Search", Section: secTranscripts, Body: d}
 }
