@@ -22,6 +22,7 @@ func kindPages(t *testing.T) map[string][]string {
 		"leaderboard":   {"index.html", "board/explicit-race.html", "board/implicit-composite.html"},
 		"mitigation":    {"mitigation.html"},
 		"notfound":      {"404.html"},
+		"search":        {"search.html"},
 		"pairwise":      {"board/explicit-race-pairwise.html"},
 		"prompt":        {p.Prompt},
 		"promptindex":   {"prompts/explicit/index.html"},

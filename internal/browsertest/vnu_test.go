@@ -83,6 +83,13 @@ func TestNuHTMLChecker(t *testing.T) {
 			t.Fatalf("vnu: %v (exit: %v)\nstdout: %s\nstderr: %s", err, runErr, stdout.String(), stderr.String())
 		}
 		for _, m := range out.Messages {
+			// The checker's CSS grammar predates container queries
+			// (CSS Conditional 5: container-type, @container), which the
+			// scroll cue of wide tables uses; nothing else is let pass.
+			if strings.HasPrefix(m.Message, "CSS: “container-type”: Property “container-type” doesn't exist") ||
+				strings.HasPrefix(m.Message, "CSS: Unrecognized at-rule “@container”") {
+				continue
+			}
 			rel := strings.TrimPrefix(m.URL, "file:")
 			if r, err := filepath.Rel(siteDir, rel); err == nil {
 				rel = r
