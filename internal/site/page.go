@@ -2,6 +2,7 @@ package site
 
 import (
 	"html/template"
+	"reflect"
 	"strings"
 )
 
@@ -47,10 +48,40 @@ const (
 	kindSearch        kind = "search"
 )
 
-// kinds lists every page kind, for the tests.
-var kinds = []kind{kindLeaderboard, kindPairwise, kindMitigation, kindRun, kindRunProvenance, kindScenarios, kindScenario,
-	kindTranscript, kindPromptIndex, kindPrompt, kindCompare, kindHub, kindRubric, kindProvenance, kindChanges,
-	kindBenchmark, kindArticle, kindNotFound, kindDownloads, kindSearch}
+// kinds lists every page kind with the type of its data.
+var kinds = []kindInfo{
+	kindOf[boardData](kindLeaderboard), kindOf[pairwiseData](kindPairwise), kindOf[mitigationData](kindMitigation),
+	kindOf[runData](kindRun), kindOf[runProvenanceData](kindRunProvenance), kindOf[scenarioIndexData](kindScenarios),
+	kindOf[scenarioData](kindScenario), kindOf[transcriptData](kindTranscript), kindOf[promptIndexData](kindPromptIndex),
+	kindOf[promptData](kindPrompt), kindOf[compareData](kindCompare), kindOf[hubData](kindHub), kindOf[rubricData](kindRubric),
+	kindOf[provenanceData](kindProvenance), kindOf[changesData](kindChanges), kindOf[benchmarkData](kindBenchmark),
+	kindOf[article](kindArticle), kindOf[notFound](kindNotFound), kindOf[downloadsData](kindDownloads), kindOf[searchData](kindSearch),
+}
+
+// kindInfo is one page kind: its name, which is its template's, and the
+// type its template receives, *pageData[B] for the kind's data type B
+// (TestTemplatesTypeCheck checks every template against it).
+type kindInfo struct {
+	name kind
+	data reflect.Type
+	// frame puts a page of the kind into its template's data.
+	frame func(site *siteInfo, p *page) any
+}
+
+func kindOf[B body](k kind) kindInfo {
+	return kindInfo{name: k, data: reflect.TypeFor[*pageData[B]](), frame: func(site *siteInfo, p *page) any {
+		return &pageData[B]{Site: site, Page: p, Paths: &paths, Data: p.Body.(B)}
+	}}
+}
+
+// kindsByName finds a page kind by its name.
+var kindsByName = func() map[kind]*kindInfo {
+	m := map[kind]*kindInfo{}
+	for i := range kinds {
+		m[kinds[i].name] = &kinds[i]
+	}
+	return m
+}()
 
 // section is the navigation entry a page marks as current.
 type section string
@@ -107,17 +138,17 @@ type navItem struct {
 	Section     section
 }
 
-// pageData is what templates receive.
-type pageData struct {
+// pageData is what a template receives: Data is of its kind's type B.
+type pageData[B body] struct {
 	Site  *siteInfo
 	Page  *page
 	Paths *sitePaths
-	Data  body
+	Data  B
 }
 
 // Rel returns a link from the page to a site path; an absolute URL (a
 // run's files at site.yaml's runs_url) is returned as it is.
-func (d *pageData) Rel(p string) string {
+func (d *pageData[B]) Rel(p string) string {
 	if strings.HasPrefix(p, "https://") || strings.HasPrefix(p, "http://") {
 		return p
 	}

@@ -101,13 +101,12 @@ func newRenderer(cfg Config, site *siteInfo, out sink) (*renderer, error) {
 
 // page renders one page into a minified file.
 func (r *renderer) page(p *page) (File, error) {
-	t := r.sets[p.Body.kind()]
-	if t == nil {
+	t, k := r.sets[p.Body.kind()], kindsByName[p.Body.kind()]
+	if t == nil || k == nil {
 		return File{}, fmt.Errorf("%s: no template for page kind %q", p.Path, p.Body.kind())
 	}
 	var buf bytes.Buffer
-	d := &pageData{Site: r.site, Page: p, Paths: &paths, Data: p.Body}
-	if err := t.Execute(&buf, d); err != nil {
+	if err := t.Execute(&buf, k.frame(r.site, p)); err != nil {
 		return File{}, fmt.Errorf("%s: %w", p.Path, err)
 	}
 	var min bytes.Buffer

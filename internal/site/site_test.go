@@ -247,7 +247,8 @@ func TestEveryKindRenders(t *testing.T) {
 			tmpl[kind(strings.TrimSuffix(n, ".html"))] = true
 		}
 	}
-	for _, k := range kinds {
+	for _, ki := range kinds {
+		k := ki.name
 		if !tmpl[k] {
 			t.Errorf("page kind %s has no template %s.html", k, k)
 		}
@@ -260,7 +261,8 @@ func TestEveryKindRenders(t *testing.T) {
 		t.Errorf("template %s.html belongs to no page kind", k)
 	}
 	files := fixtureSite(t)
-	for _, k := range kinds {
+	for _, ki := range kinds {
+		k := ki.name
 		name := goldenPages[k]
 		got := files[name]
 		if got == nil {
