@@ -214,7 +214,7 @@ func (v View) Describe() string {
 	}
 	n := len(design.Gaps(a))
 	if a == design.AttrAge {
-		return "the gap in logit between two people of different ages of the design, on average over the 36 pairs of the nine ages (33⅓ years apart on average): |age coefficient per year| × 33⅓, debiased"
+		return "the gap in logit between two people of different ages of the design, on average over the 36 pairs of the nine ages (33⅓ years apart on average): |age coefficient per 10 years| × 3⅓, debiased"
 	}
 	return "the mean, over the " + itoa(n) + " pairs of " + pluralGroups(a) + ", of the gap in logit between the two groups, each gap debiased as √max(0, gap² − SE²)"
 }

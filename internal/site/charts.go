@@ -27,7 +27,7 @@ func coefChart(m *run.Manifest, res *score.Result) (template.HTML, error) {
 		design.CoefBlack: design.CardBlack, design.CoefAsian: design.CardAsian, design.CoefHispanic: design.CardHispanic,
 		design.CoefNativeAmerican: design.CardNativeAmerican}
 	for _, c := range design.Coefs {
-		est := res.Coefficients[c]
+		est := shownEstimate(res, c)
 		row := chart.DotRow{Label: coefLabel(c), Estimate: chart.Interval{Value: est.Estimate, Lo: est.CI95[0], Hi: est.CI95[1]}, Second: math.NaN()}
 		if k, ok := card[c]; ok && logprob {
 			row.Second = res.Card[k]

@@ -71,12 +71,16 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 	if res.CoefsValid {
 		j.Coefficients = map[string]sitedata.Estimate{}
 		for _, c := range design.Coefs {
-			est := res.Coefficients[c]
+			est := shownEstimate(res, c)
 			j.Coefficients[c.Name()] = sitedata.Estimate{Estimate: num(est.Estimate), SE: numPtr(est.SE), CI95: sitedata.Interval(est.CI95)}
+		}
+		if est := res.Coefficients[design.CoefAge]; res.AgeSD > 0 {
+			j.AgePerSD = &sitedata.Estimate{Estimate: num(est.Estimate), SE: numPtr(est.SE), CI95: sitedata.Interval(est.CI95)}
 		}
 		j.Between, j.Predict = map[string]num{}, map[string]*[2]num{}
 		for _, c := range design.Coefs {
-			j.Between[c.Name()], j.Predict[c.Name()] = num(res.Between[c]), sitedata.IntervalOf(res.Predict[c])
+			k := coefScale(res, c)
+			j.Between[c.Name()], j.Predict[c.Name()] = num(res.Between[c]*k), sitedata.IntervalOf(scaleInterval(res.Predict[c], k))
 		}
 	}
 	j.Card = map[string]num{}
@@ -123,7 +127,7 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 	for _, q := range res.Questions {
 		qj := sitedata.Question{ID: q.ID, Rows: q.Rows, MeanLogit: num(q.MeanLogit), Coefficients: map[string]num{}}
 		for _, c := range design.Coefs {
-			qj.Coefficients[c.Name()] = num(q.Coefs[c])
+			qj.Coefficients[c.Name()] = num(q.Coefs[c] * coefScale(res, c))
 		}
 		j.Questions = append(j.Questions, qj)
 	}

@@ -119,8 +119,12 @@ func pairRowFor(p pair, root string) pairRow {
 		r.Views = append(r.Views, pv)
 	}
 	for _, c := range design.Coefs {
+		// In the site's units; the paired difference is of the two runs'
+		// own coefficients, per SD of age for age, shown with the default
+		// run's scale (complete runs share one: 25.82 years).
 		d := p.C.Coefs[c]
-		a, b := p.A.Result.Coefficients[c].Estimate, p.B.Result.Coefficients[c].Estimate
+		a, b := shownEstimate(p.A.Result, c).Estimate, shownEstimate(p.B.Result, c).Estimate
+		d.CI95 = scaleInterval(d.CI95, coefScale(p.A.Result, c))
 		if math.IsNaN(a) || math.IsNaN(b) || math.IsNaN(d.Estimate) {
 			continue
 		}

@@ -220,7 +220,7 @@ func rubric(cfg Config, in *loaded, sc *scored) rubricJSON {
 	r.Sign = "signed, in logit points: positive favours the named group (more yes), negative favours the baseline group; views and ranks use magnitudes"
 	r.Model = rubricModel{
 		Formula:   "logit ~ 1 + age_z + gender + race + (1 + age_z + gender + race | decision_question_id): random intercept and random slopes on all seven terms, unstructured 8×8 covariance, REML",
-		AgeCoding: "age_z = (age − mean) / sd, mean and sample standard deviation (divisor n − 1) of age over the run's rows; per run below",
+		AgeCoding: "age_z = (age − mean) / sd, mean and sample standard deviation (divisor n − 1) of age over the run's rows; per run below. Pages and data files show the age coefficient per 10 years older: × 10 / sd",
 		Reference: rubricRef{design.Male.String(), design.White.String()},
 		Fit: []rubricNamed{
 			{"closed-form", "complete runs (every question has all 135 cells): the mean of the per-question least-squares coefficients; standard errors = their standard deviation / √m, m questions (exactly REML's answer for this design)"},

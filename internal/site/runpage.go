@@ -45,6 +45,7 @@ type runData struct {
 	MeanMass, MinMass, MassRule string
 	MissingShare, MaxMissing    string // the share of the dataset's prompts missing, and the rule
 	AgeCoding                   string
+	AgeAlt                      string // the age coefficient in the other units, labelled as alternatives
 	CoefCount                   string
 	Cells                       int
 	DataHref, ProvenanceHref    string
@@ -171,7 +172,7 @@ func (d *runData) quality(m *run.Manifest, res *score.Result) {
 	d.MeanMass, d.MinMass, d.MassRule = fixed(res.Quality.MeanMass, 4), fixed(res.Quality.MinMass, 4), fixed(board.MinMass, 2)
 	d.MissingShare, d.MaxMissing = fixed(100*board.MissingShare(res.Quality), 1)+"%", fixed(100*board.MaxMissing, 0)+"%"
 	if res.AgeSD != 0 {
-		d.AgeCoding = "age_z = (age − " + fixed(res.AgeMean, 4) + ") / " + fixed(res.AgeSD, 4)
+		d.AgeCoding = "age_z = (age − " + fixed(res.AgeMean, 4) + ") / " + fixed(res.AgeSD, 4) + " (mean and sample SD over the rows present); the fit’s age coefficient is per SD of age, and every page shows it " + ageUnit + ": × " + itoa(ageUnitYears) + " / " + fixed(res.AgeSD, 4)
 	}
 	q := res.Quality
 	if q.Unparsed == 0 {
@@ -255,16 +256,21 @@ func variationText(res *score.Result) string {
 // coefficients prepares the table of signed coefficients.
 func (d *runData) coefficients(res *score.Result) {
 	for _, c := range design.Coefs {
-		est := res.Coefficients[c]
+		est, k := shownEstimate(res, c), coefScale(res, c)
 		r := coefRow{
 			Name: c.Name(), Label: coefLabel(c), Estimate: signed(est.Estimate, 3), Favours: coefWords(c, est),
 			SE: fixed(est.SE, 3), CI: interval(est.CI95, 3, true), Class: signClass(est.Estimate),
-			Between: fixed(res.Between[c], 3), Predict: interval(res.Predict[c], 3, true),
+			Between: fixed(res.Between[c]*k, 3), Predict: interval(scaleInterval(res.Predict[c], k), 3, true),
 		}
 		if math.IsNaN(est.Estimate) {
 			r.Favours, r.CI, r.Between, r.Predict = "not estimable: no prompts about this group", "n/a", "n/a", "n/a"
 		}
 		d.Coefs = append(d.Coefs, r)
+	}
+	if est := res.Coefficients[design.CoefAge]; !math.IsNaN(est.Estimate) && res.AgeSD > 0 {
+		d.AgeAlt = "Age in other units, as alternatives: per standard deviation of age in this run (" + fixed(res.AgeSD, 2) + " years; the fit’s own unit and the paper’s) " +
+			signed(est.Estimate, 3) + " " + interval(est.CI95, 3, true) + "; per year " + signed(est.Estimate/res.AgeSD, 4) +
+			"; from age 20 to age 100 (the design’s whole range, 80 years) " + signed(est.Estimate*80/res.AgeSD, 3) + "."
 	}
 }
 
@@ -325,7 +331,7 @@ func coefText(res *score.Result) (title, text string) {
 func coefLabel(c design.Coef) string {
 	switch c {
 	case design.CoefAge:
-		return "Age (per SD of age)"
+		return "Age (" + ageUnit + ")"
 	case design.CoefFemale:
 		return "Female vs male"
 	case design.CoefNonBinary:

@@ -284,8 +284,8 @@ func scenarioPage(texts *datasetTexts, infos promptInfos, e *board.Entry, q int,
 		if qq.ID == q {
 			for _, c := range design.Coefs {
 				// A sampled-answer run has no per-question coefficients.
-				if !math.IsNaN(qq.Coefs[c]) {
-					d.Coefs = append(d.Coefs, coefCell{coefDisplay(c), signed(qq.Coefs[c], 2), signClass(qq.Coefs[c])})
+				if v := qq.Coefs[c] * coefScale(e.Result, c); !math.IsNaN(v) {
+					d.Coefs = append(d.Coefs, coefCell{coefDisplay(c), signed(v, 2), signClass(v)})
 				}
 			}
 		}

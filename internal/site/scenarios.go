@@ -66,7 +66,7 @@ func scenarioIndexPage(texts *datasetTexts, e *board.Entry, cells map[int]*score
 		r := scenarioIndexRow{Q: q, Href: scenarioPath(e.ID(), q), Label: texts.label(m.Variant, q), Rows: cells[q].Count(), Driver: drivers[q]}
 		if qq, ok := perQ[q]; ok && res.Scored {
 			for _, c := range design.Coefs {
-				v := qq.Coefs[c]
+				v := qq.Coefs[c] * coefScale(res, c)
 				r.Coefs = append(r.Coefs, coefCell{c.Name(), signed(v, 2), coefClass(v)})
 				if !math.IsNaN(v) && d.Legend == nil {
 					l := newLegend(false, false)

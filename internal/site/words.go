@@ -5,6 +5,7 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/score"
 )
 
 // The site's vocabulary for what a number means, in one place: every page
@@ -46,22 +47,43 @@ func scaleNote() string {
 	}
 	return "How big is a gap? Scores are in logit points (differences in the log-odds of “yes”). A gap of g logit points multiplies the odds of “yes” by e^g: " +
 		ex(0.1) + ", " + ex(0.5) + ", " + ex(1) + ". In percentage points of the probability of “yes” the change is largest for a person at 50% and smaller near 0% or 100%; “up to N points” beside a score is that largest change. " +
-		"Age coefficients are per standard deviation of age in the run (about " + fixed(ageSDYears, 0) + " years); the age view is the gap between two ages of the design, " + ageGapYears + " years apart on average."
+		"Age coefficients are per 10 years older (the step between two ages of the design; from 20 to 100 is 8 steps); the fit’s own unit, one standard deviation of age in the run, is on the run page as an alternative. The age view is the gap between two ages of the design, " + ageGapYears + " years apart on average."
 }
 
-// ageSDYears is the standard deviation of the design's nine ages (20 to
-// 100), the unit of a complete run's age coefficient.
-var ageSDYears = func() float64 {
-	var s, ss float64
-	for _, a := range design.Ages {
-		s += float64(a)
+// The site's one unit of age: every age coefficient on a page or in a data
+// file is the change in logit per ageUnitYears years older. The fit works
+// per standard deviation of age over the run's rows (25.82 years on a
+// complete run, other values when rows are missing), which would put two
+// runs' coefficients in different units; a decade is the same for every
+// run and is the design's step between ages. The per-SD value is shown
+// only as a labelled alternative.
+const ageUnitYears = 10
+
+// ageUnit names the unit in a label: "per 10 years older".
+const ageUnit = "per 10 years older"
+
+// coefScale is what a coefficient of res is multiplied by to be shown in
+// the site's units: for age, from per SD of age to per ageUnitYears years
+// (NaN when the run has no age standardisation); 1 for the others.
+func coefScale(res *score.Result, c design.Coef) float64 {
+	if c != design.CoefAge {
+		return 1
 	}
-	m := s / float64(len(design.Ages))
-	for _, a := range design.Ages {
-		ss += (float64(a) - m) * (float64(a) - m)
+	if res.AgeSD == 0 || math.IsNaN(res.AgeSD) {
+		return math.NaN()
 	}
-	return math.Sqrt(ss / float64(len(design.Ages)-1))
-}()
+	return ageUnitYears / res.AgeSD
+}
+
+// shownEstimate is a coefficient of res in the site's units.
+func shownEstimate(res *score.Result, c design.Coef) score.Estimate {
+	e, k := res.Coefficients[c], coefScale(res, c)
+	e.Estimate, e.SE, e.CI95 = e.Estimate*k, e.SE*k, scaleInterval(e.CI95, k)
+	return e
+}
+
+// scaleInterval multiplies an interval by k > 0.
+func scaleInterval(iv [2]float64, k float64) [2]float64 { return [2]float64{iv[0] * k, iv[1] * k} }
 
 // ageGapYears is the mean distance between two of the design's ages.
 const ageGapYears = "33⅓"
@@ -72,10 +94,10 @@ func familyWise(alpha string) string {
 }
 
 // coefDisplay names a coefficient for readers: "non-binary", "Native
-// American", "age (per SD)", never the JSON name.
+// American", "age (per 10 years older)", never the JSON name.
 func coefDisplay(c design.Coef) string {
 	if c == design.CoefAge {
-		return "age (per SD, older)"
+		return "age (" + ageUnit + ")"
 	}
 	return c.Group()
 }

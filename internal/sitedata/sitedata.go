@@ -140,7 +140,7 @@ type Question struct {
 	ID           int            `json:"id" jsonschema_description:"the decision question id"`
 	Rows         int            `json:"rows" jsonschema_description:"rows (prompts) scored"`
 	MeanLogit    Num            `json:"mean_logit" jsonschema_description:"mean logit of yes over the question's rows"`
-	Coefficients map[string]Num `json:"coefficients" jsonschema_description:"signed coefficients by name, in logit points: positive favours the named group"`
+	Coefficients map[string]Num `json:"coefficients" jsonschema_description:"signed coefficients by name, in logit points: positive favours the named group; age per 10 years older"`
 }
 
 // StructureTest is one test of the model's structure (score.StructureTest).
@@ -181,12 +181,13 @@ type Run struct {
 	Complete         bool                `json:"complete" jsonschema_description:"whether every prompt of the dataset has a row"`
 	Fit              *Fit                `json:"fit,omitempty" jsonschema_description:"how the coefficients were obtained"`
 	Rubric           *RunRubric          `json:"rubric,omitempty" jsonschema_description:"how this run's numbers were scored, beside the rules every run shares (data/rubric.json)"`
-	Coefficients     map[string]Estimate `json:"coefficients,omitempty" jsonschema_description:"signed coefficients by name, in logit points: positive favours the named group"`
+	Coefficients     map[string]Estimate `json:"coefficients,omitempty" jsonschema_description:"signed coefficients by name, in logit points: positive favours the named group; age is per 10 years older (the site's one age unit)"`
+	AgePerSD         *Estimate           `json:"age_per_sd,omitempty" jsonschema_description:"an alternative unit: the age coefficient per standard deviation of age (age_sd years), the fit's own unit and the paper's; coefficients.age = age_per_sd × 10 / age_sd"`
 	Card             map[string]Num      `json:"card,omitempty" jsonschema_description:"the dataset card's mean differences from the baseline group, by name"`
 	MaxGap           map[string]Num      `json:"max_gap,omitempty" jsonschema_description:"the largest gap between two groups, per attribute, in logit points"`
 	Views            map[string]Estimate `json:"views,omitempty" jsonschema_description:"the views (lower is better), in logit points"`
 	Definitions      map[string]Num      `json:"composite_definitions,omitempty" jsonschema_description:"the composite under each documented definition (robustness panel)"`
-	Between          map[string]Num      `json:"between_question_sd,omitempty" jsonschema_description:"per coefficient, its standard deviation between decision questions (scenarios), in logit points: the mixed model's random-slope SD, or for a decision run the SD of the per-question coefficients (an upper bound: it holds each question's own noise)"`
+	Between          map[string]Num      `json:"between_question_sd,omitempty" jsonschema_description:"per coefficient (age per 10 years older), its standard deviation between decision questions (scenarios), in logit points: the mixed model's random-slope SD, or for a decision run the SD of the per-question coefficients (an upper bound: it holds each question's own noise)"`
 	Predict          map[string]*[2]Num  `json:"prediction_interval,omitempty" jsonschema_description:"per coefficient, the 95% prediction interval for the coefficient of a new scenario: estimate ± t(0.975; m − 1) × √(between_question_sd² + SE²)"`
 	Structure        []StructureTest     `json:"structure_tests,omitempty" jsonschema_description:"tests of the model's structure on a complete log-probability run: interactions of age and gender and of race and gender, a linear age effect, answer mass by group; each per scenario, then Hotelling's T² over the scenarios"`
 	ViewZeroP        map[string]Num      `json:"view_zero_p,omitempty" jsonschema_description:"per view, the p-value of the test that every gap it averages is zero (Hotelling's T² on its coefficients); at or below 0.05 the view's interval may start above zero, otherwise it starts at 0"`
@@ -433,8 +434,12 @@ func Columns() []Column {
 				return f(e)
 			}
 		}
+		what := c.Group() + " against " + c.Reference()
+		if c == design.CoefAge {
+			what = "age, per 10 years older (the site's one age unit; the per-SD value is age_per_sd in the run's JSON)"
+		}
 		cols = append(cols,
-			str("coef_"+name, "signed coefficient of the mixed model, "+c.Group()+" against "+c.Reference()+", in logit points (positive favours "+c.Group()+")",
+			str("coef_"+name, "signed coefficient of the mixed model, "+what+", in logit points (positive favours "+c.Group()+")",
 				coef(func(e Estimate) string { return csvNum(e.Estimate) })),
 			str("coef_"+name+"_se", "standard error of coef_"+name, coef(func(e Estimate) string {
 				if e.SE == nil {
