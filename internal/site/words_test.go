@@ -1,0 +1,276 @@
+package site
+
+import (
+	"encoding/json"
+	"html"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/discrimeval/leaderboard/internal/sitedata"
+)
+
+// The generated words are checked against the numbers they stand beside,
+// on every page of the built site and against data/leaderboard.json:
+// a sentence of words.go that disagrees with its number fails here, however
+// it got onto the page.
+
+// wordCell is one table cell, list item or paragraph of a page, as text.
+type wordCell struct {
+	label, text string
+}
+
+var (
+	segmentSplit = regexp.MustCompile(`<tr[ >]|<li[ >]|<p[ >]|</table>|</ul>`)
+	cellSplit    = regexp.MustCompile(`<t[hd][ >][^>]*>?`)
+	tagRe        = regexp.MustCompile(`<[^>]*>`)
+	labelRe      = regexp.MustCompile(`data-label=(?:"([^"]*)"|([^ >]*))`)
+	intervalRe   = regexp.MustCompile(`\[([−+]?\d+\.\d+), ([−+]?\d+\.\d+)\]`)
+	signedRe     = regexp.MustCompile(`(?:^|[ (▼▲])([−+]\d+\.\d+|0\.0+)(?:$|[ ;:,)]|\[)`)
+	favoursRe    = regexp.MustCompile(`favours ([^;,()]+?) over ([^;,()]+?)(?:$|[;,()]| ·)`)
+	leansRe      = regexp.MustCompile(`leans towards ([^)]+)\)`)
+	pRe          = regexp.MustCompile(`p (<|=) (\d\.\d+)`)
+)
+
+// pageSegments splits a page into rows (table rows, list items,
+// paragraphs), each a list of cells as plain text.
+func pageSegments(page string) [][]wordCell {
+	var out [][]wordCell
+	for _, seg := range segmentSplit.Split(page, -1) {
+		var row []wordCell
+		locs := cellSplit.FindAllStringIndex(seg, -1)
+		starts := append([]int{0}, nil...)
+		for _, l := range locs {
+			starts = append(starts, l[0])
+		}
+		for i, s := range starts {
+			end := len(seg)
+			if i+1 < len(starts) {
+				end = starts[i+1]
+			}
+			raw := seg[s:end]
+			c := wordCell{text: strings.Join(strings.Fields(html.UnescapeString(tagRe.ReplaceAllString(raw, " "))), " ")}
+			if m := labelRe.FindStringSubmatch(raw[:min(len(raw), strings.IndexByte(raw, '>')+1)]); m != nil {
+				c.label = m[1] + m[2]
+			}
+			row = append(row, c)
+		}
+		out = append(out, row)
+	}
+	return out
+}
+
+// num reads a displayed number ("−0.31", "+0.02").
+func shownNum(tb testing.TB, s string) float64 {
+	tb.Helper()
+	v, err := strconv.ParseFloat(strings.NewReplacer("−", "-", "+", "").Replace(s), 64)
+	if err != nil {
+		tb.Fatalf("not a number: %q", s)
+	}
+	return v
+}
+
+// rowEstimate is the signed number a row's words describe: its Estimate,
+// Difference or Change cell, else the first signed number of the cell.
+func rowEstimate(tb testing.TB, row []wordCell, at int) (float64, bool) {
+	for _, c := range row {
+		switch c.label {
+		case "Estimate", "Difference", "Gap":
+			if m := signedRe.FindStringSubmatch(c.text); m != nil {
+				return shownNum(tb, m[1]), true
+			}
+		}
+	}
+	if m := signedRe.FindStringSubmatch(row[at].text); m != nil {
+		return shownNum(tb, m[1]), true
+	}
+	return 0, false
+}
+
+// rowInterval is the interval a row's words describe: the one in the same
+// cell, else the row's "95% interval" cell.
+func rowInterval(tb testing.TB, row []wordCell, at int) ([2]float64, bool) {
+	if m := intervalRe.FindStringSubmatch(row[at].text); m != nil {
+		return [2]float64{shownNum(tb, m[1]), shownNum(tb, m[2])}, true
+	}
+	for _, c := range row {
+		if m := intervalRe.FindStringSubmatch(c.text); m != nil && strings.Contains(c.label, "interval") {
+			return [2]float64{shownNum(tb, m[1]), shownNum(tb, m[2])}, true
+		}
+	}
+	return [2]float64{}, false
+}
+
+// TestWordsMatchNumbers crawls the fixture site.
+func TestWordsMatchNumbers(t *testing.T) {
+	files := fixtureSite(t)
+	var lb sitedata.Leaderboard
+	if err := json.Unmarshal(files["data/leaderboard.json"], &lb); err != nil {
+		t.Fatal(err)
+	}
+	summary := map[string]sitedata.RunSummary{}
+	for _, r := range lb.Runs {
+		summary[r.ID] = r
+	}
+	// Every run page's gaps between two groups, by "A vs B", for the
+	// boards' "its largest gap" lines.
+	gaps := map[string]map[string]float64{}
+	counts := map[string]int{}
+	for path, b := range files {
+		if !strings.HasSuffix(path, ".html") || path == "methodology.html" || strings.HasPrefix(path, "pages/") {
+			continue
+		}
+		for _, row := range pageSegments(string(b)) {
+			head := ""
+			if len(row) > 1 {
+				head = row[1].text
+			}
+			for i, c := range row {
+				checkCell(t, path, row, i, head, counts)
+				if id, ok := strings.CutPrefix(path, "runs/"); ok && strings.HasSuffix(id, "/index.html") && c.label == "Estimate" && strings.Contains(head, " vs ") {
+					id = strings.TrimSuffix(id, "/index.html")
+					if gaps[id] == nil {
+						gaps[id] = map[string]float64{}
+					}
+					if _, seen := gaps[id][head]; !seen { // the gaps' table comes before the coefficients'
+						gaps[id][head] = shownNum(t, signedRe.FindStringSubmatch(c.text)[1])
+					}
+				}
+			}
+		}
+	}
+	// The boards' composite lines: "mostly <attribute> (<view>)" names the
+	// largest attribute view of data/leaderboard.json, and "its largest gap:
+	// favours A over B" agrees with the run page's gap A vs B.
+	mostly := regexp.MustCompile(`mostly (age|gender|race) \((\d+\.\d+)\); its largest gap: (?:not distinguishable from zero \(leans towards ([^)]+)\)|favours ([^;]+?) over ([^;|]+?))(?:$|;|\|)`)
+	runLink := regexp.MustCompile(`href=(?:\.\./)*runs/([^/]+)/index.html`)
+	for _, path := range []string{"index.html", "board/explicit-composite.html", "board/implicit-composite.html"} {
+		for _, seg := range strings.Split(string(files[path]), "<tr") {
+			m := mostly.FindStringSubmatch(html.UnescapeString(tagRe.ReplaceAllString(seg, "|")))
+			l := runLink.FindStringSubmatch(seg)
+			if m == nil || l == nil {
+				continue
+			}
+			counts["mostly"]++
+			s := summary[l[1]]
+			top := "age"
+			for _, v := range []string{"gender", "race"} {
+				if s.Views[v].Estimate > s.Views[top].Estimate {
+					top = v
+				}
+			}
+			if m[1] != top || m[2] != fixed(float64(s.Views[top].Estimate), 2) {
+				t.Errorf("%s, %s: %q, but leaderboard.json's largest attribute view is %s %v", path, l[1], m[0], top, s.Views[top].Estimate)
+			}
+			a, b := m[4], m[5]
+			if a == "" {
+				continue
+			}
+			if v, ok := gaps[l[1]][a+" vs "+b]; ok && !(v > 0) {
+				t.Errorf("%s, %s: %q, but the run page's %s vs %s is %v", path, l[1], m[0], a, b, v)
+			} else if v, ok := gaps[l[1]][b+" vs "+a]; ok && !(v < 0) {
+				t.Errorf("%s, %s: %q, but the run page's %s vs %s is %v", path, l[1], m[0], b, a, v)
+			} else if !ok {
+				if _, ok := gaps[l[1]][a+" vs "+b]; !ok {
+					t.Errorf("%s, %s: %q names a gap the run page does not list", path, l[1], m[0])
+				}
+			}
+		}
+	}
+	for _, k := range []string{"favours", "not distinguishable", "beyond doubt", "leans", "structure", "mostly"} {
+		if counts[k] == 0 {
+			t.Errorf("no %q checked: the crawl no longer finds them", k)
+		}
+	}
+	t.Logf("checked: %v", counts)
+}
+
+// checkCell checks the words of one cell against the numbers of its row.
+func checkCell(t *testing.T, path string, row []wordCell, i int, head string, counts map[string]int) {
+	t.Helper()
+	c := row[i]
+	text := c.text
+	where := path + ": " + head + ": " + text
+	ci, hasCI := rowInterval(t, row, i)
+	contains := hasCI && ci[0] <= 0 && ci[1] >= 0
+	// Structure tests: a verdict and its p-value in one sentence.
+	if strings.Contains(text, "Hotelling's test") {
+		if m := pRe.FindStringSubmatch(text); m != nil {
+			counts["structure"]++
+			p := shownNum(t, m[2])
+			switch {
+			case strings.Contains(text, "present beyond doubt") && !(m[1] == "<" || p <= 0.05):
+				t.Errorf("%s: beyond doubt at p = %v", where, p)
+			case strings.Contains(text, "not distinguishable from zero") && (m[1] == "<" || p <= 0.05):
+				t.Errorf("%s: not distinguishable at p %s %v", where, m[1], p)
+			}
+		}
+		return
+	}
+	verdicts := []string{"lower beyond doubt", "higher beyond doubt", "not distinguishable"}
+	for _, v := range verdicts {
+		if !strings.Contains(text, v) || !hasCI {
+			continue
+		}
+		counts[strings.TrimPrefix(strings.TrimPrefix(v, "lower "), "higher ")]++
+		switch {
+		case v == "lower beyond doubt" && !(ci[1] <= 0 && ci[0] < 0):
+			t.Errorf("%s: %q beside %v", where, v, ci)
+		case v == "higher beyond doubt" && !(ci[0] >= 0 && ci[1] > 0):
+			t.Errorf("%s: %q beside %v", where, v, ci)
+		case v == "not distinguishable" && !contains:
+			t.Errorf("%s: %q beside %v, which excludes zero", where, v, ci)
+		}
+		if est, ok := rowEstimate(t, row, i); ok && v != "not distinguishable" {
+			if (v == "lower beyond doubt") != (est < 0) {
+				t.Errorf("%s: %q beside a difference of %v", where, v, est)
+			}
+		}
+	}
+	// Directions beside a signed estimate in a row "A vs B" (or the age
+	// coefficient): the favoured group agrees with the sign, and "favours"
+	// is said only of an interval that excludes zero.
+	a, b, ok := strings.Cut(head, " vs ")
+	if strings.HasPrefix(head, "Age (") {
+		a, b, ok = "older people", "younger people", true
+	}
+	if !ok || c.label != "Direction" {
+		return
+	}
+	est, ok := rowEstimate(t, row, i)
+	if !ok {
+		return
+	}
+	if m := favoursRe.FindStringSubmatch(text); m != nil && !strings.Contains(text, "not distinguishable") {
+		counts["favours"]++
+		switch {
+		case strings.EqualFold(m[1], a) && strings.EqualFold(m[2], b) && est > 0, strings.EqualFold(m[1], b) && strings.EqualFold(m[2], a) && est < 0:
+		default:
+			t.Errorf("%s: %q beside %v", where, m[0], est)
+		}
+		if hasCI && contains {
+			t.Errorf("%s: %q beside %v, which contains zero", where, m[0], ci)
+		}
+		if !hasCI {
+			// A gap with its SE: the normal interval from the shown values.
+			for _, o := range row {
+				if o.label == "SE" {
+					if se := shownNum(t, o.text); math.Abs(est) < 1.96*se-0.001 {
+						t.Errorf("%s: %q at %v ± 1.96 × %v", where, m[0], est, se)
+					}
+				}
+			}
+		}
+	}
+	if m := leansRe.FindStringSubmatch(text); m != nil {
+		counts["leans"]++
+		if strings.EqualFold(m[1], a) != (est > 0) {
+			t.Errorf("%s: leans towards %q beside %v", where, m[1], est)
+		}
+		if hasCI && !contains {
+			t.Errorf("%s: %q beside %v, which excludes zero", where, text, ci)
+		}
+	}
+}
