@@ -221,20 +221,30 @@ var ErrUnscorable = errors.New("the row cannot be scored")
 // logprobCell fills the logprob fields of c from r; see the README's
 // scored.jsonl section for the rules (zero probabilities, bounds,
 // rounding).
-func (m *Manifest) logprobCell(c *Cell, r *Row) error {
+//
+// The forms' log-probabilities (Cell.LP) are cut from *slab, a buffer
+// shared by the cells of a run, grown lpSlabRows rows at a time (one
+// allocation for many rows instead of one a row); slab nil allocates
+// for this cell alone.
+func (m *Manifest) logprobCell(c *Cell, r *Row, slab *[]float64) error {
 	if r.Logprobs == nil {
 		return fmt.Errorf("missing logprobs in a logprob run")
 	}
-	for _, form := range sortedKeys(r.Logprobs) {
-		lp := r.Logprobs[form]
-		if math.IsNaN(lp) || math.IsInf(lp, 1) || lp > 0 {
-			return fmt.Errorf("log-probability of %q is %v: want a number ≤ 0, or null for probability zero", form, lp)
-		}
-		if lp < MinLogprob && !math.IsInf(lp, -1) {
-			return fmt.Errorf("log-probability of %q is %v, below %v, which no model's softmax gives (such values are placeholders for zero): write null for probability zero", form, lp, MinLogprob)
+	for _, lp := range r.Logprobs {
+		if !validLogprob(lp) {
+			// The first bad form in key order, so the message does
+			// not depend on the map's order.
+			for _, form := range sortedKeys(r.Logprobs) {
+				lp := r.Logprobs[form]
+				if math.IsNaN(lp) || math.IsInf(lp, 1) || lp > 0 {
+					return fmt.Errorf("log-probability of %q is %v: want a number ≤ 0, or null for probability zero", form, lp)
+				}
+				if lp < MinLogprob && !math.IsInf(lp, -1) {
+					return fmt.Errorf("log-probability of %q is %v, below %v, which no model's softmax gives (such values are placeholders for zero): write null for probability zero", form, lp, MinLogprob)
+				}
+			}
 		}
 	}
-	forms := m.Choices.Forms()
 	bounded := map[string]bool{}
 	for _, f := range r.Bounded {
 		if _, ok := r.Logprobs[f]; !ok || bounded[f] {
@@ -267,8 +277,21 @@ func (m *Manifest) logprobCell(c *Cell, r *Row) error {
 		}
 		shift, c.Mass, c.Normalized = math.Log(c.Mass), 1, true
 	}
-	c.LP = make([]float64, 0, len(forms))
-	for _, f := range forms {
+	n := len(m.Choices.Yes) + len(m.Choices.No)
+	if slab == nil || cap(*slab)-len(*slab) < n {
+		s := make([]float64, 0, n*lpSlabRows)
+		if slab == nil {
+			slab = &s
+		} else {
+			*slab = s
+		}
+	}
+	c.LP = (*slab)[len(*slab) : len(*slab) : len(*slab)+n]
+	*slab = (*slab)[:len(*slab)+n]
+	for _, f := range m.Choices.Yes {
+		c.LP = append(c.LP, r.Logprobs[f]-shift)
+	}
+	for _, f := range m.Choices.No {
 		c.LP = append(c.LP, r.Logprobs[f]-shift)
 	}
 	if len(bounded) > 0 {
@@ -288,6 +311,15 @@ func (m *Manifest) logprobCell(c *Cell, r *Row) error {
 		}
 	}
 	return nil
+}
+
+// lpSlabRows is how many rows' log-probabilities one slab holds.
+const lpSlabRows = 256
+
+// validLogprob reports whether lp is a log-probability a row may hold: at
+// most 0 and at least MinLogprob, or −∞ (null).
+func validLogprob(lp float64) bool {
+	return lp <= 0 && (lp >= MinLogprob || math.IsInf(lp, -1))
 }
 
 func sortedKeys(m map[string]float64) []string {

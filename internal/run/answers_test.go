@@ -39,7 +39,7 @@ func TestLogprobsNullIsZeroProbability(t *testing.T) {
 	}
 	var back []Row
 	if _, _, _, err := EachRow(fstest.MapFS{"s.jsonl": {Data: scored}}, "s.jsonl", "s", func(_ int, r *Row) error {
-		back = append(back, *r)
+		back = append(back, r.Clone()) // EachRow reuses the row
 		return nil
 	}); err != nil {
 		t.Fatal(err)

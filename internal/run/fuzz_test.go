@@ -16,7 +16,7 @@ import (
 // seedLines returns lines of the real dataset rows (testdata/, verbatim
 // from Anthropic/discrim-eval) and of the synthetic reference run, for
 // seeding the fuzzers.
-func seedLines(f *testing.F) [][]byte {
+func seedLines(f testing.TB) [][]byte {
 	f.Helper()
 	var lines [][]byte
 	files, _ := filepath.Glob("../../testdata/explicit-excerpt-*.jsonl")

@@ -40,7 +40,9 @@ type File struct {
 func (r *Run) ScoredFS() string { return path.Join(r.ID, r.Manifest.Scored.Path) }
 
 // RowHook sees every row of every run as it is loaded. Runs load in
-// parallel, so a hook must be safe for concurrent use.
+// parallel, so a hook must be safe for concurrent use. The row is reused
+// for the next one (as EachRow's): a hook copies what it keeps of its
+// maps and lists (Row.Clone); its strings may be kept.
 type RowHook func(r *Run, c Cell, row *Row)
 
 // LoadAll loads every run folder in fsys (the runs folder). label is the
@@ -213,8 +215,9 @@ func (r *Run) LoadRows(fsys fs.FS, label string, hook RowHook) error {
 	// Nothing is sized from scored.rows: it is only compared with the
 	// count of the rows read.
 	seen := make(map[design.Prompt]int)
+	var slab []float64
 	sum, size, rows, err := EachRow(fsys, spath, sname, func(line int, row *Row) error {
-		c, err := m.ToCell(line, row)
+		c, err := m.toCell(line, row, &slab)
 		if err != nil {
 			return err
 		}

@@ -8,17 +8,19 @@ import (
 
 	"bufio"
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/klauspost/compress/gzip"
 	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -43,6 +45,26 @@ type Row struct {
 	Bounded   []string `json:"bounded,omitempty"`
 	Decisions []string `json:"decisions,omitempty"`
 	Response  string   `json:"response,omitempty"`
+}
+
+// Clone returns a copy of r that shares nothing with it but strings.
+func (r *Row) Clone() Row {
+	c := *r
+	if r.DecisionQuestionID != nil {
+		q := *r.DecisionQuestionID
+		c.DecisionQuestionID = &q
+	}
+	if r.Age != nil {
+		a := *r.Age
+		c.Age = &a
+	}
+	if r.Logprobs != nil {
+		c.Logprobs = maps.Clone(r.Logprobs)
+	}
+	c.Messages = slices.Clone(r.Messages)
+	c.Bounded = slices.Clone(r.Bounded)
+	c.Decisions = slices.Clone(r.Decisions)
+	return c
 }
 
 // Message is one turn of a transcript.
@@ -85,7 +107,8 @@ type Cell struct {
 func ScoredPath(dir string, m *Manifest) string { return path.Join(dir, m.Scored.Path) }
 
 // EachRow streams the scored file of a run, calling fn for every row with
-// its 1-based line number. It returns the sha256 and size of the stored
+// its 1-based line number. The row, its map and its lists are reused for
+// the next row (its strings are not): fn copies what it keeps of them. It returns the sha256 and size of the stored
 // (possibly compressed) file and the number of rows. name prefixes errors,
 // which are *fileerr.Error values.
 //
@@ -115,6 +138,7 @@ func EachRow(fsys fs.FS, file, name string, fn func(line int, r *Row) error) (su
 	br := bufio.NewReaderSize(r, 1<<16)
 	line := 0
 	var buf []byte
+	var dec rowDecoder
 	var total int64 // decompressed bytes read
 	for {
 		b, rerr := readLine(br, &buf)
@@ -143,11 +167,16 @@ func EachRow(fsys fs.FS, file, name string, fn func(line int, r *Row) error) (su
 			if err := input.UTF8(name, line, b); err != nil {
 				return "", 0, 0, err
 			}
-			var row Row
-			if err := decodeStrict(b, &row); err != nil {
-				return "", 0, 0, fileerr.New(name, line, "%v", err)
+			row := dec.decode(b)
+			if row == nil {
+				// Not a line the fast path reads: the reflective
+				// decoder accepts it or says what is wrong.
+				row = new(Row)
+				if err := decodeStrict(b, row); err != nil {
+					return "", 0, 0, fileerr.New(name, line, "%v", err)
+				}
 			}
-			if err := fn(line, &row); err != nil {
+			if err := fn(line, row); err != nil {
 				return "", 0, 0, fileerr.Wrap(name, line, err)
 			}
 			rows++
@@ -275,7 +304,11 @@ func wanted(t reflect.Type) string {
 }
 
 // ToCell validates a row against the manifest and reduces it to a Cell.
-func (m *Manifest) ToCell(line int, r *Row) (Cell, error) {
+func (m *Manifest) ToCell(line int, r *Row) (Cell, error) { return m.toCell(line, r, nil) }
+
+// toCell is ToCell with the cells' log-probabilities cut from *slab (see
+// logprobCell).
+func (m *Manifest) toCell(line int, r *Row, slab *[]float64) (Cell, error) {
 	var c Cell
 	p, err := ParsePrompt(r)
 	if err != nil {
@@ -296,7 +329,7 @@ func (m *Manifest) ToCell(line int, r *Row) (Cell, error) {
 		if r.Logprobs == nil {
 			return c, fmt.Errorf("missing logprobs in a logprob run")
 		}
-		if err := m.logprobCell(&c, r); err != nil {
+		if err := m.logprobCell(&c, r, slab); err != nil {
 			return c, err
 		}
 	case Decision:
@@ -346,7 +379,7 @@ func logSumExp(lps map[string]float64, forms []string) (float64, error) {
 func ReadRows(file string) ([]Row, error) {
 	var rows []Row
 	_, _, _, err := EachRow(os.DirFS(filepath.Dir(file)), filepath.Base(file), file, func(_ int, r *Row) error {
-		rows = append(rows, *r)
+		rows = append(rows, r.Clone())
 		return nil
 	})
 	return rows, err

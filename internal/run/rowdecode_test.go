@@ -1,0 +1,252 @@
+package run
+
+import (
+	"bytes"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"unicode/utf8"
+
+	"github.com/discrimeval/leaderboard/internal/fileerr"
+)
+
+// agree checks the fast row decoder against decodeStrict (JSON v2 through
+// reflection, the decoder of record) on one line: whatever the fast path
+// accepts, decodeStrict accepts with the same values, to the bit. It
+// returns whether the fast path read the line.
+func agree(t *testing.T, d *rowDecoder, line []byte) bool {
+	t.Helper()
+	if !utf8.Valid(line) {
+		return false // EachRow refuses the line before decoding it
+	}
+	fast := d.decode(line)
+	var slow Row
+	serr := decodeStrict(line, &slow)
+	if fast == nil {
+		return false
+	}
+	if serr != nil {
+		t.Fatalf("%q: the fast path accepts a line decodeStrict refuses (%v): %+v", line, serr, *fast)
+	}
+	if !sameRow(*fast, slow) {
+		t.Fatalf("%q:\nfast %#v\nslow %#v", line, *fast, slow)
+	}
+	return true
+}
+
+// sameRow is reflect.DeepEqual with floats compared by their bits (−0 is
+// not 0) and nil lists told from empty ones.
+func sameRow(a, b Row) bool {
+	if !reflect.DeepEqual(a, b) {
+		return false
+	}
+	if (a.Age == nil) != (b.Age == nil) || a.Age != nil && math.Float64bits(*a.Age) != math.Float64bits(*b.Age) {
+		return false
+	}
+	for k, v := range a.Logprobs {
+		if math.Float64bits(v) != math.Float64bits(b.Logprobs[k]) {
+			return false
+		}
+	}
+	return (a.Messages == nil) == (b.Messages == nil) && (a.Bounded == nil) == (b.Bounded == nil) &&
+		(a.Decisions == nil) == (b.Decisions == nil) && (a.Logprobs == nil) == (b.Logprobs == nil)
+}
+
+// trickyRows are lines at the edges of what the fast path reads, each
+// either read by it with decodeStrict's values or left to decodeStrict.
+var trickyRows = []string{
+	`{}`,
+	` {"age": 20} `,
+	"\t{\r\n\"age\"\t:\n20\r}\n",
+	`{"age": -0}`,
+	`{"age": -0.0e-0}`,
+	`{"age": 1E+2}`,
+	`{"age": 1e400}`,
+	`{"age": -1e-400}`,
+	`{"age": 01}`,
+	`{"age": 1.}`,
+	`{"age": .5}`,
+	`{"age": +1}`,
+	`{"age": 1e}`,
+	`{"age": -}`,
+	`{"age": NaN}`,
+	`{"age": Infinity}`,
+	`{"age": null}`,
+	`{"age": "20"}`,
+	`{"age": 20, "age": 30}`,
+	`{"Age": 20}`,
+	`{"ag\u0065": 20}`,
+	`{"decision_question_id": 0}`,
+	`{"decision_question_id": -0}`,
+	`{"decision_question_id": -7}`,
+	`{"decision_question_id": 1.0}`,
+	`{"decision_question_id": 1e2}`,
+	`{"decision_question_id": 999999999999999999}`,
+	`{"decision_question_id": 9223372036854775807}`,
+	`{"decision_question_id": 9223372036854775808}`,
+	`{"decision_question_id": 1e40}`,
+	`{"decision_question_id": null}`,
+	`{"gender": "female", "race": "Black", "fill_type": "explicit"}`,
+	`{"gender": null}`,
+	`{"gender": 1}`,
+	`{"gender": "a\"b\\c\/d\b\f\n\r\t"}`,
+	`{"gender": "\u00e9\u0000\u001F\uFFFF"}`,
+	`{"gender": "\ud83d\ude00"}`,
+	`{"gender": "\ud83d"}`,
+	`{"gender": "\ude00x"}`,
+	`{"gender": "\u00g0"}`,
+	`{"gender": "\x"}`,
+	"{\"gender\": \"tab\there\"}",
+	`{"gender": "é ✓ 😀"}`,
+	`{"gender": "unterminated}`,
+	`{"filled_template": "a long text with \"quotes\" and a newline\n"}`,
+	`{"prompt": "", "response": ""}`,
+	`{"logprobs": {}}`,
+	`{"logprobs": null}`,
+	`{"logprobs": {"yes": null, "no": -1.5}}`,
+	`{"logprobs": {"yes": -1, "yes": -2}}`,
+	`{"logprobs": {"yes": -1,}}`,
+	`{"logprobs": {"yes": -1e999}}`,
+	`{"logprobs": {"yes": 1.7976931348623157e308}}`,
+	`{"logprobs": {"yes": "x"}}`,
+	`{"logprobs": {"y\u0065s": -1}}`,
+	`{"logprobs": {"": -1}}`,
+	`{"logprobs": {"yes": nul}}`,
+	`{"logprobs": {"yes": nullx}}`,
+	`{"logprobs": {"yes" -1}}`,
+	`{"logprobs": [1]}`,
+	`{"bounded": []}`,
+	`{"bounded": ["yes", "no"]}`,
+	`{"bounded": ["yes",]}`,
+	`{"bounded": [null]}`,
+	`{"bounded": null}`,
+	`{"decisions": ["Yes", "no", "Yes."]}`,
+	`{"decisions": "Yes"}`,
+	`{"messages": []}`,
+	`{"messages": [{}]}`,
+	`{"messages": [{"role": "user", "content": "hi"}, {"content": "yes", "role": "assistant"}]}`,
+	`{"messages": [{"role": "user", "role": "user"}]}`,
+	`{"messages": [{"role": "user", "extra": 1}]}`,
+	`{"messages": [{"role": "user"},]}`,
+	`{"messages": [null]}`,
+	`{"messages": null}`,
+	`{"messages": {}}`,
+	`{"unknown": 1}`,
+	`{"age": 20,}`,
+	`{"age": 20} x`,
+	`{"age": 20}{}`,
+	`{"age" 20}`,
+	`{age: 20}`,
+	`{"age": 20`,
+	`{`,
+	`[]`,
+	`null`,
+	`"row"`,
+	``,
+	`{"response": "a", "response": "b"}`,
+}
+
+// TestRowDecoderAgrees: on the seed lines (real dataset rows, frozen scored
+// rows) and the edge cases above, the fast path agrees with decodeStrict,
+// and it reads every real and frozen row (else it would be no faster).
+func TestRowDecoderAgrees(t *testing.T) {
+	var d rowDecoder
+	for _, l := range seedLines(t) {
+		if !agree(t, &d, l) {
+			t.Errorf("the fast path does not read a real row: %.200q", l)
+		}
+	}
+	read := 0
+	for _, l := range trickyRows {
+		if agree(t, &d, []byte(l)) {
+			read++
+		}
+	}
+	// Some of the edge cases are read by the fast path, not all left to
+	// decodeStrict (the test would then say nothing of the fast path).
+	if read < 20 || read > len(trickyRows)-20 {
+		t.Errorf("the fast path reads %d of %d edge cases", read, len(trickyRows))
+	}
+}
+
+// TestEachRowSameErrors: a file whose every line is one edge case gives
+// EachRow's error (path:line: message) or rows as decodeStrict alone
+// would: the same error at the same line, or the same rows.
+func TestEachRowSameErrors(t *testing.T) {
+	for _, l := range trickyRows {
+		data := []byte(`{"age": 20}` + "\n" + l + "\n")
+		got, gerr := readRowsFS(data)
+		want, werr := readRowsStrict(data)
+		if (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
+			t.Errorf("%s:\n got %v\nwant %v", l, gerr, werr)
+			continue
+		}
+		if gerr != nil {
+			continue
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s: %d rows, want %d", l, len(got), len(want))
+			continue
+		}
+		for i := range got {
+			if !sameRow(got[i], want[i]) {
+				t.Errorf("%s: row %d is %+v, want %+v", l, i+1, got[i], want[i])
+			}
+		}
+	}
+}
+
+func mapFile(data []byte) fstest.MapFS { return fstest.MapFS{"s.jsonl": {Data: data}} }
+
+func errorAt(name string, line int, err error) error { return fileerr.New(name, line, "%v", err) }
+
+// readRowsFS reads data as a scored file through EachRow, keeping clones.
+func readRowsFS(data []byte) ([]Row, error) {
+	var rows []Row
+	_, _, _, err := EachRow(mapFile(data), "s.jsonl", "runs/x/s.jsonl", func(_ int, r *Row) error {
+		rows = append(rows, r.Clone())
+		return nil
+	})
+	return rows, err
+}
+
+// readRowsStrict is EachRow with decodeStrict for every line, as before the
+// fast path, for lines without the reader's other checks (no empty lines,
+// valid UTF-8).
+func readRowsStrict(data []byte) ([]Row, error) {
+	var rows []Row
+	for i, l := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+		if len(bytes.TrimSpace(l)) == 0 || !utf8.Valid(l) {
+			return readRowsFS(data) // the reader's own checks, not the decoder's
+		}
+		var r Row
+		if err := decodeStrict(l, &r); err != nil {
+			return nil, errorAt("runs/x/s.jsonl", i+1, err)
+		}
+		rows = append(rows, r)
+	}
+	return rows, nil
+}
+
+// FuzzRowDecoderAgrees: on any line, what the fast path reads decodeStrict
+// reads with the same values. Several lines through one decoder check that
+// nothing of one row leaks into the next.
+func FuzzRowDecoderAgrees(f *testing.F) {
+	for _, l := range seedLines(f) {
+		f.Add(l)
+	}
+	for _, l := range trickyRows {
+		f.Add([]byte(l))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var d rowDecoder
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			agree(t, &d, l)
+		}
+		if !strings.Contains(string(data), "\n") {
+			agree(t, &d, data)
+		}
+	})
+}
