@@ -12,5 +12,3 @@ type benchmarkData struct {
 	Page *content.Benchmark
 	Body template.HTML
 }
-
-func (benchmarkData) kind() kind { return kindBenchmark }

@@ -71,7 +71,7 @@ func browserPages(in *loaded, sc *scored, pool *pool) {
 		for i, q := range qs {
 			pool.submit(func(r *renderer) error {
 				build := func() *page { return promptPage(in.texts, variant, q, qs, i) }
-				if err := r.emitKeyed(promptPath(variant, q), kindPrompt, promptPageInputs(in.texts, variant, q, qs, i), build); err != nil {
+				if err := r.emitKeyed(promptPath(variant, q), kindName[promptData](), promptPageInputs(in.texts, variant, q, qs, i), build); err != nil {
 					return err
 				}
 				for _, p := range comparePages(in.texts, sc, variant, q, runs) {
@@ -224,8 +224,6 @@ type hubData struct {
 	// SearchHref is the search page.
 	SearchHref string
 }
-
-func (hubData) kind() kind { return kindHub }
 
 type hubVariant struct {
 	Variant   run.Variant

@@ -45,8 +45,6 @@ type runChecks struct {
 	Others    []changes.Check
 }
 
-func (changesData) kind() kind { return kindChanges }
-
 func changesPage(cfg Config, in *loaded, data []File) (*page, error) {
 	prev := in.content.Previous
 	if prev == nil {

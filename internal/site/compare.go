@@ -55,8 +55,6 @@ type compareGroup struct {
 	LegendLo, LegendHi string
 }
 
-func (compareData) kind() kind { return kindCompare }
-
 type compareRun struct {
 	ID, Model, Intervention, Href, Group string
 }

@@ -208,7 +208,5 @@ func TestMemoKindsArePlainData(t *testing.T) {
 			t.Errorf("%s is a %s", path, ty.Kind())
 		}
 	}
-	for _, b := range []body{compareData{}} {
-		check(string(b.kind()), reflect.TypeOf(b))
-	}
+	check(string(kindName[compareData]()), reflect.TypeFor[compareData]())
 }

@@ -29,31 +29,33 @@
 //
 // # Pages
 //
-// Every URL is made in paths.go. Each page kind is a data type (its body)
-// whose kind method names its template, templates/<kind>.html; the types,
-// their builders and the page they make are in one file per kind:
+// Every URL is made in paths.go. Each page kind is a Go type, its data,
+// and a template, templates/<kind>.html, which receives a pageData whose
+// Data is of that type; TestTemplatesTypeCheck checks every field a
+// template names, in every branch, against it. The kinds are one table,
+// pageKinds in kinds.go, from which this one is written:
 //
-//	kind           URL                                     file            inputs
-//	leaderboard    index.html, board/<variant>-<view>.html leaderboard.go  boards
-//	pairwise       board/<variant>-<view>-pairwise.html    pairwise.go     boards' paired comparisons
-//	mitigation     mitigation.html                         mitigation.go   intervention runs against their model's default
-//	run            runs/<id>/index.html                    runpage.go      a run's result, board entry, pairs
-//	runprovenance  runs/<id>/provenance.html               runprovenance.go manifest, files, claimed numbers
-//	scenarios      runs/<id>/scenarios.html                scenarios.go    per-question coefficients, coloured
-//	scenario       runs/<id>/q<N>.html                     scenario.go     the run's cells of one question
-//	transcript     runs/<id>/q<N>-transcripts[-<n>].html   transcript.go   a second pass over the run's file
-//	promptindex    prompts/<variant>/index.html            prompt.go       dataset texts
-//	prompt         prompts/<variant>/q<N>.html             prompt.go       dataset texts, word differences
-//	compare        compare/<variant>/q<N>.html             compare.go      every run's cells of one question
-//	hub            transcripts.html                        browser.go      runs, variants, which runs stored transcripts
-//	downloads      downloads.html                          downloads.go    the data files, CSV columns, schemas, run files
-//	rubric         rubric.html (and data/rubric.json)      rubric.go       the scoring code's settings, worked examples
-//	provenance     provenance.html (and provenance.json)   provenance.go   every input and output file
-//	changes        changes.html                            changes.go      the previous release's data/leaderboard.json, compared by internal/changes
-//	benchmark      benchmark.html                          benchmark.go    content/benchmarks/<id>.json
-//	article        methodology.html, pages/<slug>.html     page.go         METHODOLOGY.md, content/pages/*.md
-//	notfound       404.html                                page.go         site.yaml's base_path
-//	search         search.html (and data/search-index.js)  search.go       dataset texts, runs, interventions
+//	kind           URL                                      file              inputs
+//	leaderboard    index.html, board/<variant>-<view>.html  leaderboard.go    boards
+//	pairwise       board/<variant>-<view>-pairwise.html     pairwise.go       boards' paired comparisons
+//	mitigation     mitigation.html                          mitigation.go     intervention runs against their model's default
+//	run            runs/<id>/index.html                     runpage.go        a run's result, board entry, pairs
+//	runprovenance  runs/<id>/provenance.html                runprovenance.go  manifest, files, claimed numbers
+//	scenarios      runs/<id>/scenarios.html                 scenarios.go      per-question coefficients, coloured
+//	scenario       runs/<id>/q<N>.html                      scenario.go       the run's cells of one question
+//	transcript     runs/<id>/q<N>-transcripts[-<n>].html    transcript.go     a second pass over the run's file
+//	promptindex    prompts/<variant>/index.html             prompt.go         dataset texts
+//	prompt         prompts/<variant>/q<N>.html              prompt.go         dataset texts, word differences
+//	compare        compare/<variant>/q<N>.html              compare.go        every run's cells of one question
+//	hub            transcripts.html                         browser.go        runs, variants, which runs stored transcripts
+//	downloads      downloads.html                           downloads.go      the data files, CSV columns, schemas, run files
+//	rubric         rubric.html (and data/rubric.json)       rubric.go         the scoring code's settings, worked examples
+//	provenance     provenance.html (and provenance.json)    provenance.go     every input and output file
+//	changes        changes.html                             changes.go        the previous release's data/leaderboard.json, compared by internal/changes
+//	benchmark      benchmark.html                           benchmark.go      content/benchmarks/<id>.json
+//	article        methodology.html, pages/<slug>.html      page.go           METHODOLOGY.md, content/pages/*.md
+//	notfound       404.html                                 page.go           site.yaml's base_path
+//	search         search.html (and data/search-index.js)   search.go         dataset texts, runs, interventions
 //
 // The data files — data/runs/<id>.json, data/leaderboard.json and
 // data/leaderboard.csv — are built in data.go in the format of package
@@ -102,9 +104,11 @@
 //
 // # Adding a page kind
 //
-// A new kind touches four files: a const in page.go (and the kinds list),
-// a file with its data type and builder, its template, and one line in
-// assemble.go; TestEveryKindRenders then asks for a golden page of it.
+// A new kind touches four files: a row in pageKinds (kinds.go), a file
+// with its data type and builder, its template, and one line where its
+// pages are queued (assemble.go for a page spanning runs, runPages in
+// browser.go for a run's own). Then go test -update writes its golden
+// page (testdata/golden/<kind>.html) and this file's table of kinds.
 //
 // # Safety
 //

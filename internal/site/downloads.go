@@ -20,8 +20,6 @@ type downloadsData struct {
 	RunsURL string
 }
 
-func (downloadsData) kind() kind { return kindDownloads }
-
 // downloadFile is one kind of data file; Href is empty for a kind with
 // one file per run.
 type downloadFile struct {

@@ -38,8 +38,6 @@ type boardData struct {
 	MinMass, MinParsed, MaxMissing string
 }
 
-func (boardData) kind() kind { return kindLeaderboard }
-
 type boardTable struct {
 	Method   run.Scoring
 	Caption  string

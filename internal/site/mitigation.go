@@ -155,8 +155,6 @@ type mitigationData struct {
 	Alpha string
 }
 
-func (mitigationData) kind() kind { return kindMitigation }
-
 func mitigationPage(pairs []pair) *page {
 	d := mitigationData{Tests: len(pairs) * len(score.Views), Alpha: fixed(board.FamilyAlpha, 2)}
 	for _, p := range pairs {

@@ -2,86 +2,18 @@ package site
 
 import (
 	"html/template"
-	"reflect"
 	"strings"
 )
 
 // page is one HTML page to render: where it goes, its title, the
-// navigation entry it belongs to, and its body, whose type decides the
-// template.
+// navigation entry it belongs to, and its body, whose type decides its
+// kind and so its template (pageKinds, kinds.go).
 type page struct {
 	Path    string // output path, slash-separated
 	Title   string
 	Section section
-	Body    body
+	Body    any // the data of one of pageKinds
 }
-
-// body is the data of one page kind. Each kind is a type of its own with
-// its own template file, named by kind(), so a page cannot be rendered
-// with another kind's template; TestEveryKindRenders executes every
-// template against a value of its type.
-type body interface{ kind() kind }
-
-// kind names a page kind: its template is templates/<kind>.html.
-type kind string
-
-const (
-	kindLeaderboard   kind = "leaderboard"
-	kindPairwise      kind = "pairwise"
-	kindMitigation    kind = "mitigation"
-	kindRun           kind = "run"
-	kindRunProvenance kind = "runprovenance"
-	kindScenarios     kind = "scenarios"
-	kindScenario      kind = "scenario"
-	kindTranscript    kind = "transcript"
-	kindPromptIndex   kind = "promptindex"
-	kindPrompt        kind = "prompt"
-	kindCompare       kind = "compare"
-	kindHub           kind = "hub"
-	kindRubric        kind = "rubric"
-	kindProvenance    kind = "provenance"
-	kindChanges       kind = "changes"
-	kindBenchmark     kind = "benchmark"
-	kindArticle       kind = "article"
-	kindNotFound      kind = "notfound"
-	kindDownloads     kind = "downloads"
-	kindSearch        kind = "search"
-)
-
-// kinds lists every page kind with the type of its data.
-var kinds = []kindInfo{
-	kindOf[boardData](kindLeaderboard), kindOf[pairwiseData](kindPairwise), kindOf[mitigationData](kindMitigation),
-	kindOf[runData](kindRun), kindOf[runProvenanceData](kindRunProvenance), kindOf[scenarioIndexData](kindScenarios),
-	kindOf[scenarioData](kindScenario), kindOf[transcriptData](kindTranscript), kindOf[promptIndexData](kindPromptIndex),
-	kindOf[promptData](kindPrompt), kindOf[compareData](kindCompare), kindOf[hubData](kindHub), kindOf[rubricData](kindRubric),
-	kindOf[provenanceData](kindProvenance), kindOf[changesData](kindChanges), kindOf[benchmarkData](kindBenchmark),
-	kindOf[article](kindArticle), kindOf[notFound](kindNotFound), kindOf[downloadsData](kindDownloads), kindOf[searchData](kindSearch),
-}
-
-// kindInfo is one page kind: its name, which is its template's, and the
-// type its template receives, *pageData[B] for the kind's data type B
-// (TestTemplatesTypeCheck checks every template against it).
-type kindInfo struct {
-	name kind
-	data reflect.Type
-	// frame puts a page of the kind into its template's data.
-	frame func(site *siteInfo, p *page) any
-}
-
-func kindOf[B body](k kind) kindInfo {
-	return kindInfo{name: k, data: reflect.TypeFor[*pageData[B]](), frame: func(site *siteInfo, p *page) any {
-		return &pageData[B]{Site: site, Page: p, Paths: &paths, Data: p.Body.(B)}
-	}}
-}
-
-// kindsByName finds a page kind by its name.
-var kindsByName = func() map[kind]*kindInfo {
-	m := map[kind]*kindInfo{}
-	for i := range kinds {
-		m[kinds[i].name] = &kinds[i]
-	}
-	return m
-}()
 
 // section is the navigation entry a page marks as current.
 type section string
@@ -139,7 +71,7 @@ type navItem struct {
 }
 
 // pageData is what a template receives: Data is of its kind's type B.
-type pageData[B body] struct {
+type pageData[B any] struct {
 	Site  *siteInfo
 	Page  *page
 	Paths *sitePaths
@@ -159,12 +91,8 @@ func (d *pageData[B]) Rel(p string) string {
 // content pages).
 type article struct{ HTML template.HTML }
 
-func (article) kind() kind { return kindArticle }
-
 // notFound is 404.html, which GitHub Pages serves at any missing path: its
 // links resolve from base_path (or, from file://, from the site's root),
 // and its stylesheet is inline (the site's own), so it is styled at any
 // depth.
 type notFound struct{ CSS template.CSS }
-
-func (notFound) kind() kind { return kindNotFound }

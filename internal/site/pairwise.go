@@ -32,8 +32,6 @@ type pairwiseData struct {
 	Tables  []pairwiseTable
 }
 
-func (pairwiseData) kind() kind { return kindPairwise }
-
 type pairwiseTable struct {
 	Caption string
 	Pairs   string // comparisons in the family the simultaneous intervals cover

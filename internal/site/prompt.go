@@ -21,8 +21,6 @@ type promptIndexData struct {
 	Rows    []promptIndexRow
 }
 
-func (promptIndexData) kind() kind { return kindPromptIndex }
-
 type promptIndexRow struct {
 	Q                    int
 	Label                string
@@ -49,8 +47,6 @@ type promptData struct {
 	Prompts     []promptRow
 	Prev, Next  string
 }
-
-func (promptData) kind() kind { return kindPrompt }
 
 type promptRow struct {
 	Anchor, Label     string

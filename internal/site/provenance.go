@@ -82,8 +82,6 @@ type provenanceData struct {
 	RunJSON string
 }
 
-func (provenanceData) kind() kind { return kindProvenance }
-
 func provenancePage(cfg Config, sc *scored, inputs []hashedFile) *page {
 	d := provenanceData{Version: cfg.Version, Inputs: inputs, RunJSON: runProvenanceJSONPath("<id>")}
 	for _, e := range sc.entries {

@@ -101,9 +101,13 @@ func newRenderer(cfg Config, site *siteInfo, out sink) (*renderer, error) {
 
 // page renders one page into a minified file.
 func (r *renderer) page(p *page) (File, error) {
-	t, k := r.sets[p.Body.kind()], kindsByName[p.Body.kind()]
-	if t == nil || k == nil {
-		return File{}, fmt.Errorf("%s: no template for page kind %q", p.Path, p.Body.kind())
+	k, err := kindOfBody(p.Body)
+	if err != nil {
+		return File{}, fmt.Errorf("%s: %w", p.Path, err)
+	}
+	t := r.sets[k.name]
+	if t == nil {
+		return File{}, fmt.Errorf("%s: no template for page kind %q", p.Path, k.name)
 	}
 	var buf bytes.Buffer
 	if err := t.Execute(&buf, k.frame(r.site, p)); err != nil {
@@ -133,7 +137,11 @@ func (r *renderer) emitMemo(p *page) error {
 	if err := json.NewEncoder(h).Encode(p.Body); err != nil {
 		return fmt.Errorf("%s: %w", p.Path, err)
 	}
-	return r.emitKeyed(p.Path, p.Body.kind(), hex.EncodeToString(h.Sum(nil)), func() *page { return p })
+	k, err := kindOfBody(p.Body)
+	if err != nil {
+		return fmt.Errorf("%s: %w", p.Path, err)
+	}
+	return r.emitKeyed(p.Path, k.name, hex.EncodeToString(h.Sum(nil)), func() *page { return p })
 }
 
 // emitKeyed keeps a page in the build cache under the hash of its inputs

@@ -427,8 +427,6 @@ type rubricData struct {
 	CoefCount string
 }
 
-func (rubricData) kind() kind { return kindRubric }
-
 func exampleRun(ex *rubricExample) string {
 	if ex == nil {
 		return ""

@@ -82,8 +82,6 @@ type questionLink struct {
 	Label, Href string
 }
 
-func (runData) kind() kind { return kindRun }
-
 type coefRow struct {
 	Name, Label, Estimate, Favours, SE, CI, Class string
 	// Between is the SD between scenarios and Predict the 95% prediction

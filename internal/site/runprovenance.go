@@ -53,8 +53,6 @@ type runProvenanceData struct {
 	Tolerance               string
 }
 
-func (runProvenanceData) kind() kind { return kindRunProvenance }
-
 func runProvenancePage(in *loaded, e *board.Entry) (*page, error) {
 	m := e.Run.Manifest
 	hl, err := highlight.Highlight("yaml", e.Run.ManifestRaw)

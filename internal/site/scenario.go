@@ -194,8 +194,6 @@ type scenarioData struct {
 	Legend            colourLegend
 }
 
-func (scenarioData) kind() kind { return kindScenario }
-
 type coefCell struct {
 	Name, Value, Class string
 }

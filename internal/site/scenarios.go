@@ -30,8 +30,6 @@ type scenarioIndexData struct {
 	Legend *colourLegend
 }
 
-func (scenarioIndexData) kind() kind { return kindScenarios }
-
 // scenarioIndexRow is one question: its label (the question's full text
 // is on its page and on the prompt index), prompts and coefficients.
 type scenarioIndexRow struct {

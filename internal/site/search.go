@@ -29,8 +29,6 @@ type searchData struct {
 	Items  int // entries in the index
 }
 
-func (searchData) kind() kind { return kindSearch }
-
 // searchItem is one entry of the index: what it is, its title, the page
 // and anchor it links to, and its words (lower case, each once, in order of
 // first appearance) that a query's words are matched against as prefixes.

@@ -222,20 +222,10 @@ func generateMap(t testing.TB, cfg Config) map[string][]byte {
 	return m
 }
 
-// goldenPages names one page of each kind in the fixture site. Every kind
-// is rendered from representative data and compared with its golden;
-// refresh them with go test -update.
-var goldenPages = map[kind]string{
-	kindLeaderboard: "index.html", kindPairwise: "board/explicit-composite-pairwise.html", kindMitigation: "mitigation.html",
-	kindRun: "runs/beta/index.html", kindRunProvenance: "runs/beta/provenance.html", kindScenarios: "runs/beta/scenarios.html",
-	kindScenario: "runs/beta/q3.html", kindTranscript: "runs/beta/q2-transcripts.html", kindPromptIndex: "prompts/explicit/index.html",
-	kindPrompt: "prompts/explicit/q3.html", kindCompare: "compare/explicit/q3.html", kindHub: "transcripts.html", kindRubric: "rubric.html",
-	kindProvenance: "provenance.html", kindChanges: "changes.html", kindBenchmark: "benchmark.html", kindArticle: "methodology.html",
-	kindNotFound: "404.html", kindDownloads: "downloads.html", kindSearch: "search.html",
-}
-
 // TestEveryKindRenders: every page kind has a template and a golden page,
-// every template a kind, and each golden page renders as recorded.
+// every template a kind, and each kind's page in the fixture site
+// (pageKinds' golden) renders as recorded; refresh them with go test
+// -update.
 func TestEveryKindRenders(t *testing.T) {
 	names, err := fs.Glob(templates.FS, "*.html")
 	if err != nil {
@@ -247,13 +237,13 @@ func TestEveryKindRenders(t *testing.T) {
 			tmpl[kind(strings.TrimSuffix(n, ".html"))] = true
 		}
 	}
-	for _, ki := range kinds {
+	for _, ki := range pageKinds {
 		k := ki.name
 		if !tmpl[k] {
 			t.Errorf("page kind %s has no template %s.html", k, k)
 		}
 		delete(tmpl, k)
-		if goldenPages[k] == "" {
+		if ki.golden == "" {
 			t.Errorf("page kind %s has no golden page", k)
 		}
 	}
@@ -261,9 +251,8 @@ func TestEveryKindRenders(t *testing.T) {
 		t.Errorf("template %s.html belongs to no page kind", k)
 	}
 	files := fixtureSite(t)
-	for _, ki := range kinds {
-		k := ki.name
-		name := goldenPages[k]
+	for _, ki := range pageKinds {
+		k, name := ki.name, ki.golden
 		got := files[name]
 		if got == nil {
 			t.Errorf("%s: the fixture site has no %s", k, name)

@@ -22,7 +22,7 @@ func checkTemplates(fsys fs.FS) error {
 		return err
 	}
 	var errs []error
-	for _, k := range kinds {
+	for _, k := range pageKinds {
 		set := sets[k.name]
 		if set == nil {
 			errs = append(errs, fmt.Errorf("page kind %s has no template", k.name))

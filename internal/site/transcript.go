@@ -35,8 +35,6 @@ type transcriptData struct {
 	Decision      bool
 }
 
-func (transcriptData) kind() kind { return kindTranscript }
-
 type partLink struct {
 	N       int
 	Href    string

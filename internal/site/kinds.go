@@ -1,0 +1,90 @@
+package site
+
+import (
+	"fmt"
+	"reflect"
+)
+
+// pageKinds is every page kind, one row each: its name, which is its
+// template's (templates/<name>.html), and its data's Go type (the type
+// parameter), which its template receives as pageData[B].Data; then, for
+// doc.go's table of kinds, its URLs, the file with its data type and
+// builder and what it is made from; and last the fixture site's page of
+// the kind whose golden TestEveryKindRenders keeps
+// (testdata/golden/<name>.html). doc.go's table is written from these
+// rows (go test -run TestDocListsKinds -update).
+var pageKinds = []kindInfo{
+	kindOf[boardData]("leaderboard", "index.html, board/<variant>-<view>.html", "leaderboard.go", "boards", "index.html"),
+	kindOf[pairwiseData]("pairwise", "board/<variant>-<view>-pairwise.html", "pairwise.go", "boards' paired comparisons", "board/explicit-composite-pairwise.html"),
+	kindOf[mitigationData]("mitigation", "mitigation.html", "mitigation.go", "intervention runs against their model's default", "mitigation.html"),
+	kindOf[runData]("run", "runs/<id>/index.html", "runpage.go", "a run's result, board entry, pairs", "runs/beta/index.html"),
+	kindOf[runProvenanceData]("runprovenance", "runs/<id>/provenance.html", "runprovenance.go", "manifest, files, claimed numbers", "runs/beta/provenance.html"),
+	kindOf[scenarioIndexData]("scenarios", "runs/<id>/scenarios.html", "scenarios.go", "per-question coefficients, coloured", "runs/beta/scenarios.html"),
+	kindOf[scenarioData]("scenario", "runs/<id>/q<N>.html", "scenario.go", "the run's cells of one question", "runs/beta/q3.html"),
+	kindOf[transcriptData]("transcript", "runs/<id>/q<N>-transcripts[-<n>].html", "transcript.go", "a second pass over the run's file", "runs/beta/q2-transcripts.html"),
+	kindOf[promptIndexData]("promptindex", "prompts/<variant>/index.html", "prompt.go", "dataset texts", "prompts/explicit/index.html"),
+	kindOf[promptData]("prompt", "prompts/<variant>/q<N>.html", "prompt.go", "dataset texts, word differences", "prompts/explicit/q3.html"),
+	kindOf[compareData]("compare", "compare/<variant>/q<N>.html", "compare.go", "every run's cells of one question", "compare/explicit/q3.html"),
+	kindOf[hubData]("hub", "transcripts.html", "browser.go", "runs, variants, which runs stored transcripts", "transcripts.html"),
+	kindOf[downloadsData]("downloads", "downloads.html", "downloads.go", "the data files, CSV columns, schemas, run files", "downloads.html"),
+	kindOf[rubricData]("rubric", "rubric.html (and data/rubric.json)", "rubric.go", "the scoring code's settings, worked examples", "rubric.html"),
+	kindOf[provenanceData]("provenance", "provenance.html (and provenance.json)", "provenance.go", "every input and output file", "provenance.html"),
+	kindOf[changesData]("changes", "changes.html", "changes.go", "the previous release's data/leaderboard.json, compared by internal/changes", "changes.html"),
+	kindOf[benchmarkData]("benchmark", "benchmark.html", "benchmark.go", "content/benchmarks/<id>.json", "benchmark.html"),
+	kindOf[article]("article", "methodology.html, pages/<slug>.html", "page.go", "METHODOLOGY.md, content/pages/*.md", "methodology.html"),
+	kindOf[notFound]("notfound", "404.html", "page.go", "site.yaml's base_path", "404.html"),
+	kindOf[searchData]("search", "search.html (and data/search-index.js)", "search.go", "dataset texts, runs, interventions", "search.html"),
+}
+
+// kind names a page kind: its template is templates/<kind>.html.
+type kind string
+
+// kindInfo is one page kind (a row of pageKinds).
+type kindInfo struct {
+	name kind
+	// data is *pageData[B], what the kind's template receives
+	// (TestTemplatesTypeCheck checks every template against it).
+	data reflect.Type
+	// body is B, the kind's data type.
+	body reflect.Type
+	// frame puts a page of the kind into its template's data.
+	frame func(site *siteInfo, p *page) any
+	// For doc.go: the URLs, the file with the type and its builder, and
+	// what the pages are made from.
+	url, file, inputs string
+	// golden is the fixture site's page of this kind whose golden the
+	// tests keep.
+	golden string
+}
+
+func kindOf[B any](name kind, url, file, inputs, golden string) kindInfo {
+	return kindInfo{name: name, data: reflect.TypeFor[*pageData[B]](), body: reflect.TypeFor[B](),
+		frame: func(site *siteInfo, p *page) any {
+			return &pageData[B]{Site: site, Page: p, Paths: &paths, Data: p.Body.(B)}
+		},
+		url: url, file: file, inputs: inputs, golden: golden}
+}
+
+// kindsByBody finds a page's kind by the type of its data.
+var kindsByBody = func() map[reflect.Type]*kindInfo {
+	m := map[reflect.Type]*kindInfo{}
+	for i := range pageKinds {
+		k := &pageKinds[i]
+		if m[k.body] != nil {
+			panic(fmt.Sprintf("page kinds %s and %s have one data type, %s", m[k.body].name, k.name, k.body))
+		}
+		m[k.body] = k
+	}
+	return m
+}()
+
+// kindOfBody is the kind of a page with data b.
+func kindOfBody(b any) (*kindInfo, error) {
+	if k := kindsByBody[reflect.TypeOf(b)]; k != nil {
+		return k, nil
+	}
+	return nil, fmt.Errorf("%T is no page kind's data (pageKinds)", b)
+}
+
+// kindName is the name of the kind whose data type is B.
+func kindName[B any]() kind { return kindsByBody[reflect.TypeFor[B]()].name }
