@@ -187,3 +187,65 @@ func TestPhoneMitigationFits(t *testing.T) {
 	t.Logf("mitigation.html at %d px: paired comparisons %v px wide", phoneW, widths)
 	tb.checkClean("mitigation.html")
 }
+
+// TestBoardCardsAtPhoneWidth opens every board at 375 px, light and dark:
+// each row is a card that shows every one of its cells inside the screen,
+// without scrolling sideways (the table is no wider than its box), and
+// every score is labelled with its column's heading. At 1280 px the board
+// is a table again, one line of cells per run.
+func TestBoardCardsAtPhoneWidth(t *testing.T) {
+	type board struct {
+		Wrap, Client int
+		Rows         int
+		Outside      []string
+		Unlabelled   []string
+		Tops         int // distinct tops of a first row's cells
+	}
+	const js = `(() => {
+		const t = document.querySelector("table.board"), w = t.closest(".table-wrap");
+		const out = [], unl = [], vw = document.documentElement.clientWidth;
+		let rows = 0;
+		for (const r of t.querySelectorAll("tbody tr")) {
+			if (r.offsetParent === null) continue;
+			rows++;
+			for (const c of r.cells) {
+				if (getComputedStyle(c).display === "none" || !c.textContent.trim()) continue;
+				const b = c.getBoundingClientRect();
+				if (b.left < 0 || b.right > vw + 0.5) out.push(r.id + " " + (c.dataset.label || c.tagName) + " " + Math.round(b.left) + "–" + Math.round(b.right));
+				if (c.classList.contains("current") || /^c-(age|gender|race|composite)$/.test(c.className.split(" ").find(x => x.startsWith("c-")) || "")) {
+					const label = getComputedStyle(c, "::before").content;
+					if (!label || label === "none" || label === "normal") unl.push(r.id + " " + c.className);
+				}
+			}
+		}
+		const first = t.querySelector("tbody tr");
+		const tops = new Set(Array.from(first.cells).filter(c => getComputedStyle(c).display !== "none").map(c => Math.round(c.getBoundingClientRect().top)));
+		return {wrap: w.scrollWidth, client: w.clientWidth, rows, outside: out.slice(0, 8), unlabelled: unl.slice(0, 8), tops: tops.size};
+	})()`
+	pages := existing("index.html", "board/explicit-age.html", "board/explicit-gender.html", "board/explicit-race.html",
+		"board/implicit-composite.html", "board/implicit-age.html", "board/implicit-gender.html", "board/implicit-race.html")
+	for _, scheme := range []string{"light", "dark"} {
+		tb := newTab(t, phoneW, phoneH, scheme)
+		for _, page := range pages {
+			tb.open(siteDir, page)
+			b := eval[board](tb, js)
+			if b.Rows == 0 {
+				t.Fatalf("%s: no board rows", page)
+			}
+			if b.Wrap > b.Client || len(b.Outside) > 0 {
+				t.Errorf("%s (%s) at %d px: the board is %d px wide in a %d px box; cells outside the screen: %v", page, scheme, phoneW, b.Wrap, b.Client, b.Outside)
+			}
+			if len(b.Unlabelled) > 0 {
+				t.Errorf("%s (%s) at %d px: scores without their column's label: %v", page, scheme, phoneW, b.Unlabelled)
+			}
+			if b.Tops < 3 {
+				t.Errorf("%s (%s) at %d px: the first row's cells sit on %d lines: not a card", page, scheme, phoneW, b.Tops)
+			}
+		}
+	}
+	tb := newTab(t, 1280, 900, "light")
+	tb.open(siteDir, "index.html")
+	if b := eval[board](tb, js); b.Tops != 1 || b.Wrap > b.Client {
+		t.Errorf("index.html at 1280 px: the first row's cells sit on %d lines (want one: a table), board %d px in %d", b.Tops, b.Wrap, b.Client)
+	}
+}
