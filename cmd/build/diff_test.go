@@ -195,7 +195,7 @@ func TestDiffFailure(t *testing.T) {
 		if p != "runs/"+id+"/manifest.yaml" || l != line {
 			t.Errorf("error placed at %s:%d, want runs/%s/manifest.yaml:%d", p, l, id, line)
 		}
-		msg = strings.TrimPrefix(msg, "load: ")
+		msg = strings.TrimPrefix(msg, "runs: ")
 		want := "::error file=" + p + ",line=" + strconv.Itoa(l) + ",title=Build failed::" + msg + "\n"
 		if stdout.String() != want {
 			t.Errorf("annotation\n got %q\nwant %q", stdout.String(), want)

@@ -11,11 +11,11 @@ import (
 	"github.com/discrimeval/leaderboard/internal/score"
 )
 
-// assemble queues the pages that span runs — boards, pairwise and
+// assemblePages queues the pages that span runs — boards, pairwise and
 // mitigation pages, run pages (they show ranks), the browser's prompt and
 // compare pages, the rubric, provenance, changes, the content pages — and
 // puts the data files. Every page's content is settled when it is queued.
-func assemble(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *pool, out sink) error {
+func assemblePages(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *pool, out sink) error {
 	for _, variant := range board.Variants {
 		for _, v := range score.Views {
 			pool.submit(func(r *renderer) error {

@@ -24,7 +24,7 @@ var (
 )
 
 // benchConfig is the site of the first n of 10 scale runs.
-func benchConfig(b *testing.B, n int) Config {
+func benchConfig(b testing.TB, n int) Config {
 	b.Helper()
 	benchOnce.Do(func() {
 		benchRuns = fstest.MapFS{}
@@ -67,7 +67,7 @@ func (c *counter) put(_ string, data []byte) error {
 // scenario index, 70 scenario pages) from its scored rows.
 func BenchmarkRunPages(b *testing.B) {
 	cfg := benchConfig(b, 1).withDefaults()
-	in, err := load(cfg)
+	in, err := loadInputs(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,11 +4,15 @@
 //
 // # Phases
 //
-// generate streams the site to a sink (a folder being written, a
-// comparison with a published copy, or memory) as pages are rendered, so
-// the build never holds the whole site, nor every run's rows, in memory:
+// generate runs the phases, the list phases in phases.go, in order: each
+// is a method of build named as the phase, which is its progress line
+// ("build: runs: …") and the prefix of its errors ("runs: …"). It streams
+// the site to a sink (a folder being written, a comparison with a
+// published copy, or memory) as pages are rendered, so the build never
+// holds the whole site, nor every run's rows, in memory:
 //
-//	load      content, METHODOLOGY.md, the runs' manifests (site.go)
+//	load      content, METHODOLOGY.md, the runs' manifests, the templates
+//	          (site.go, render.go)
 //	runs      each run's rows read and scored, a few runs at a time in
 //	          parallel, then committed in id order: its prompt texts join the
 //	          dataset's (the lowest id gives a prompt's text), its own pages —
@@ -18,10 +22,12 @@
 //	boards    the runs ranked and compared (package board)
 //	assemble  the pages spanning runs queued; the data files written
 //	          (assemble.go, data.go)
-//	render    a pool renders queued pages in parallel (render.go)
-//	write     assets, then each run's provenance.json and provenance.json,
-//	          which between them list every other file (provenance.go);
-//	          the output folder is swapped in (write.go, sink.go)
+//	render    a pool renders queued pages in parallel; the assets
+//	          (render.go)
+//	write     each run's provenance.json and provenance.json, which between
+//	          them list every other file (provenance.go)
+//
+// Build then swaps the output folder in (write.go, sink.go).
 //
 // A page's content is settled when it is queued; no page depends on the
 // order in which pages are rendered or written, and no clock is read

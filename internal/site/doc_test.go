@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"text/tabwriter"
 )
 
@@ -68,5 +70,88 @@ func TestDocListsKinds(t *testing.T) {
 		} else if !strings.Contains(string(src), "\ntype "+k.body.Name()+" struct") {
 			t.Errorf("page kind %s: %s does not define its data type %s", k.name, k.file, k.body.Name())
 		}
+	}
+}
+
+// phaseNames are the phases' names, in order.
+func phaseNames() []string {
+	var names []string
+	for _, ph := range phases {
+		names = append(names, phaseName(ph))
+	}
+	return names
+}
+
+// TestDocListsPhases: doc.go's list of phases, the README's and the
+// progress lines of a build name the phases of phases.go, in order, and
+// an error names the phase it stopped in.
+func TestDocListsPhases(t *testing.T) {
+	want := phaseNames()
+	if strings.Join(want, " ") != "load runs boards assemble render write" {
+		t.Errorf("phases %v: the test's claims below are of another list", want)
+	}
+	data, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	start, end := docBlock(t, doc, "//\tload ")
+	var listed []string
+	for _, l := range strings.Split(doc[start:end], "\n") {
+		if f := strings.Fields(strings.TrimPrefix(l, "//\t")); len(f) > 0 && !strings.HasPrefix(l, "//\t ") {
+			listed = append(listed, f[0])
+		}
+	}
+	if !slices.Equal(listed, want) {
+		t.Errorf("doc.go lists the phases %v, want %v", listed, want)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if arrows := strings.Join(want, " → "); strings.Count(string(readme), arrows) != 2 {
+		t.Errorf("README.md does not say %q in its two places (flags, layout)", arrows)
+	}
+
+	cfg := benchConfig(t, 1)
+	var progress strings.Builder
+	cfg.Progress = &progress
+	if _, err := Generate(cfg); err != nil {
+		t.Fatal(err)
+	}
+	var shown []string
+	for _, l := range strings.Split(strings.TrimSpace(progress.String()), "\n") {
+		f := strings.Fields(strings.TrimPrefix(l, "build: "))
+		if len(f) == 0 || !strings.HasSuffix(f[0], ":") {
+			t.Fatalf("progress line %q", l)
+		}
+		if name := strings.TrimSuffix(f[0], ":"); len(shown) == 0 || shown[len(shown)-1] != name {
+			shown = append(shown, name)
+		}
+	}
+	if !slices.Equal(shown, want) {
+		t.Errorf("progress lines %v, want %v:\n%s", shown, want, progress.String())
+	}
+
+	// An unreadable template stops the load phase; a broken scored file
+	// the runs phase.
+	bad := cfg
+	bad.Progress = nil
+	bad.Templates = fstest.MapFS{"layout.html": {Data: []byte("{{")}, "run.html": {Data: []byte("x")}}
+	if _, err := Generate(bad); err == nil || !strings.HasPrefix(err.Error(), "load: ") {
+		t.Errorf("a broken template: %v, want a load error", err)
+	}
+	bad = cfg
+	bad.Progress = nil
+	runs := fstest.MapFS{}
+	for p, f := range cfg.Runs.(fstest.MapFS) {
+		if strings.HasSuffix(p, ".gz") {
+			f = &fstest.MapFile{Data: []byte("not gzip")}
+		}
+		runs[p] = f
+	}
+	bad.Runs = runs
+	if _, err := Generate(bad); err == nil || !strings.HasPrefix(err.Error(), "runs: runs/") {
+		t.Errorf("a broken scored file: %v, want a runs error naming the file", err)
 	}
 }

@@ -149,89 +149,6 @@ func Build(cfg Config, out string, opt WriteOptions) error {
 	return nil
 }
 
-// generate runs the phases, streaming every file to out:
-//
-//	load      content, METHODOLOGY.md, the runs' manifests
-//	runs      each run's rows read and scored in parallel, then committed
-//	          in id order: its prompt texts join the dataset's, and its
-//	          own pages (scenarios, transcripts, provenance) are rendered
-//	boards    the runs ranked and compared
-//	assemble  the pages that span runs, then rendered
-//	write     data files, assets, and last the runs' provenance.json and
-//	          provenance.json
-//
-// Everything a page shows is settled before it is rendered, and no page
-// depends on the order in which pages are rendered or written.
-func generate(cfg Config, out sink) ([]hashedFile, error) {
-	cfg = cfg.withDefaults()
-	prog := newProgress(cfg.Progress)
-	in, err := load(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("load: %w", err)
-	}
-	prog.done("load", "%d runs", len(in.runs))
-	rec := newRecorder(out)
-	site := newSiteInfo(cfg, in)
-	r, err := newRenderer(cfg, site, rec)
-	if err != nil {
-		return nil, fmt.Errorf("render: %w", err)
-	}
-	if cfg.Cache != nil {
-		if r.gen, err = generatorID(cfg); err != nil {
-			return nil, fmt.Errorf("cache: %w", err)
-		}
-		r.memo = cfg.Cache
-	}
-	pool := newPool(r)
-	sc, err := streamRuns(cfg, in, site, pool, prog)
-	if err != nil {
-		pool.wait()
-		return nil, err
-	}
-	if moreRuns != nil {
-		moreRuns(in, sc)
-	}
-	if sc.boards, err = board.Build(sc.entries); err != nil {
-		pool.wait()
-		return nil, fmt.Errorf("score: %w", err)
-	}
-	sc.pairs = interventionPairs(sc.boards)
-	sc.adjusted = adjustedByPair(sc.pairs)
-	sc.variants = variantPairs(sc.entries)
-	warnRuns(cfg.Warnings, cfg.RunsLabel, sc.entries, in.content.Site.Release.Date)
-	prog.done("boards", "%d boards", len(sc.boards))
-	if err := assemble(cfg, in, sc, site, pool, rec); err != nil {
-		pool.wait()
-		return nil, fmt.Errorf("assemble: %w", err)
-	}
-	if err := pool.wait(); err != nil {
-		return nil, fmt.Errorf("render: %w", err)
-	}
-	assets, err := staticFiles(cfg.Static, r.min)
-	if err != nil {
-		return nil, fmt.Errorf("render: %w", err)
-	}
-	for _, f := range assets {
-		if err := rec.put(f.Path, f.Data); err != nil {
-			return nil, fmt.Errorf("write: %w", err)
-		}
-	}
-	inputs, err := inputs(cfg, in)
-	if err != nil {
-		return nil, fmt.Errorf("provenance: %w", err)
-	}
-	if err := provenanceFiles(site, in, inputs, rec.outputs(), rec.put); err != nil {
-		return nil, fmt.Errorf("provenance: %w", err)
-	}
-	warnSize(cfg.Warnings, rec.outputs(), in.content.Site.RunsURL)
-	var kept string
-	if n := r.memoPages.Load(); n > 0 {
-		kept = fmt.Sprintf(" (from the cache: %d of %d pages spanning runs)", r.memoHits.Load(), n)
-	}
-	prog.done("pages", "%d files%s", len(rec.outputs()), kept)
-	return rec.outputs(), nil
-}
-
 // moreRuns, when set (by tests), adds runs after the runs phase: a test of
 // a site of hundreds of runs clones a few scored ones rather than scoring
 // hundreds.
@@ -248,7 +165,7 @@ type loaded struct {
 	texts *datasetTexts
 }
 
-func load(cfg Config) (*loaded, error) {
+func loadInputs(cfg Config) (*loaded, error) {
 	in := &loaded{methodology: cfg.Methodology, texts: newDatasetTexts()}
 	var err error
 	if in.content, err = content.Load(cfg.Content, cfg.ContentLabel); err != nil {
@@ -345,7 +262,7 @@ type keptCells struct {
 // first run to have a prompt, by id, gives its text), then its own pages
 // are queued for rendering and its rows dropped, keeping what the pages
 // that span runs need. Memory holds a few runs' rows at a time.
-func streamRuns(cfg Config, in *loaded, site *siteInfo, pool *pool, prog *progress) (*scored, error) {
+func streamRuns(cfg Config, in *loaded, site *siteInfo, pool *pool, prog *progress) (*scored, string, error) {
 	n := len(in.runs)
 	sc := &scored{entries: make([]*board.Entry, n), kept: map[string]*keptCells{}, transcripts: map[string]int{}, needCoefs: board.NeedsCoefficients(in.runs)}
 	rc := &runCache{c: cfg.Cache, gen: pool.r.gen}
@@ -393,25 +310,24 @@ func streamRuns(cfg Config, in *loaded, site *siteInfo, pool *pool, prog *progre
 		rr := <-results[i]
 		<-window
 		if rr.err != nil {
-			return nil, rr.err
+			return nil, "", rr.err
 		}
 		e, err := rc.commit(cfg, in, sc, site, rr, pool)
 		if err != nil {
-			return nil, fmt.Errorf("assemble: %w", err)
+			return nil, "", err
 		}
 		sc.entries[i] = e
 		prog.step("runs", i+1, n)
 	}
 	rc.stored.Wait()
 	if rc.err != nil {
-		return nil, fmt.Errorf("cache: %w", rc.err)
+		return nil, "", fmt.Errorf("cache: %w", rc.err)
 	}
 	msg := fmt.Sprintf("%d runs read and scored, their pages queued", n)
 	if rc.c != nil {
 		msg += fmt.Sprintf(" (from the cache: %d runs' scores, %d runs' pages)", rc.scoresHit, rc.pagesHit)
 	}
-	prog.done("runs", "%s", msg)
-	return sc, nil
+	return sc, msg, nil
 }
 
 // readRun is one run read and scored, with its own prompt texts, or its
@@ -445,7 +361,7 @@ func (rc *runCache) readAndScore(cfg Config, r *run.Run) *readRun {
 	}
 	rr, key, err := fromCache(cfg, rc.c, rc.gen, r)
 	if err != nil {
-		return &readRun{err: fmt.Errorf("load: %w", err)}
+		return &readRun{err: err}
 	}
 	if rr != nil {
 		rr.key = key
@@ -482,7 +398,7 @@ func readAndScore(cfg Config, r *run.Run) *readRun {
 	res, err := score.Score(r)
 	if err != nil {
 		// A run that cannot be scored at all: its data are the cause.
-		rr.err = fmt.Errorf("score: %w", fileerr.New(path.Join(cfg.RunsLabel, r.ID, r.Manifest.Scored.Path), 0, "cannot be scored: %v", err))
+		rr.err = fileerr.New(path.Join(cfg.RunsLabel, r.ID, r.Manifest.Scored.Path), 0, "cannot be scored: %v", err)
 		return rr
 	}
 	rr.res = res
@@ -501,10 +417,7 @@ func readRows(cfg Config, rr *readRun) error {
 		rr.texts[c.Prompt] = row.FilledTemplate
 		rr.infos.set(c.Prompt, textInfo{hash: hashText(row.FilledTemplate), transcript: transcriptSize(r.Manifest, row)})
 	})
-	if err != nil {
-		return fmt.Errorf("load: %w", err)
-	}
-	return nil
+	return err
 }
 
 // commit adds a run to the site, in id order: its texts to the dataset's,
@@ -635,7 +548,7 @@ func (p *progress) done(phase, format string, args ...any) {
 	if p.w == nil {
 		return
 	}
-	fmt.Fprintf(p.w, "build: %-8s %s (%.1f s)\n", phase+":", fmt.Sprintf(format, args...), time.Since(p.start).Seconds())
+	fmt.Fprintf(p.w, "build: %-9s %s (%.1f s)\n", phase+":", fmt.Sprintf(format, args...), time.Since(p.start).Seconds())
 }
 
 // step reports progress within a long phase, at most every five seconds.
@@ -644,7 +557,7 @@ func (p *progress) step(phase string, i, n int) {
 		return
 	}
 	p.lastStep = time.Now()
-	fmt.Fprintf(p.w, "build: %-8s %d of %d (%.1f s)\n", phase+":", i, n, time.Since(p.start).Seconds())
+	fmt.Fprintf(p.w, "build: %-9s %d of %d (%.1f s)\n", phase+":", i, n, time.Since(p.start).Seconds())
 }
 
 // parallel calls fn(0…n-1) on twice GOMAXPROCS workers: its callers read,
