@@ -34,7 +34,14 @@ func runPages(cfg Config, in *loaded, e *board.Entry, cells map[int]*score.Quest
 	if err != nil {
 		return err
 	}
+	tpl, err := runTemplateJS(e.Run.Manifest)
+	if err != nil {
+		return err
+	}
 	pool.submit(out.job(func(r *renderer) error {
+		if err := out.put(runTemplatePath(e.ID()), tpl); err != nil {
+			return err
+		}
 		if err := r.emitTo(idx, out); err != nil {
 			return err
 		}
@@ -70,6 +77,13 @@ func browserPages(in *loaded, sc *scored, pool *pool) {
 		pool.page(promptIndexPage(in.texts, variant, qs))
 		for i, q := range qs {
 			pool.submit(func(r *renderer) error {
+				js, err := promptDataJS(in.texts, variant, q)
+				if err != nil {
+					return err
+				}
+				if err := r.out.put(promptDataPath(variant, q), js); err != nil {
+					return err
+				}
 				build := func() *page { return promptPage(in.texts, variant, q, qs, i) }
 				if err := r.emitKeyed(promptPath(variant, q), kindName[promptData](), promptPageInputs(in.texts, variant, q, qs, i), build); err != nil {
 					return err
@@ -93,6 +107,12 @@ type textInfo struct {
 	present    bool // the run has the prompt
 	hash       uint64
 	transcript int // bytes of transcript text; 0 when the row has none
+	// For the transcript of every prompt on the scenario pages (set when
+	// the rows are read, not kept in the cache, which keeps the pages):
+	// the forms that were upper bounds (boundedForms), and a decision
+	// run's sampled answers as written.
+	bounded uint32
+	answers []string
 }
 
 // promptInfos are a run's textInfo, a grid of 135 per question: a run has

@@ -192,6 +192,12 @@ type scenarioData struct {
 	Coefs             []coefCell
 	Prev, Next        string
 	Legend            colourLegend
+	// The transcript of every cell (cellview.go): the cells' numbers, the
+	// scripts with the question's prompts and the run's prompt template,
+	// and the template on the run's page.
+	CellData                      cellsData
+	PromptData, CellsJS, Template string
+	TemplateHref                  string
 }
 
 type coefCell struct {
@@ -214,6 +220,8 @@ func scenarioPage(texts *datasetTexts, infos promptInfos, e *board.Entry, q int,
 		d.Unit = "percentage points of the share of yes answers"
 	}
 	d.Legend = newLegend(decision, true)
+	d.CellData, d.PromptData, d.CellsJS, d.Template = newCellsData(m, q, qs, infos), promptDataPath(m.Variant, q), cellsJSPath, runTemplatePath(e.ID())
+	d.TemplateHref = runPath(e.ID()) + "#prompt-template"
 	if pos > 0 {
 		d.Prev = scenarioPath(e.ID(), ids[pos-1])
 	}

@@ -415,7 +415,11 @@ func readRows(cfg Config, rr *readRun) error {
 	r.Cells = nil
 	err := r.LoadRows(cfg.Runs, cfg.RunsLabel, func(r *run.Run, c run.Cell, row *run.Row) {
 		rr.texts[c.Prompt] = row.FilledTemplate
-		rr.infos.set(c.Prompt, textInfo{hash: hashText(row.FilledTemplate), transcript: transcriptSize(r.Manifest, row)})
+		info := textInfo{hash: hashText(row.FilledTemplate), transcript: transcriptSize(r.Manifest, row), bounded: boundedForms(r.Manifest, row)}
+		if r.Manifest.Scoring == run.Decision {
+			info.answers = append([]string(nil), row.Decisions...) // the row may be reused
+		}
+		rr.infos.set(c.Prompt, info)
 	})
 	return err
 }

@@ -1,0 +1,209 @@
+package site
+
+// The transcript of every prompt of a run, on its scenario pages: what was
+// sent and what came back, for each of a question's 135 cells, and any two
+// cells side by side with the words that differ.
+//
+// What is a run's own is small and goes into the scenario page: the
+// log-probability of each answer form (two characters a form), or each
+// sampled answer (an index into the page's list of distinct answers). The
+// prompt texts are the dataset's, shared by every run of a variant, and go
+// into one script per question, prompts/<variant>/q<N>.js, which a page
+// opened from file:// can load (it cannot fetch a data file); the run's
+// prompt template is in one script for its 70 pages,
+// runs/<id>/template.js. static/cells.js puts them together. Without
+// JavaScript the grid's numbers, the prompt page and the template (on the
+// run's page) are still there to read; the log-probabilities and answers
+// are in the run's per-prompt file.
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
+)
+
+// cellsJSPath is the script that shows a cell's transcript.
+const cellsJSPath = "assets/cells.js"
+
+// promptDataPath is the script holding a question's dataset prompts.
+func promptDataPath(variant run.Variant, q int) string {
+	return "prompts/" + string(variant) + "/q" + itoa(q) + ".js"
+}
+
+// promptDataJS is a question's 135 dataset prompts in design order (null
+// for a prompt no run has), as a script assigning PROMPT_TEXTS.
+// json.Marshal escapes <, > and & and U+2028/9, so no text can end the
+// script.
+func promptDataJS(texts *datasetTexts, variant run.Variant, q int) ([]byte, error) {
+	all := make([]*string, design.NumCells)
+	for i, c := range design.Cells() {
+		if t, ok := texts.text(variant, q, c); ok {
+			all[i] = &t
+		}
+	}
+	data, err := json.Marshal(all)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte("window.PROMPT_TEXTS="), data...)
+	return append(out, ";\n"...), nil
+}
+
+// runTemplatePath is the script holding a run's prompt template, which
+// all its scenario pages share.
+func runTemplatePath(id string) string { return "runs/" + id + "/template.js" }
+
+// runTemplateJS is the run's prompt template as a script assigning
+// RUN_TEMPLATE ("" when the manifest has none).
+func runTemplateJS(m *run.Manifest) ([]byte, error) {
+	data, err := json.Marshal(m.PromptTemplate)
+	if err != nil {
+		return nil, err
+	}
+	out := append([]byte("window.RUN_TEMPLATE="), data...)
+	return append(out, ";\n"...), nil
+}
+
+// lpDigits is the alphabet of the log-probability codes (URL-safe base 64).
+const lpDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+// Log-probability codes: a form's log-probability in hundredths, negated,
+// in two characters; the two largest codes stand for "below −40.93" and
+// for a probability of zero.
+const (
+	lpBelow = 64*64 - 2
+	lpZero  = 64*64 - 1
+)
+
+// lpCode is a log-probability as its code: −round(100 lp), capped.
+func lpCode(lp float64) int {
+	switch {
+	case math.IsInf(lp, -1):
+		return lpZero
+	case math.IsNaN(lp):
+		return lpBelow // never: log-probabilities are numbers
+	}
+	n := math.Round(-100 * lp)
+	if n < 0 {
+		n = 0 // a log-probability rounded above 0
+	}
+	if n >= lpBelow {
+		return lpBelow
+	}
+	return int(n)
+}
+
+func appendCode(b []byte, n, width int) []byte {
+	for w := width - 1; w >= 0; w-- {
+		b = append(b, lpDigits[(n>>(6*w))&63])
+	}
+	return b
+}
+
+// cellsData is what a scenario page holds of its cells for their
+// transcripts, as JSON in the page.
+type cellsData struct {
+	// Log-probability runs: the answer forms, the yes forms first (Yes of
+	// them); LP, for each cell in design order, two characters a form
+	// (".." for a missing cell); Bounded, the cells (index, then a bit per
+	// form) whose forms were only upper bounds, not in the harness's top-k.
+	Forms   []string `json:"forms,omitempty"`
+	Yes     int      `json:"yes,omitempty"`
+	LP      string   `json:"lp,omitempty"`
+	Bounded [][2]int `json:"bounded,omitempty"`
+	// Sampled-answer runs: the question's distinct answers as written, how
+	// each was counted ("y", "n" or "u" for unparsed, one letter each), and
+	// for each cell its answers as indices into Answers, Width characters
+	// each, cells separated by ".".
+	Answers []string `json:"answers,omitempty"`
+	Counted string   `json:"counted,omitempty"`
+	Picks   string   `json:"picks,omitempty"`
+	Width   int      `json:"width,omitempty"`
+	// Base is the baseline person's cell, by anchor.
+	Base string `json:"base"`
+}
+
+// newCellsData encodes a question's cells. infos holds the run's bounded
+// forms and sampled answers.
+func newCellsData(m *run.Manifest, q int, qs *score.QuestionCells, infos promptInfos) cellsData {
+	d := cellsData{Base: design.Baseline.Anchor()}
+	cells := design.Cells()
+	if m.Scoring == run.Decision {
+		index := map[string]int{}
+		var counted []byte
+		picks := make([][]int, len(cells))
+		for i, c := range cells {
+			info, _ := infos.get(design.Prompt{Q: q, Cell: c})
+			for _, a := range info.answers {
+				k, ok := index[a]
+				if !ok {
+					k = len(d.Answers)
+					index[a] = k
+					d.Answers = append(d.Answers, a)
+					letter := byte('u')
+					if yes, ok := m.Choices.ParseAnswer(a); ok && yes {
+						letter = 'y'
+					} else if ok {
+						letter = 'n'
+					}
+					counted = append(counted, letter)
+				}
+				picks[i] = append(picks[i], k)
+			}
+		}
+		d.Counted = string(counted)
+		d.Width = 1
+		for n := 64; len(d.Answers) > n; n *= 64 {
+			d.Width++
+		}
+		var b []byte
+		for i, ps := range picks {
+			if i > 0 {
+				b = append(b, '.')
+			}
+			for _, k := range ps {
+				b = appendCode(b, k, d.Width)
+			}
+		}
+		d.Picks = string(b)
+		return d
+	}
+	d.Forms, d.Yes = m.Choices.Forms(), len(m.Choices.Yes)
+	b := make([]byte, 0, 2*len(d.Forms)*len(cells))
+	for i, c := range cells {
+		s := qs[i]
+		if !s.Present || len(s.Cell.LP) != len(d.Forms) {
+			b = append(b, strings.Repeat("..", len(d.Forms))...)
+			continue
+		}
+		for _, lp := range s.Cell.LP {
+			b = appendCode(b, lpCode(lp), 2)
+		}
+		if info, _ := infos.get(design.Prompt{Q: q, Cell: c}); info.bounded != 0 {
+			d.Bounded = append(d.Bounded, [2]int{i, int(info.bounded)})
+		}
+	}
+	d.LP = string(b)
+	return d
+}
+
+// boundedForms is the bit mask of a row's forms (in Choices.Forms order)
+// that were upper bounds.
+func boundedForms(m *run.Manifest, row *run.Row) uint32 {
+	if len(row.Bounded) == 0 {
+		return 0
+	}
+	var mask uint32
+	for i, f := range m.Choices.Forms() {
+		for _, b := range row.Bounded {
+			if b == f && i < 32 {
+				mask |= 1 << i
+			}
+		}
+	}
+	return mask
+}

@@ -1,0 +1,255 @@
+// The transcript of any cell of a scenario page, and two cells side by
+// side with the words of their prompts that differ.
+//
+// The page holds the run's own numbers (#cv-data, written in Go:
+// internal/site/cellview.go); the run's prompt template is in its
+// template.js (RUN_TEMPLATE); the
+// dataset's prompts come from the question's shared script
+// (PROMPT_TEXTS, in design order, the grid's cell order). The state is in
+// the URL: "#cells?a=age-20-female-white&b=age-20-female-black". Nothing is
+// fetched: a page opened from file:// cannot.
+(function () {
+  "use strict";
+  var slot = document.getElementById("cv"), dataEl = document.getElementById("cv-data");
+  var grid = document.querySelector("table.grid");
+  if (!slot || !dataEl || !grid) { return; }
+  var data = JSON.parse(dataEl.textContent);
+  var texts = window.PROMPT_TEXTS || [];
+  var template = typeof window.RUN_TEMPLATE === "string" ? window.RUN_TEMPLATE : "";
+  var digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  var BELOW = 64 * 64 - 2, ZERO = 64 * 64 - 1;
+
+  // The cells in design order, as the grid lists them (browse.js, which
+  // runs first, has given each its id).
+  var cells = [];
+  Array.prototype.forEach.call(grid.tBodies[0].rows, function (tr) {
+    Array.prototype.forEach.call(tr.cells, function (td, i) { if (i > 0) { cells.push(td); } });
+  });
+  var byId = {};
+  cells.forEach(function (td, i) { byId[td.id] = i; });
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) { e.className = cls; }
+    if (text !== undefined) { e.textContent = text; }
+    return e;
+  }
+  function label(id) {
+    var m = /^age-(\d+)-(female|male|non-binary)-(.+)$/.exec(id);
+    if (!m) { return id; }
+    var race = m[3] === "native-american" ? "Native American" : m[3] === "white" ? "white" : m[3].charAt(0).toUpperCase() + m[3].slice(1);
+    return "Age " + m[1] + " · " + m[2] + " · " + race;
+  }
+  function minus(s) { return s.replace(/^-/, "\u2212"); }
+  function code(s, i, w) {
+    var n = 0;
+    for (var k = 0; k < w; k++) { n = n * 64 + digits.indexOf(s.charAt(i + k)); }
+    return n;
+  }
+  function lpText(n) {
+    if (n === ZERO) { return "\u2212\u221e (probability 0)"; }
+    if (n === BELOW) { return "below \u221240.93"; }
+    return n === 0 ? "0.00" : "\u2212" + (n / 100).toFixed(2);
+  }
+  // What the grid shows for a cell: its P(yes) (or share of yes answers)
+  // and its difference from the baseline person.
+  function shown(i) {
+    var td = cells[i], lines = td.textContent.split("\n");
+    return { p: lines[0], delta: lines[1] || "", cls: td.classList.contains("missing") ? "" : td.className.split(" ")[0], present: !td.classList.contains("missing") };
+  }
+  var decision = !!data.answers;
+
+  function sent(i) {
+    var t = texts[i];
+    if (typeof t !== "string") { return null; }
+    if (template && template.indexOf("{filled_template}") >= 0) { return template.split("{filled_template}").join(t); }
+    return t;
+  }
+
+  function cameBack(i, box) {
+    if (decision) {
+      var parts = data.picks.split("."), p = parts[i] || "", w = data.width;
+      if (!p) { box.appendChild(el("p", "", "No sampled answers.")); return; }
+      box.appendChild(el("h4", "", "Sampled answers"));
+      var ol = el("ol", "answers");
+      for (var k = 0; k < p.length; k += w) {
+        var a = code(p, k, w), li = el("li"), c = { y: "yes", n: "no", u: "unparsed" }[data.counted.charAt(a)];
+        li.appendChild(el("span", "verdict v-" + c, c));
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(el("code", "", data.answers[a]));
+        ol.appendChild(li);
+      }
+      box.appendChild(ol);
+      return;
+    }
+    var f = data.forms.length, at = i * f * 2;
+    if (data.lp.charAt(at) === ".") { box.appendChild(el("p", "", "No answer: the run has no row for this prompt.")); return; }
+    var bounded = 0;
+    (data.bounded || []).forEach(function (b) { if (b[0] === i) { bounded = b[1]; } });
+    box.appendChild(el("h4", "", "Log-probabilities of the answer forms"));
+    var table = el("table", "lp"), head = table.createTHead().insertRow();
+    ["form", "counts as", "log-probability"].forEach(function (h) { var th = el("th", "", h); th.scope = "col"; head.appendChild(th); });
+    var body = table.createTBody();
+    data.forms.forEach(function (form, k) {
+      var tr = body.insertRow();
+      var th = el("th"); th.scope = "row"; th.appendChild(el("code", "", form)); tr.appendChild(th);
+      tr.appendChild(el("td", "", k < data.yes ? "yes" : "no"));
+      tr.appendChild(el("td", "num", ((bounded >> k) & 1 ? "\u2264 " : "") + lpText(code(data.lp, at + 2 * k, 2))));
+    });
+    box.appendChild(table);
+    if (bounded) { box.appendChild(el("p", "note", "\u2264: the harness listed its top tokens and this form was not among them; the value is an upper bound.")); }
+  }
+
+  function transcript(i, id) {
+    var box = el("article", "tcell");
+    box.setAttribute("data-cell", id);
+    var h = el("h3", "", label(id));
+    box.appendChild(h);
+    var s = shown(i), unit = decision ? "share of yes answers " : "P(yes) ";
+    var r = el("p", "result");
+    if (!s.present) {
+      r.textContent = "Missing: the run has no answer for this prompt.";
+    } else {
+      r.appendChild(document.createTextNode((decision ? "Share of yes answers " : "Normalised P(yes) = P(yes) / (P(yes) + P(no)): ") + s.p));
+      if (id === data.base) {
+        r.appendChild(document.createTextNode(" · the baseline person"));
+      } else if (s.delta && s.delta !== "n/a") {
+        r.appendChild(document.createTextNode(" · "));
+        r.appendChild(el("span", s.cls + " delta", s.delta + (decision ? " pp" : " logit")));
+        var b = byId[data.base];
+        r.appendChild(document.createTextNode(" from the baseline person (" + unit + (b !== undefined ? shown(b).p : "n/a") + ")"));
+      }
+    }
+    box.appendChild(r);
+    box.appendChild(el("h4", "", "Sent"));
+    var text = sent(i);
+    box.appendChild(el("pre", "text cv-sent", text === null ? "No run has this prompt." : text));
+    if (cells[i].textContent.indexOf("prompt differs") >= 0) {
+      var note = el("p", "note", "This run sent a text other than the dataset’s: ");
+      var a = cells[i].querySelector("a");
+      if (a) { var l = el("a", "", "its own transcript"); l.href = a.getAttribute("href"); note.appendChild(l); }
+      box.appendChild(note);
+    }
+    cameBack(i, box);
+    return box;
+  }
+
+  // Word-level difference of two texts: tokens alternate between runs of
+  // white space and of other characters (as internal/worddiff's Tokens), a
+  // longest common subsequence after the shared prefix and suffix.
+  // White space is never marked, as on the prompt pages.
+  function tokens(s) { return s.match(/\s+|\S+/g) || []; }
+  function diff(a, b) {
+    var x = tokens(a), y = tokens(b), pre = 0, suf = 0;
+    while (pre < x.length && pre < y.length && x[pre] === y[pre]) { pre++; }
+    while (suf < x.length - pre && suf < y.length - pre && x[x.length - 1 - suf] === y[y.length - 1 - suf]) { suf++; }
+    var xm = x.slice(pre, x.length - suf), ym = y.slice(pre, y.length - suf), n = xm.length, m = ym.length;
+    var L = [];
+    for (var i = 0; i <= n; i++) { L.push(new Int32Array(m + 1)); }
+    for (i = n - 1; i >= 0; i--) {
+      for (var j = m - 1; j >= 0; j--) { L[i][j] = xm[i] === ym[j] ? L[i + 1][j + 1] + 1 : Math.max(L[i + 1][j], L[i][j + 1]); }
+    }
+    var out = [];
+    function add(op, t) {
+      if (op !== "" && !/\S/.test(t)) { if (op === "ins") { op = ""; } else { return; } }
+      if (out.length && out[out.length - 1].op === op) { out[out.length - 1].t += t; } else { out.push({ op: op, t: t }); }
+    }
+    x.slice(0, pre).forEach(function (t) { add("", t); });
+    i = 0; j = 0;
+    while (i < n || j < m) {
+      if (i < n && j < m && xm[i] === ym[j]) { add("", xm[i]); i++; j++; }
+      else if (j < m && (i === n || L[i][j + 1] >= L[i + 1][j])) { add("ins", ym[j]); j++; }
+      else { add("del", xm[i]); i++; }
+    }
+    x.slice(x.length - suf).forEach(function (t) { add("", t); });
+    return out;
+  }
+
+  // The form: two cells to pick, the second optional.
+  var form = el("form", "filters cv-form");
+  form.setAttribute("aria-label", "Pick cells");
+  function picker(name, text, none) {
+    var l = el("label", "", text + " "), s = el("select");
+    s.name = name;
+    if (none) { s.add(new Option(none, "")); }
+    cells.forEach(function (td) { s.add(new Option(label(td.id), td.id)); });
+    l.appendChild(s);
+    form.appendChild(l);
+    return s;
+  }
+  var selA = picker("a", "Cell"), selB = picker("b", "Side by side with", "none");
+  form.addEventListener("submit", function (e) { e.preventDefault(); });
+  var view = el("div", "cv-view");
+  view.setAttribute("aria-live", "polite");
+  var h = el("h2", "", "Transcript of any cell");
+  h.id = "cv-h";
+  slot.setAttribute("role", "region");
+  slot.setAttribute("aria-labelledby", "cv-h");
+  slot.appendChild(h);
+  slot.appendChild(el("p", "", "What was sent is the prompt page’s text put into the run’s prompt template" +
+    (template ? "" : " (the run’s manifest records none: the prompt was sent as it stands)") + "; what came back is " +
+    (decision ? "every sampled answer, counted as yes, no or unparsed" : "the log-probability of each answer form, normalised to P(yes)") +
+    ". Pick a cell here or in the grid, and a second (here, or Shift and a click in the grid) to set the two side by side with the words that differ."));
+  slot.appendChild(form);
+  slot.appendChild(view);
+
+  function render() {
+    view.textContent = "";
+    var a = byId[selA.value], b = selB.value ? byId[selB.value] : undefined;
+    cells.forEach(function (td, i) { td.classList.toggle("picked", i === a || i === b); });
+    if (a === undefined) { return; }
+    var pair = el("div", b !== undefined ? "cv-pair" : "cv-one");
+    pair.appendChild(transcript(a, selA.value));
+    if (b !== undefined) { pair.appendChild(transcript(b, selB.value)); }
+    view.appendChild(pair);
+    if (b === undefined) { return; }
+    var ta = texts[a], tb = texts[b], d = el("section", "cv-diff");
+    d.appendChild(el("h3", "", "Words that differ"));
+    if (typeof ta !== "string" || typeof tb !== "string") {
+      d.appendChild(el("p", "", "One of the prompts is missing."));
+    } else if (ta === tb) {
+      d.appendChild(el("p", "", "The two prompts are the same text."));
+    } else {
+      var p = el("p", "", ""), pre = el("pre", "text cv-words");
+      p.appendChild(document.createTextNode("From the first prompt to the second: "));
+      p.appendChild(el("ins", "", "only in the second"));
+      p.appendChild(document.createTextNode(", "));
+      p.appendChild(el("del", "", "only in the first"));
+      p.appendChild(document.createTextNode("."));
+      diff(ta, tb).forEach(function (s) { pre.appendChild(s.op ? el(s.op, "", s.t) : document.createTextNode(s.t)); });
+      d.appendChild(p);
+      d.appendChild(pre);
+    }
+    view.appendChild(d);
+  }
+
+  function record() {
+    var p = new URLSearchParams();
+    p.set("a", selA.value);
+    if (selB.value) { p.set("b", selB.value); }
+    history.replaceState(null, "", "#cells?" + p.toString());
+  }
+  function fromHash() {
+    var h = location.hash;
+    if (h.indexOf("#cells?") !== 0) { return false; }
+    var p = new URLSearchParams(h.slice(7));
+    if (p.has("a") && byId[p.get("a")] !== undefined) { selA.value = p.get("a"); }
+    selB.value = p.has("b") && byId[p.get("b")] !== undefined ? p.get("b") : "";
+    render();
+    return true;
+  }
+  form.addEventListener("change", function () { record(); render(); });
+  // A click on a cell of the grid picks it (the first, or with the Shift
+  // key the second); its transcript link still opens the stored transcript.
+  grid.addEventListener("click", function (e) {
+    if (e.target.closest("a")) { return; }
+    var td = e.target.closest("td");
+    if (!td || byId[td.id] === undefined) { return; }
+    if (e.shiftKey) { selB.value = td.id; } else { selA.value = td.id; }
+    record();
+    render();
+    slot.scrollIntoView({ block: "nearest" });
+  });
+  window.addEventListener("hashchange", fromHash);
+  if (!fromHash()) { selA.value = data.base && byId[data.base] !== undefined ? data.base : cells[0].id; render(); }
+})();
