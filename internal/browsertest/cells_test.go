@@ -55,7 +55,13 @@ func loadRun(t *testing.T, id string, q int) (*run.Run, map[string]*run.Row) {
 	}
 	if err := r.LoadRows(os.DirFS(filepath.Join(repo, "runs")), "runs", func(_ *run.Run, c run.Cell, row *run.Row) {
 		if c.Q == q {
+			// The row's buffers are reused for the next row: copy them.
 			cp := *row
+			cp.Logprobs = run.Logprobs{}
+			for f, lp := range row.Logprobs {
+				cp.Logprobs[f] = lp
+			}
+			cp.Decisions = append([]string(nil), row.Decisions...)
 			rows[c.Cell.Anchor()] = &cp
 		}
 	}); err != nil {
