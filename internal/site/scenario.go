@@ -221,7 +221,9 @@ func scenarioPage(texts *datasetTexts, infos promptInfos, e *board.Entry, q int,
 	}
 	d.Legend = newLegend(decision, true)
 	d.CellData, d.PromptData, d.CellsJS, d.Template = newCellsData(m, q, qs, infos), promptDataPath(m.Variant, q), cellsJSPath, runTemplatePath(e.ID())
-	d.TemplateHref = runPath(e.ID()) + "#prompt-template"
+	if m.PromptTemplate != "" {
+		d.TemplateHref = runPath(e.ID()) + "#prompt-template"
+	}
 	if pos > 0 {
 		d.Prev = scenarioPath(e.ID(), ids[pos-1])
 	}
