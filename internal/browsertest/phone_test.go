@@ -249,3 +249,52 @@ func TestBoardCardsAtPhoneWidth(t *testing.T) {
 		t.Errorf("index.html at 1280 px: the first row's cells sit on %d lines (want one: a table), board %d px in %d", b.Tops, b.Wrap, b.Client)
 	}
 }
+
+// TestScrollCueWithoutScrollState runs cue.js as a browser without
+// scroll-state container queries would (CSS.supports answering no), at
+// 375 px: exactly the table boxes wider than their screen are marked
+// "overflows" — the class the stylesheet's fallback cue keys on — and
+// hiding the board's columns until it fits unmarks it.
+func TestScrollCueWithoutScrollState(t *testing.T) {
+	type marks struct {
+		Wrong       []string
+		Over, Fits  int
+		HTMLClassed bool
+	}
+	const js = `new Promise(done => {
+		const src = document.querySelector('script[src$="cue.js"]').src;
+		CSS.supports = () => false;
+		const s = document.createElement("script");
+		s.src = src;
+		s.onload = () => requestAnimationFrame(() => {
+			const wrong = [];
+			let over = 0, fits = 0;
+			for (const b of document.querySelectorAll(".table-wrap, .prose table")) {
+				if (b.offsetParent === null) continue;
+				const o = b.scrollWidth > b.clientWidth + 1;
+				if (o) over++; else fits++;
+				if (o !== b.classList.contains("overflows")) wrong.push((b.querySelector("caption") || b).textContent.slice(0, 60) + ": " + b.scrollWidth + "/" + b.clientWidth);
+			}
+			done({wrong, over, fits, htmlClassed: document.documentElement.classList.contains("cue-js")});
+		});
+		document.body.appendChild(s);
+	})`
+	tb := newTab(t, phoneW, phoneH, "light")
+	var over, fits int
+	for _, page := range append(existing("methodology.html", "rubric.html", "provenance.html"), kindPages(t)["scenarios"]...) {
+		tb.open(siteDir, page)
+		m := eval[marks](tb, js)
+		if !m.HTMLClassed {
+			t.Errorf("%s: cue.js did not run as without scroll-state queries", page)
+		}
+		for _, w := range m.Wrong {
+			t.Errorf("%s: marked wrongly (scroll width / box width): %s", page, w)
+		}
+		over += m.Over
+		fits += m.Fits
+		t.Logf("%s: %d boxes overflow, %d fit", page, m.Over, m.Fits)
+	}
+	if over == 0 || fits == 0 {
+		t.Errorf("%d boxes overflowing and %d fitting: the test no longer sees both", over, fits)
+	}
+}

@@ -104,7 +104,9 @@
 // compare and transcript pages and the ids of a scenario grid's cells
 // (browse.js), the search page's search (search.js, over
 // data/search-index.js: a script assigning SEARCH_INDEX, since a page
-// opened from file:// cannot fetch a data file). A state of
+// opened from file:// cannot fetch a data file), and on every page but
+// 404.html the scroll cue of browsers without scroll-state container
+// queries, which marks the table boxes that really overflow (cue.js). A state of
 // a page is a link: "#filter?…"; any other fragment is an anchor, marked
 // by CSS (:target) and scrolled clear of sticky headers.
 //

@@ -38,6 +38,7 @@ const (
 	sortJSPath           = "assets/sort.js"
 	browseJSPath         = "assets/browse.js"
 	boardJSPath          = "assets/board.js"
+	cueJSPath            = "assets/cue.js"
 	noJekyllPath         = ".nojekyll"
 )
 
@@ -49,14 +50,14 @@ type sitePaths struct {
 	Home, Benchmark, Methodology, Mitigation, Transcripts       string
 	Rubric, RubricJSON, Provenance, ProvenanceJSON              string
 	LeaderboardJSON, LeaderboardCSV, SiteCSS, ChromaCSS, SortJS string
-	BrowseJS, BoardJS, Downloads                                string
+	BrowseJS, BoardJS, CueJS, Downloads                         string
 }
 
 var paths = sitePaths{
 	Home: homePath, Benchmark: benchmarkPath, Methodology: methodologyPath, Mitigation: mitigationPath, Transcripts: transcriptsPath,
 	Rubric: rubricPath, RubricJSON: rubricJSONPath, Provenance: provenancePagePath, ProvenanceJSON: ProvenancePath,
 	LeaderboardJSON: leaderboardJSONPath, LeaderboardCSV: leaderboardCSVPath, SiteCSS: siteCSSPath, ChromaCSS: chromaCSSPath, SortJS: sortJSPath,
-	BrowseJS: browseJSPath, BoardJS: boardJSPath, Downloads: downloadsPath,
+	BrowseJS: browseJSPath, BoardJS: boardJSPath, CueJS: cueJSPath, Downloads: downloadsPath,
 }
 
 // boardPath is where the board of a variant and view is rendered; the
