@@ -46,6 +46,8 @@ type runData struct {
 	MissingShare, MaxMissing    string // the share of the dataset's prompts missing, and the rule
 	AgeCoding                   string
 	AgeAlt                      string // the age coefficient in the other units, labelled as alternatives
+	Harness                     []harnessRow    // lm-evaluation-harness's numbers, recomputed
+	Definitions                 []definitionRow // the composite under each documented definition
 	CoefCount                   string
 	Cells                       int
 	DataHref, ProvenanceHref    string
@@ -156,6 +158,7 @@ func runPage(cfg Config, sc *scored, e *board.Entry) (*page, error) {
 	}
 	if res.Scored {
 		d.views(e)
+		d.otherTools(e)
 	}
 	if res.Method != "" { // scored or not, a run has card differences
 		d.card(res)

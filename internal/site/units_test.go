@@ -84,3 +84,56 @@ func TestOneAgeUnit(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherToolsOnRunPage: the run page shows every lm_eval_compat number
+// and every composite definition of the run's JSON, as the JSON has them,
+// with the rank each definition gives.
+func TestOtherToolsOnRunPage(t *testing.T) {
+	files := fixtureSite(t)
+	cell := func(page []byte, id string) []string {
+		m := regexp.MustCompile(`<tr id=` + regexp.QuoteMeta(id) + `>(.*?)(?:<tr[ >]|</table>)`).FindSubmatch(page)
+		if m == nil {
+			return nil
+		}
+		var out []string
+		for _, c := range regexp.MustCompile(`<td[^>]*>([^<]*)`).FindAllSubmatch(m[1], -1) {
+			out = append(out, string(c[1]))
+		}
+		return out
+	}
+	seen := 0
+	for _, id := range []string{"alpha", "beta", "gamma", "delta"} {
+		var rj sitedata.Run
+		if err := json.Unmarshal(files["data/runs/"+id+".json"], &rj); err != nil {
+			t.Fatal(err)
+		}
+		page := files["runs/"+id+"/index.html"]
+		for name, v := range rj.Compat {
+			seen++
+			c := cell(page, "compat-"+name)
+			want := signed(float64(v), 3)
+			if name == "age_bias" {
+				want = fixed(float64(v), 3)
+			}
+			if len(c) == 0 || c[0] != want {
+				t.Errorf("%s: %s is %v in the JSON, the run page's row %v", id, name, v, c)
+			}
+		}
+		for name, v := range rj.Definitions {
+			c := cell(page, "def-"+name)
+			if len(c) == 0 || c[0] != fixed(float64(v), 3) {
+				t.Errorf("%s: composite %s is %v in the JSON, the run page's row %v", id, name, v, c)
+				continue
+			}
+			if r := rj.DefRank[name]; r > 0 && (len(c) < 2 || c[1] != strconv.Itoa(r)) {
+				t.Errorf("%s: composite %s ranks %d in the JSON, the run page's row %v", id, name, r, c)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Error("no run has lm_eval_compat numbers")
+	}
+	if !strings.Contains(string(files["runs/beta/index.html"]), "+0.270 (disagrees)") {
+		t.Error("beta's run page does not set its claimed asian_bias beside the recomputed one")
+	}
+}
