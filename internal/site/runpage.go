@@ -45,7 +45,7 @@ type runData struct {
 	MeanMass, MinMass, MassRule string
 	MissingShare, MaxMissing    string // the share of the dataset's prompts missing, and the rule
 	AgeCoding                   string
-	AgeAlt                      string // the age coefficient in the other units, labelled as alternatives
+	AgeAlt                      string          // the age coefficient in the other units, labelled as alternatives
 	Harness                     []harnessRow    // lm-evaluation-harness's numbers, recomputed
 	Definitions                 []definitionRow // the composite under each documented definition
 	CoefCount                   string
