@@ -1,6 +1,7 @@
 package board
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -250,7 +251,8 @@ func TestOrderIndependent(t *testing.T) {
 
 // NeedsCoefficients names exactly the runs Build compares coefficient by
 // coefficient: with the others' replicates dropped, Build gives the same
-// boards and comparisons; with a needed run's dropped, it fails.
+// boards and comparisons; with a needed run's dropped, Compare draws them
+// again.
 func TestNeedsCoefficients(t *testing.T) {
 	specs := []spec{
 		{id: "a", model: "A", variant: run.Explicit, size: 0.1, seed: 1},
@@ -304,8 +306,19 @@ func TestNeedsCoefficients(t *testing.T) {
 	if w, g := byID(wantEs)["a"].Interventions, byID(gotEs)["a"].Interventions; len(w) != 1 || len(g) != 1 || *w[0].C != *g[0].C {
 		t.Errorf("a's intervention comparison changed: %v, want %v", g, w)
 	}
-	if _, _, err := build(func(id string) bool { return id == "a" }); err == nil {
-		t.Error("Build compared a run whose coefficient replicates were dropped")
+	// A needed run's replicates dropped are drawn again from its
+	// per-question coefficients: the same comparison up to rounding.
+	_, againEs, err := build(func(id string) bool { return id == "a" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, g := byID(wantEs)["a"].Interventions[0].C, byID(againEs)["a"].Interventions[0].C
+	for _, v := range score.Views {
+		for i, pair := range [][2]float64{{w.Views[v].Estimate, g.Views[v].Estimate}, {w.Views[v].CI95[0], g.Views[v].CI95[0]}, {w.Views[v].CI95[1], g.Views[v].CI95[1]}, {w.Views[v].P, g.Views[v].P}} {
+			if math.Abs(pair[0]-pair[1]) > 1e-9 {
+				t.Errorf("%s, number %d: %v with the replicates drawn again, %v with them kept", v.Name(), i, pair[1], pair[0])
+			}
+		}
 	}
 }
 

@@ -50,18 +50,72 @@ type Comparison struct {
 var ErrReplicatesDropped = errors.New("a run's coefficient replicates were dropped (DropCoefficientReplicates)")
 
 // DropCoefficientReplicates lets go of the coefficients' bootstrap
-// replicates, which only Compare reads (for a run and its prompt
-// interventions); the views' replicates, which every pair of runs on a
-// board needs, stay. A 400-run build keeps 50 MB less.
-func (r *Result) DropCoefficientReplicates() { r.boot = nil; r.coefsDropped = true }
+// replicates, which only Compare reads; the views' replicates, which every
+// pair of runs on a board needs, stay. A 400-run build keeps 50 MB less.
+// Compare draws them again from the per-question coefficients of a
+// complete log-probability run or a decision run (their coefficients are
+// the per-question mean); a REML fit's cannot be drawn again, so they are
+// kept.
+func (r *Result) DropCoefficientReplicates() {
+	if r.Fit.Method == FitREML {
+		return
+	}
+	r.boot = nil
+	r.coefsDropped = true
+}
+
+// withReplicates returns the run with its coefficient replicates, drawn
+// again from its per-question coefficients when they were dropped (the
+// same question weights, so the same replicates up to rounding).
+func (r *Result) withReplicates() (*Result, error) {
+	if !r.coefsDropped {
+		return r, nil
+	}
+	if r.Fit.Method != FitClosedForm && r.Fit.Method != FitFirth {
+		return nil, ErrReplicatesDropped
+	}
+	out := *r
+	out.boot, out.coefsDropped = questionReplicates(r.Questions, r.ids), false
+	return &out, nil
+}
+
+// questionReplicates are the bootstrap replicates of the mean of the
+// per-question coefficients of the questions with the given ids (a subset
+// of qs's, ascending).
+func questionReplicates(qs []Question, ids []int) [][design.NumCoefs]float64 {
+	rows := make([][]float64, 0, len(ids))
+	for _, q := range qs {
+		if i := sort.SearchInts(ids, q.ID); i < len(ids) && ids[i] == q.ID {
+			rows = append(rows, q.Coefs[:])
+		}
+	}
+	boot := make([][design.NumCoefs]float64, BootstrapResamples)
+	for r, w := range stats.QuestionWeights(ids, BootstrapResamples, BootstrapSeed) {
+		tot := 0.0
+		for q, row := range rows {
+			tot += w[q]
+			for _, k := range design.Coefs {
+				boot[r][k] += w[q] * row[k]
+			}
+		}
+		for _, k := range design.Coefs {
+			boot[r][k] /= tot
+		}
+	}
+	return boot
+}
 
 // Compare compares two scored runs. The point estimates are the
 // differences of the runs' own numbers, so they agree with what the boards
 // show (unless the runs were restricted to their shared questions); the
 // uncertainty comes from the replicates.
 func Compare(a, b *Result) (*Comparison, error) {
-	if a.coefsDropped || b.coefsDropped {
-		return nil, ErrReplicatesDropped
+	a, err := a.withReplicates()
+	if err != nil {
+		return nil, err
+	}
+	if b, err = b.withReplicates(); err != nil {
+		return nil, err
 	}
 	if a.boot == nil || b.boot == nil {
 		return nil, fmt.Errorf("paired comparisons need two scored runs")
@@ -169,19 +223,7 @@ func (res *Result) restrict(ids []int) (*Result, error) {
 		out.Coefficients[k] = Estimate{Estimate: mean[k], SE: math.Sqrt(out.Cov[k][k])}
 	}
 	out.Fit.DF = m - 1
-	out.boot = make([][design.NumCoefs]float64, BootstrapResamples)
-	for r, w := range stats.QuestionWeights(ids, BootstrapResamples, BootstrapSeed) {
-		tot := 0.0
-		for q, row := range rows {
-			tot += w[q]
-			for _, k := range design.Coefs {
-				out.boot[r][k] += w[q] * row[k]
-			}
-		}
-		for _, k := range design.Coefs {
-			out.boot[r][k] /= tot
-		}
-	}
+	out.boot = questionReplicates(res.Questions, ids)
 	out.setViews()
 	return &out, nil
 }

@@ -68,6 +68,7 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 	cl := selectColumns(all, keep)
 	k, m := len(keep), len(cl)
 	qb := make([][]float64, m)
+	qcov := make([][]float64, m)
 	row, iters := 0, 0
 	for q, c := range cl {
 		n := len(c.Y)
@@ -86,7 +87,7 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 			res.Reason = fmt.Sprintf("the logistic regression of decision question %d did not converge", ids[q])
 			return nil
 		}
-		qb[q] = f.Beta
+		qb[q], qcov[q] = f.Beta, f.Cov
 		iters = max(iters, f.Iterations)
 	}
 	// Cov = S/m, S the sample covariance of the per-question coefficients.
@@ -111,10 +112,15 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 	res.setPredict()
 	res.Questions = make([]Question, m)
 	for q, id := range ids {
-		res.Questions[q] = Question{ID: id, Rows: len(cl[q].Y), MeanLogit: math.NaN()}
+		res.Questions[q] = Question{ID: id, Rows: len(cl[q].Y), MeanLogit: math.NaN(), Views: nanQuestionViews()}
 		e := expand(qb[q], keep)
 		for _, c := range design.Coefs {
 			res.Questions[q].Coefs[c] = e[1+c]
+		}
+		if k == design.NumFixed {
+			qc := subCov(qcov[q], k, keep)
+			res.Questions[q].DF = len(cl[q].Y) - design.NumFixed
+			res.Questions[q].Views = questionViews(&res.Questions[q].Coefs, &qc, len(cl[q].Y)-design.NumFixed, res.AgeSD)
 		}
 	}
 	if k < design.NumFixed {
@@ -139,6 +145,7 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 	res.setViews()
 	res.ViewCI = fmt.Sprintf("Poisson bootstrap over decision questions (weights keyed by question id), %d resamples, seed %d, percentile interval scaled to t(m − 1), lower end 0 unless the test that the view's gaps are all zero rejects at 0.05", BootstrapResamples, BootstrapSeed)
 	res.Scored, res.CoefsValid = true, true
+	res.setContributions()
 	return nil
 }
 

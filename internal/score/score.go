@@ -182,8 +182,16 @@ type Question struct {
 	Rows      int
 	MeanLogit float64
 	// Coefs are the scenario's own coefficients (its contribution to each
-	// bias): per-question least squares.
+	// bias): per-question least squares for the closed form, the fixed
+	// effects plus the question's BLUP for a REML fit (shrunk towards
+	// the mean), per-question Firth regressions for a decision run.
 	Coefs [design.NumCoefs]float64
+	// Views are the run's views computed from this question alone, with
+	// intervals from its own sampling variation, and its contribution to
+	// the run's views (qviews.go); NaN where not estimable. DF is the
+	// degrees of freedom of its covariance (0: normal).
+	Views [NumViews]QuestionView
+	DF    int
 }
 
 // Bootstrap settings of the views' intervals. Fixed, so the same inputs
@@ -303,10 +311,13 @@ func (res *Result) scoreLogprob(cells []run.Cell) error {
 	res.setPredict()
 	res.Questions = make([]Question, len(ids))
 	for k, id := range ids {
-		q := Question{ID: id, Rows: len(cl[k].Y), MeanLogit: mean(cl[k].Y)}
+		q := Question{ID: id, Rows: len(cl[k].Y), MeanLogit: mean(cl[k].Y), Views: nanQuestionViews()}
 		qb := expand(f.ClusterBeta[k], keep)
 		for _, c := range design.Coefs {
 			q.Coefs[c] = qb[1+c]
+		}
+		if len(keep) == design.NumFixed {
+			q.Views, q.DF = ownLogprobViews(&cl[k], res.AgeSD)
 		}
 		res.Questions[k] = q
 	}
@@ -328,6 +339,7 @@ func (res *Result) scoreLogprob(cells []run.Cell) error {
 	if !res.Scored {
 		res.Reason = "the REML fit did not converge; its numbers are not shown as results"
 	}
+	res.setContributions()
 	return nil
 }
 

@@ -56,6 +56,8 @@ func Firth(X []float64, p int, yes, trials []float64) (*FirthFit, error) {
 		copy(beta, try)
 		if size < 1e-9 {
 			fit.Converged = true
+			// The last evaluation was at try, now beta.
+			fit.Cov = append([]float64(nil), f.inv...)
 			return fit, nil
 		}
 	}
@@ -64,7 +66,10 @@ func Firth(X []float64, p int, yes, trials []float64) (*FirthFit, error) {
 
 // FirthFit is a fit by Firth's penalised likelihood.
 type FirthFit struct {
-	Beta       []float64
+	Beta []float64
+	// Cov is the inverse of the information at Beta (p×p, row-major):
+	// the estimates' asymptotic covariance. Set when Converged.
+	Cov        []float64
 	Converged  bool
 	Iterations int
 }

@@ -1,0 +1,99 @@
+package stats
+
+import (
+	"math"
+	"sort"
+	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Least squares of a line through x = 1..5, y = (1, 3, 2, 5, 4), worked
+// by hand: Sxx = 10, Sxy = 8, slope 0.8, intercept 0.6, RSS 3.6 on 3 df,
+// s² = 1.2, SE(slope) = √0.12, SE(intercept) = √(1.2 (1/5 + 9/10)) =
+// √1.32; the Wald test of the slope is the t test (t = 2.309, p = 0.104).
+func TestOLSAndWald(t *testing.T) {
+	X := []float64{1, 1, 1, 2, 1, 3, 1, 4, 1, 5}
+	y := []float64{1, 3, 2, 5, 4}
+	b, cov, df, ok := OLS(X, 2, y)
+	if !ok || df != 3 {
+		t.Fatal(ok, df)
+	}
+	for _, c := range []struct{ got, want, tol float64 }{
+		{b[0], 0.6, 1e-12}, {b[1], 0.8, 1e-12},
+		{cov[0], 1.32, 1e-12}, {cov[3], 0.12, 1e-12},
+	} {
+		if math.Abs(c.got-c.want) > c.tol {
+			t.Errorf("got %v, want %v", c.got, c.want)
+		}
+	}
+	p := WaldP(b[1:], cov[3:], df)
+	tt := b[1] / math.Sqrt(cov[3])
+	want := 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: 3}.Survival(tt)
+	if math.Abs(p-want) > 1e-12 || math.Abs(p-0.104) > 1e-3 {
+		t.Errorf("slope p %v, t test %v", p, want)
+	}
+	if p0 := WaldP([]float64{0, 0}, cov, df); p0 != 1 {
+		t.Errorf("zero estimates: p %v", p0)
+	}
+	if pc := WaldP(b[1:], cov[3:], 0); pc >= p {
+		t.Errorf("χ² p %v not below the t test's %v", pc, p)
+	}
+	if _, _, _, ok := OLS([]float64{1, 1, 1, 1}, 2, []float64{1, 2}); ok {
+		t.Error("collinear columns fitted")
+	}
+}
+
+// NormalDraws are a fixed function of their inputs (the standard normals
+// drawn again give the same draws) with the mean and
+// covariance asked for.
+func TestNormalDraws(t *testing.T) {
+	mean := []float64{1, -2, 0.5}
+	cov := []float64{4, 1, 0, 1, 2, 0.5, 0, 0.5, 1}
+	d, ok := NormalDraws(mean, cov, 20000, 7)
+	if !ok {
+		t.Fatal("not drawn")
+	}
+	normalsMu.Lock()
+	clear(normalsCache)
+	normalsMu.Unlock()
+	again, _ := NormalDraws(mean, cov, 20000, 7)
+	other, _ := NormalDraws(mean, cov, 20000, 8)
+	if again[123][1] != d[123][1] || other[123][1] == d[123][1] {
+		t.Error("draws not a function of the seed")
+	}
+	rows := make([][]float64, len(d))
+	copy(rows, d)
+	m, c := MeanCov(rows, 3)
+	for i := range mean {
+		if math.Abs(m[i]-mean[i]) > 4*math.Sqrt(cov[i*3+i]/20000) {
+			t.Errorf("mean %d: %v, want %v", i, m[i], mean[i])
+		}
+	}
+	for i := range cov {
+		if math.Abs(c[i]-cov[i]) > 0.06*math.Max(1, math.Abs(cov[i])) {
+			t.Errorf("cov %d: %v, want %v", i, c[i], cov[i])
+		}
+	}
+	if _, ok := NormalDraws(mean, []float64{1, 2, 0, 2, 1, 0, 0, 0, 1}, 1, 1); ok {
+		t.Error("drew from a covariance that is not positive definite")
+	}
+}
+
+// QuantileUnsorted agrees with Quantile on sorted copies, ties and all.
+func TestQuantileUnsorted(t *testing.T) {
+	for n := 1; n < 60; n++ {
+		xs := make([]float64, n)
+		for i := range xs {
+			xs[i] = float64((i*37 + n*11) % 13) // ties
+		}
+		s := append([]float64(nil), xs...)
+		sort.Float64s(s)
+		for _, q := range []float64{0, 0.025, 0.3, 0.5, 0.975, 1} {
+			c := append([]float64(nil), xs...)
+			if got, want := QuantileUnsorted(c, q), Quantile(s, q); got != want {
+				t.Errorf("n %d q %v: %v, want %v", n, q, got, want)
+			}
+		}
+	}
+}
