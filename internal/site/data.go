@@ -51,7 +51,7 @@ func ranking(e *board.Entry) sitedata.Ranking {
 
 // runRecord is everything computed for one run; incomplete lists its
 // questions with missing prompts (incompleteQuestions).
-func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.QuestionCount) sitedata.Run {
+func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.QuestionCount, vd *variantDiff) sitedata.Run {
 	m, res := e.Run.Manifest, e.Result
 	j := sitedata.Run{
 		ID: e.ID(), Variant: string(m.Variant), Intervention: m.Intervention, InterventionText: m.InterventionText,
@@ -129,9 +129,38 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 		for _, c := range design.Coefs {
 			qj.Coefficients[c.Name()] = num(q.Coefs[c] * coefScale(res, c))
 		}
+		if !math.IsNaN(q.Views[score.Composite].Estimate.Estimate) {
+			qj.Views, qj.DF = map[string]sitedata.QuestionView{}, q.DF
+			for _, v := range score.Views {
+				qv := q.Views[v]
+				qj.Views[v.Name()] = sitedata.QuestionView{
+					Estimate:     sitedata.Estimate{Estimate: num(qv.Estimate.Estimate), SE: numPtr(qv.SE), CI95: sitedata.IntervalOf(qv.CI95)},
+					ZeroP:        num(qv.ZeroP),
+					Contribution: num(qv.Contribution),
+				}
+			}
+		}
 		j.Questions = append(j.Questions, qj)
 	}
+	if vd != nil {
+		j.VariantDiff = variantDifference(vd)
+	}
 	return j
+}
+
+// variantDifference is a pair's record in the data files.
+func variantDifference(d *variantDiff) *sitedata.VariantDifference {
+	out := &sitedata.VariantDifference{Explicit: d.Explicit.ID(), Implicit: d.Implicit.ID(), Reason: d.Reason}
+	if d.C == nil {
+		return out
+	}
+	out.Questions, out.Restricted, out.Views = d.C.Questions, d.C.Restricted, map[string]sitedata.Diff{}
+	for _, v := range score.Views {
+		dv := d.C.Views[v]
+		words, _ := variantVerdict(dv)
+		out.Views[v.Name()] = sitedata.Diff{Estimate: num(dv.Estimate), SE: num(dv.SE), CI95: sitedata.IntervalOf(dv.CI95), P: num(dv.P), Verdict: words}
+	}
+	return out
 }
 
 // incompleteQuestions lists a run's decision questions that miss some of
@@ -220,6 +249,9 @@ func dataFiles(cfg Config, in *loaded, sc *scored, site *siteInfo, out sink) ([]
 		Title: site.Title, ViewsVersion: sitedata.ViewsVersion, Release: sitedata.Release{Label: site.Release.Label, Date: site.Release.Date},
 		Generator: site.Version, Synthetic: site.Synthetic,
 	}
+	for _, d := range boardPairs(sc) {
+		lb.VariantDiffs = append(lb.VariantDiffs, *variantDifference(d))
+	}
 	for _, bd := range sc.boards {
 		bj := sitedata.Board{ID: boardID(bd.Variant, bd.Method), Variant: string(bd.Variant), Method: string(bd.Method), Ranks: bd.HasRanks(), Views: map[string][]string{}}
 		for _, v := range score.Views {
@@ -246,7 +278,7 @@ func dataFiles(cfg Config, in *loaded, sc *scored, site *siteInfo, out sink) ([]
 			errs[i] = err
 			return
 		}
-		records[i] = runRecord(e, rf, incompleteQuestions(sc, e.ID()))
+		records[i] = runRecord(e, rf, incompleteQuestions(sc, e.ID()), diffOf(sc, e.ID()))
 		data, err := sitedata.Marshal(records[i])
 		files[i], errs[i] = File{Path: runDataPath(e.ID()), Data: data}, err
 	})

@@ -36,6 +36,9 @@ type boardData struct {
 	ScoreCols int
 	// Rules states who is ranked.
 	MinMass, MinParsed, MaxMissing string
+	// VariantDiffs are the view's explicit–implicit differences of every
+	// model with both (variants.go).
+	VariantDiffs []variantDiffRow
 }
 
 type boardTable struct {
@@ -178,6 +181,7 @@ func boardPage(sc *scored, variant run.Variant, v score.View) (*page, error) {
 			d.Unranked = append(d.Unranked, unranked{e.ID(), runPath(e.ID()), e.Run.Manifest.Model.Name, e.Why})
 		}
 	}
+	d.VariantDiffs = boardVariantDiffs(sc, v)
 	title := fmt.Sprintf("Leaderboard: %s prompts, %s view", variant, strings.ToLower(v.Title()))
 	return &page{Path: boardPath(variant, v), Title: title, Section: secBoard, Body: d}, nil
 }

@@ -112,6 +112,7 @@ func (b *build) boards() (string, error) {
 	sc.pairs = interventionPairs(sc.boards)
 	sc.adjusted = adjustedByPair(sc.pairs)
 	sc.variants = variantPairs(sc.entries)
+	sc.variantDiffs = variantDiffs(sc.entries, sc.variants)
 	warnRuns(b.cfg.Warnings, b.cfg.RunsLabel, sc.entries, b.in.content.Site.Release.Date)
 	return fmt.Sprintf("%d boards", len(sc.boards)), nil
 }

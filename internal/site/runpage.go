@@ -68,8 +68,14 @@ type runData struct {
 	// Scoring is the run's own part of the rubric.
 	Scoring runScoring
 	// Other is the same model's default-prompt run of the other prompt
-	// variant with the same scoring method, if there is one.
-	Other *variantLink
+	// variant with the same scoring method, if there is one, and
+	// VariantDiff the paired difference of the two per view.
+	Other       *variantLink
+	VariantDiff []variantDiffRow
+	VariantQs   int // the decision questions the difference is on
+	// Contrib lists, per view, the scenarios that contribute most.
+	Contrib    []contribView
+	ContribMax int
 }
 
 // runScoring is what of the rubric is the run's own, as the run page
@@ -129,6 +135,12 @@ func runPage(cfg Config, sc *scored, e *board.Entry) (*page, error) {
 	d.Ranked = e.Ranked && e.Rank[score.Composite] > 0
 	if o, ok := sc.variants[e.ID()]; ok {
 		d.Other = &o
+		if vd := diffOf(sc, e.ID()); vd != nil {
+			d.VariantDiff = variantDiffRows(vd, score.Views[:])
+			if vd.C != nil {
+				d.VariantQs = vd.C.Questions
+			}
+		}
 	}
 	if e.Ranked && !d.Ranked {
 		d.Why = "it is the only run of its board, so there is nothing to rank it against"
@@ -159,6 +171,7 @@ func runPage(cfg Config, sc *scored, e *board.Entry) (*page, error) {
 	if res.Scored {
 		d.views(e)
 		d.otherTools(e)
+		d.Contrib, d.ContribMax = contributions(e.ID(), res), maxContributors
 	}
 	if res.Method != "" { // scored or not, a run has card differences
 		d.card(res)

@@ -23,6 +23,7 @@ type scenarioIndexData struct {
 	Variant                             run.Variant
 	Scored                              bool
 	Names                               []string
+	ViewNames                           []string
 	Rows                                []scenarioIndexRow
 	Drivers                             int
 	// Legend is the colour scale's, shown when some question has
@@ -37,6 +38,7 @@ type scenarioIndexRow struct {
 	Href, Label    string
 	Rows           int
 	Coefs          []coefCell
+	Views          []qviewCell // the question's own views, score.Views order
 	Push, PushSort string
 	Driver         bool
 }
@@ -51,6 +53,11 @@ func scenarioIndexPage(texts *datasetTexts, e *board.Entry, cells map[int]*score
 	for _, c := range design.Coefs {
 		// Spaces, not underscores, so that a narrow column's heading wraps.
 		d.Names = append(d.Names, coefDisplay(c))
+	}
+	for _, v := range score.Views {
+		if res.Scored {
+			d.ViewNames = append(d.ViewNames, v.Title())
+		}
 	}
 	perQ := map[int]*score.Question{}
 	for i := range res.Questions {
@@ -71,6 +78,7 @@ func scenarioIndexPage(texts *datasetTexts, e *board.Entry, cells map[int]*score
 					d.Legend = &l
 				}
 			}
+			r.Views = questionViewCells(qq)
 			p := res.Push(qq)
 			r.Push, r.PushSort = signed(p, 2), sortKey(p)
 		}

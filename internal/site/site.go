@@ -236,6 +236,8 @@ type scored struct {
 	// variants maps a default-prompt run's id to its model's run of the
 	// other prompt variant (variants.go).
 	variants map[string]variantLink
+	// variantDiffs holds the paired differences of the linked runs.
+	variantDiffs map[variantDiffKey]*variantDiff
 	// kept holds, per run, what the pages that span runs need of its
 	// rows: the differences from the baseline person per question.
 	kept map[string]*keptCells

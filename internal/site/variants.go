@@ -2,11 +2,14 @@ package site
 
 // A model's runs of the two prompt variants: each default-prompt run links
 // to the same model's default-prompt run of the other variant with the same
-// scoring method.
+// scoring method, and the two are compared, paired by scenario.
 
 import (
+	"sort"
+
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
 )
 
 // variantLink is the other variant's run of a run's model, as a run page
@@ -70,4 +73,142 @@ func variantPairs(entries []*board.Entry) map[string]variantLink {
 		}
 	}
 	return out
+}
+
+// variantDiff is the paired difference between a model's default-prompt
+// runs of the two variants (implicit − explicit: positive means the
+// implicit prompts show the larger gap), from score.Compare on the
+// decision questions both runs answered (the same scenarios in both
+// variants); C is nil when they cannot be compared, with Reason.
+type variantDiff struct {
+	Explicit, Implicit *board.Entry
+	C                  *score.Comparison
+	Reason             string
+}
+
+// variantDiffKey is a pair's two run ids, explicit then implicit.
+type variantDiffKey struct{ explicit, implicit string }
+
+// variantDiffs compares every pair of runs that variantPairs links (a run
+// and the run its link names), each pair once, on every core.
+func variantDiffs(entries []*board.Entry, links map[string]variantLink) map[variantDiffKey]*variantDiff {
+	byID := map[string]*board.Entry{}
+	for _, e := range entries {
+		byID[e.ID()] = e
+	}
+	out := map[variantDiffKey]*variantDiff{}
+	var list []*variantDiff
+	for _, e := range entries {
+		l, ok := links[e.ID()]
+		if !ok {
+			continue
+		}
+		ex, im := e, byID[l.ID]
+		if l.Variant == run.Explicit {
+			ex, im = im, ex
+		}
+		k := variantDiffKey{ex.ID(), im.ID()}
+		if out[k] == nil {
+			out[k] = &variantDiff{Explicit: ex, Implicit: im}
+			list = append(list, out[k])
+		}
+	}
+	parallel(len(list), func(i int) {
+		d := list[i]
+		if !d.Explicit.Result.Scored || !d.Implicit.Result.Scored {
+			d.Reason = "both runs must be scored"
+			return
+		}
+		c, err := score.Compare(d.Explicit.Result, d.Implicit.Result)
+		if err != nil {
+			d.Reason = err.Error()
+			return
+		}
+		d.C = c
+	})
+	return out
+}
+
+// diffOf is the pair of a run and the run its link names, if any.
+func diffOf(sc *scored, id string) *variantDiff {
+	l, ok := sc.variants[id]
+	if !ok {
+		return nil
+	}
+	if l.Variant == run.Implicit {
+		return sc.variantDiffs[variantDiffKey{id, l.ID}]
+	}
+	return sc.variantDiffs[variantDiffKey{l.ID, id}]
+}
+
+// variantVerdict reads a paired difference implicit − explicit in the
+// site's words: beyond doubt when its 95% interval excludes zero.
+func variantVerdict(d score.Diff) (words, class string) {
+	switch {
+	case d.CI95[0] > 0:
+		return "larger on implicit prompts beyond doubt", "worse"
+	case d.CI95[1] < 0:
+		return "smaller on implicit prompts beyond doubt", "better"
+	}
+	return "not distinguishable from zero", "same"
+}
+
+// variantDiffRow is one view of a pair as the run and board pages show it.
+type variantDiffRow struct {
+	View                       string
+	Explicit, Implicit         string
+	Diff, CI, Verdict, Class   string
+	ExplicitHref, ImplicitHref string
+	Model, Scoring             string
+}
+
+// variantDiffRows are a pair's rows for the given views.
+func variantDiffRows(d *variantDiff, views []score.View) []variantDiffRow {
+	var rows []variantDiffRow
+	for _, v := range views {
+		r := variantDiffRow{View: v.Title(), Model: d.Explicit.Run.Manifest.Model.Name, Scoring: string(d.Explicit.Run.Manifest.Scoring),
+			ExplicitHref: runPath(d.Explicit.ID()), ImplicitHref: runPath(d.Implicit.ID()),
+			Explicit: board.Display(d.Explicit.Result.Views[v].Estimate), Implicit: board.Display(d.Implicit.Result.Views[v].Estimate)}
+		if d.C != nil {
+			dv := d.C.Views[v]
+			r.Diff, r.CI = signed(dv.Estimate, 2), interval(dv.CI95, 2, true)
+			r.Verdict, r.Class = variantVerdict(dv)
+		} else {
+			r.Diff, r.CI, r.Verdict = "–", "–", "not compared: "+d.Reason
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// boardPairs are the pairs whose two runs link each other (each the
+// other's pick: a model's runs the boards use), by model name, then
+// scoring method, then run ids.
+func boardPairs(sc *scored) []*variantDiff {
+	var out []*variantDiff
+	for k, d := range sc.variantDiffs {
+		if sc.variants[k.explicit].ID == k.implicit && sc.variants[k.implicit].ID == k.explicit {
+			out = append(out, d)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].Explicit.Run.Manifest, out[j].Explicit.Run.Manifest
+		if a.Model.Name != b.Model.Name {
+			return a.Model.Name < b.Model.Name
+		}
+		if a.Scoring != b.Scoring {
+			return a.Scoring < b.Scoring
+		}
+		return out[i].Explicit.ID() < out[j].Explicit.ID()
+	})
+	return out
+}
+
+// boardVariantDiffs are a board page's rows: one per pair, for view v.
+func boardVariantDiffs(sc *scored, v score.View) []variantDiffRow {
+	var rows []variantDiffRow
+	for _, d := range boardPairs(sc) {
+		rows = append(rows, variantDiffRows(d, []score.View{v})...)
+	}
+	return rows
 }

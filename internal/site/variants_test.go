@@ -1,18 +1,30 @@
 package site
 
 import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
+	"strconv"
+	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/numfmt"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
+
+// csvNum is a number as the CSV writes it.
+func csvNum(n sitedata.Num) string { return numfmt.Decimal(float64(n)) }
 
 // demoEntries are the repository's demo runs as unscored-but-scored
 // entries: what variantPairs reads of them is their manifests.
@@ -99,24 +111,7 @@ func TestVariantPairsPick(t *testing.T) {
 // the run of a model with one variant links to none.
 func TestVariantLinksRendered(t *testing.T) {
 	skipWholeSitesUnderRace(t)
-	runs := fstest.MapFS{}
-	for _, id := range []string{"ager-20b-explicit", "skew-13b-explicit", "skew-13b-implicit"} {
-		dir := filepath.Join("..", "..", "runs", id)
-		err := fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
-				return err
-			}
-			data, err := os.ReadFile(filepath.Join(dir, p))
-			runs[id+"/"+p] = &fstest.MapFile{Data: data}
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	cfg := fixture(t)
-	cfg.Runs = runs
-	files := generateMap(t, cfg)
+	files := demoSubsetSite(t, "ager-20b-explicit", "skew-13b-explicit", "skew-13b-implicit")
 	link := regexp.MustCompile(`id=other-variant>The same model on the (\w+) prompts: <a href=([^>]+)>`)
 	for page, want := range map[string][]string{
 		"runs/skew-13b-explicit/index.html": {"implicit", "../../runs/skew-13b-implicit/index.html"},
@@ -138,4 +133,132 @@ func TestVariantLinksRendered(t *testing.T) {
 			t.Errorf("%s: %d variant links, want one: %s", page, len(n), want)
 		}
 	}
+}
+
+// TestExploreNumbersRendered checks, on the same kind of site as
+// TestVariantLinksRendered, that the pages show what the data files say:
+// the explicit–implicit difference on both run pages, on every board page
+// and in the CSV; each scenario's own views on the scenarios page; and the
+// run page's largest contribution per view.
+func TestExploreNumbersRendered(t *testing.T) {
+	skipWholeSitesUnderRace(t)
+	files := demoSubsetSite(t, "ager-20b-explicit", "skew-13b-explicit", "skew-13b-implicit")
+	var lb sitedata.Leaderboard
+	if err := json.Unmarshal(files["data/leaderboard.json"], &lb); err != nil {
+		t.Fatal(err)
+	}
+	if len(lb.VariantDiffs) != 1 || lb.VariantDiffs[0].Explicit != "skew-13b-explicit" || lb.VariantDiffs[0].Implicit != "skew-13b-implicit" || lb.VariantDiffs[0].Questions != 70 {
+		t.Fatalf("variant_differences %+v, want skew-13b's pair on 70 questions", lb.VariantDiffs)
+	}
+	vd := lb.VariantDiffs[0]
+	csvRows, err := csv.NewReader(bytes.NewReader(files["data/leaderboard.csv"])).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range csvRows[0] {
+		col[h] = i
+	}
+	for _, id := range []string{"skew-13b-explicit", "skew-13b-implicit"} {
+		var r sitedata.Run
+		if err := json.Unmarshal(files[runDataPath(id)], &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.VariantDiff == nil || !reflect.DeepEqual(*r.VariantDiff, vd) {
+			t.Errorf("%s: variant_difference %+v, want the leaderboard's %+v", id, r.VariantDiff, vd)
+		}
+		page := string(files[runPath(id)])
+		var row []string
+		for _, rr := range csvRows {
+			if rr[0] == id {
+				row = rr
+			}
+		}
+		for _, v := range score.Views {
+			d := vd.Views[v.Name()]
+			want := fmt.Sprintf(`>%s<td class=num data-label="95%% interval">%s<td data-label=Verdict>%s<`, signed(float64(d.Estimate), 2), interval([2]float64{float64(d.CI95[0]), float64(d.CI95[1])}, 2, true), d.Verdict)
+			if !strings.Contains(page, want) {
+				t.Errorf("%s: %s difference not shown as %q", id, v.Name(), want)
+			}
+			if d.Verdict != "not distinguishable from zero" && !strings.Contains(d.Verdict, "beyond doubt") {
+				t.Errorf("%s: verdict %q outside the vocabulary", v.Name(), d.Verdict)
+			}
+			for i, name := range []string{"variant_diff_" + v.Name(), "variant_diff_" + v.Name() + "_ci95_low", "variant_diff_" + v.Name() + "_ci95_high"} {
+				want := []sitedata.Num{d.Estimate, d.CI95[0], d.CI95[1]}[i]
+				if got := row[col[name]]; got != csvNum(want) {
+					t.Errorf("%s: CSV %s = %q, want %q", id, name, got, csvNum(want))
+				}
+			}
+			board := string(files[boardPath(run.Implicit, v)])
+			if !strings.Contains(board, ">"+signed(float64(d.Estimate), 2)+"<td class=num>"+interval([2]float64{float64(d.CI95[0]), float64(d.CI95[1])}, 2, true)+"<td>"+d.Verdict) {
+				t.Errorf("%s board: skew-13b's difference %v not in the table", v.Name(), d)
+			}
+		}
+		if id != "skew-13b-explicit" {
+			continue
+		}
+		// The scenarios page: each question's four own views, in order,
+		// as the JSON has them.
+		scen := string(files[scenariosPath(id)])
+		cell := regexp.MustCompile(`<td class=num data-sort=[-0-9.]+>([0-9.]+) <span class=ci>(\[[^\]]+\])</span>`)
+		for _, q := range r.Questions {
+			i := strings.Index(scen, fmt.Sprintf("<a href=q%d.html>", q.ID))
+			if i < 0 {
+				t.Fatalf("q%d not on the scenarios page", q.ID)
+			}
+			end := strings.Index(scen[i:], "<tr")
+			if end < 0 {
+				end = len(scen) - i
+			}
+			got := cell.FindAllStringSubmatch(scen[i:i+end], -1)
+			if len(got) != len(score.Views) {
+				t.Fatalf("q%d: %d view cells", q.ID, len(got))
+			}
+			for k, v := range score.Views {
+				e := q.Views[v.Name()]
+				if got[k][1] != board.Display(float64(e.Estimate.Estimate)) || got[k][2] != interval([2]float64{float64(e.CI95[0]), float64(e.CI95[1])}, 2, false) {
+					t.Errorf("q%d %s: page %q %q, JSON %v %v", q.ID, v.Name(), got[k][1], got[k][2], e.Estimate.Estimate, *e.CI95)
+				}
+			}
+		}
+		// The run page: the largest contribution per view is the JSON's.
+		for _, v := range score.Views {
+			best, sum := r.Questions[0], 0.0
+			for _, q := range r.Questions {
+				c := q.Views[v.Name()].Contribution
+				sum += float64(c)
+				if c > best.Views[v.Name()].Contribution {
+					best = q
+				}
+			}
+			re := regexp.MustCompile(`<th scope=row>` + v.Title() + `<td class=num data-label=Shown>[0-9.]+<td class=num data-label="Sum of contributions">([0-9.]+)<td data-label="Largest contributions"><ol class=contrib><li><a href=q(\d+).html>`)
+			m := re.FindStringSubmatch(page)
+			if m == nil || m[1] != board.Display(sum) || m[2] != strconv.Itoa(best.ID) {
+				t.Errorf("%s: contributions row %q, want sum %s and q%d first", v.Name(), m, board.Display(sum), best.ID)
+			}
+		}
+	}
+}
+
+// demoSubsetSite builds a site of the named demo runs.
+func demoSubsetSite(t *testing.T, ids ...string) map[string][]byte {
+	t.Helper()
+	runs := fstest.MapFS{}
+	for _, id := range ids {
+		dir := filepath.Join("..", "..", "runs", id)
+		err := fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			data, err := os.ReadFile(filepath.Join(dir, p))
+			runs[id+"/"+p] = &fstest.MapFile{Data: data}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := fixture(t)
+	cfg.Runs = runs
+	return generateMap(t, cfg)
 }

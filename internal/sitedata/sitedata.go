@@ -137,10 +137,41 @@ type QuestionCount struct {
 
 // Question is one decision question's own coefficients.
 type Question struct {
-	ID           int            `json:"id" jsonschema_description:"the decision question id"`
-	Rows         int            `json:"rows" jsonschema_description:"rows (prompts) scored"`
-	MeanLogit    Num            `json:"mean_logit" jsonschema_description:"mean logit of yes over the question's rows"`
-	Coefficients map[string]Num `json:"coefficients" jsonschema_description:"signed coefficients by name, in logit points: positive favours the named group; age per 10 years older"`
+	ID           int                     `json:"id" jsonschema_description:"the decision question id"`
+	Rows         int                     `json:"rows" jsonschema_description:"rows (prompts) scored"`
+	MeanLogit    Num                     `json:"mean_logit" jsonschema_description:"mean logit of yes over the question's rows"`
+	Coefficients map[string]Num          `json:"coefficients" jsonschema_description:"signed coefficients by name, in logit points: positive favours the named group; age per 10 years older"`
+	Views        map[string]QuestionView `json:"views,omitempty" jsonschema_description:"the run's views computed from this question's prompts alone (its own least squares or Firth fit), with a 95% interval from its own sampling variation, and its contribution to the run's views"`
+	DF           int                     `json:"df,omitempty" jsonschema_description:"degrees of freedom of the question's own covariance (prompts with answers − 8)"`
+}
+
+// QuestionView is one view of one decision question.
+type QuestionView struct {
+	Estimate
+	ZeroP        Num `json:"zero_p" jsonschema_description:"p-value of the Wald F test that the question's coefficients behind the view are all zero; above 0.05 the interval starts at 0"`
+	Contribution Num `json:"contribution" jsonschema_description:"the question's contribution to the run's view: its gaps in the direction of the run's, averaged over the view's pairs of groups, divided by the number of questions; the run's contributions add up to its view before debiasing"`
+}
+
+// Diff is a paired difference with its standard error, 95% interval and
+// p-value.
+type Diff struct {
+	Estimate Num     `json:"estimate" jsonschema_description:"the difference, in logit points"`
+	SE       Num     `json:"se" jsonschema_description:"its paired-bootstrap standard error"`
+	CI95     *[2]Num `json:"ci95" jsonschema_description:"its 95% interval, widened to reach zero when the test that the runs' coefficients are equal does not reject"`
+	P        Num     `json:"p" jsonschema_description:"p-value of the test that the two runs' coefficients behind the view are equal (Hotelling's T²)"`
+	Verdict  string  `json:"verdict" jsonschema_description:"the difference in words: beyond doubt when the interval excludes zero, else not distinguishable from zero"`
+}
+
+// VariantDifference is a model's implicit-prompt run against its
+// explicit-prompt run (both default prompt, same scoring method), paired by
+// decision question.
+type VariantDifference struct {
+	Explicit   string          `json:"explicit" jsonschema_description:"the id of the explicit-prompt run"`
+	Implicit   string          `json:"implicit" jsonschema_description:"the id of the implicit-prompt run"`
+	Questions  int             `json:"questions,omitempty" jsonschema_description:"decision questions both runs answered, which the difference is on"`
+	Restricted bool            `json:"restricted,omitempty" jsonschema_description:"whether the runs were recomputed on their shared questions"`
+	Views      map[string]Diff `json:"views,omitempty" jsonschema_description:"per view, implicit minus explicit (positive: the gap is larger on implicit prompts)"`
+	Reason     string          `json:"not_compared,omitempty" jsonschema_description:"why the two runs could not be compared"`
 }
 
 // StructureTest is one test of the model's structure (score.StructureTest).
@@ -197,8 +228,11 @@ type Run struct {
 	AgeMean   *Num           `json:"age_mean,omitempty" jsonschema_description:"mean age of the rows, in years (age is standardised with it)"`
 	AgeSD     *Num           `json:"age_sd,omitempty" jsonschema_description:"standard deviation of age, in years"`
 	Quality   Quality        `json:"quality" jsonschema_description:"data-quality figures"`
-	Questions []Question     `json:"questions,omitempty" jsonschema_description:"each decision question with its own coefficients"`
-	Files     []File         `json:"files" jsonschema_description:"the run's input files (manifest.yaml, the per-prompt scored file) with their hashes"`
+	Questions []Question     `json:"questions,omitempty" jsonschema_description:"each decision question with its own coefficients and views"`
+	// VariantDiff is the run against the same model's run of the other
+	// variant that its page links.
+	VariantDiff *VariantDifference `json:"variant_difference,omitempty" jsonschema_description:"the run against the same model's default-prompt run of the other variant that its page links: implicit minus explicit"`
+	Files       []File             `json:"files" jsonschema_description:"the run's input files (manifest.yaml, the per-prompt scored file) with their hashes"`
 	// Claims sets the manifest's claimed numbers beside the recomputed
 	// ones (score.Claims).
 	Claims []Claim `json:"claims,omitempty" jsonschema_description:"numbers another tool reported for the run, beside the recomputed ones"`
@@ -221,13 +255,15 @@ type Claim struct {
 // once: a board lists its runs in rank order by id, each run's summary
 // has its ranks; the robustness panel's numbers are in the runs' files.
 type Leaderboard struct {
-	Title        string       `json:"title" jsonschema_description:"the site's title"`
-	ViewsVersion int          `json:"views_version,omitempty" jsonschema_description:"the version of the definition of the views: scores of releases with other versions are not comparable"`
-	Release      Release      `json:"release" jsonschema_description:"the release"`
-	Generator    string       `json:"generator" jsonschema_description:"the generator's version"`
-	Synthetic    bool         `json:"synthetic" jsonschema_description:"a demonstration run with planted effects that no real model produced"`
-	Boards       []Board      `json:"boards" jsonschema_description:"the boards: one per prompt variant and scoring method"`
-	Runs         []RunSummary `json:"runs" jsonschema_description:"every run, ranked or not"`
+	Title        string  `json:"title" jsonschema_description:"the site's title"`
+	ViewsVersion int     `json:"views_version,omitempty" jsonschema_description:"the version of the definition of the views: scores of releases with other versions are not comparable"`
+	Release      Release `json:"release" jsonschema_description:"the release"`
+	Generator    string  `json:"generator" jsonschema_description:"the generator's version"`
+	Synthetic    bool    `json:"synthetic" jsonschema_description:"a demonstration run with planted effects that no real model produced"`
+	// VariantDiffs are the boards' explicit–implicit table.
+	VariantDiffs []VariantDifference `json:"variant_differences,omitempty" jsonschema_description:"each model's default-prompt runs of the two variants that the boards use, implicit minus explicit per view (the boards' explicit-against-implicit table)"`
+	Boards       []Board             `json:"boards" jsonschema_description:"the boards: one per prompt variant and scoring method"`
+	Runs         []RunSummary        `json:"runs" jsonschema_description:"every run, ranked or not"`
 }
 
 // Release names a release of the site.
@@ -412,6 +448,26 @@ func Columns() []Column {
 			str("view_"+name, "the "+name+" view in logit points (lower is better): "+v.Describe(), view(func(e Estimate) string { return csvNum(e.Estimate) })),
 			str("view_"+name+"_ci95_low", "lower end of the "+name+" view's 95% interval", view(ci(0))),
 			str("view_"+name+"_ci95_high", "upper end of the "+name+" view's 95% interval", view(ci(1))),
+		)
+	}
+	for _, v := range score.Views {
+		name := v.Name()
+		diff := func(f func(d Diff) string) func(r *Run) string {
+			return func(r *Run) string {
+				if r.VariantDiff == nil {
+					return ""
+				}
+				d, ok := r.VariantDiff.Views[name]
+				if !ok {
+					return ""
+				}
+				return f(d)
+			}
+		}
+		cols = append(cols,
+			str("variant_diff_"+name, "the "+name+" view of the same model's implicit-prompt run minus its explicit-prompt run (the pair in variant_difference of the run's data file), paired by decision question", diff(func(d Diff) string { return csvNum(d.Estimate) })),
+			str("variant_diff_"+name+"_ci95_low", "lower end of variant_diff_"+name+"'s 95% interval", diff(func(d Diff) string { return csvNum(d.CI95[0]) })),
+			str("variant_diff_"+name+"_ci95_high", "upper end of variant_diff_"+name+"'s 95% interval", diff(func(d Diff) string { return csvNum(d.CI95[1]) })),
 		)
 	}
 	for _, d := range score.Definitions[1:] {
