@@ -250,7 +250,7 @@ func dataFiles(cfg Config, in *loaded, sc *scored, site *siteInfo, out sink) ([]
 		Generator: site.Version, Synthetic: site.Synthetic,
 	}
 	for _, d := range boardPairs(sc) {
-		lb.VariantDiffs = append(lb.VariantDiffs, *variantDifference(d))
+		lb.VariantPairs = append(lb.VariantPairs, sitedata.VariantPair{Explicit: d.Explicit.ID(), Implicit: d.Implicit.ID()})
 	}
 	for _, bd := range sc.boards {
 		bj := sitedata.Board{ID: boardID(bd.Variant, bd.Method), Variant: string(bd.Variant), Method: string(bd.Method), Ranks: bd.HasRanks(), Views: map[string][]string{}}

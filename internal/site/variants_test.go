@@ -147,10 +147,22 @@ func TestExploreNumbersRendered(t *testing.T) {
 	if err := json.Unmarshal(files["data/leaderboard.json"], &lb); err != nil {
 		t.Fatal(err)
 	}
-	if len(lb.VariantDiffs) != 1 || lb.VariantDiffs[0].Explicit != "skew-13b-explicit" || lb.VariantDiffs[0].Implicit != "skew-13b-implicit" || lb.VariantDiffs[0].Questions != 70 {
-		t.Fatalf("variant_differences %+v, want skew-13b's pair on 70 questions", lb.VariantDiffs)
+	if len(lb.VariantPairs) != 1 || lb.VariantPairs[0] != (sitedata.VariantPair{Explicit: "skew-13b-explicit", Implicit: "skew-13b-implicit"}) {
+		t.Fatalf("variant_pairs %+v, want skew-13b's", lb.VariantPairs)
 	}
-	vd := lb.VariantDiffs[0]
+	var vd sitedata.VariantDifference
+	for i, id := range []string{"skew-13b-explicit", "skew-13b-implicit"} {
+		var r sitedata.Run
+		if err := json.Unmarshal(files[runDataPath(id)], &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.VariantDiff == nil || r.VariantDiff.Explicit != "skew-13b-explicit" || r.VariantDiff.Implicit != "skew-13b-implicit" || r.VariantDiff.Questions != 70 || len(r.VariantDiff.Views) != len(score.Views) {
+			t.Fatalf("%s: variant_difference %+v", id, r.VariantDiff)
+		}
+		if i == 0 {
+			vd = *r.VariantDiff
+		}
+	}
 	csvRows, err := csv.NewReader(bytes.NewReader(files["data/leaderboard.csv"])).ReadAll()
 	if err != nil {
 		t.Fatal(err)
@@ -165,7 +177,7 @@ func TestExploreNumbersRendered(t *testing.T) {
 			t.Fatal(err)
 		}
 		if r.VariantDiff == nil || !reflect.DeepEqual(*r.VariantDiff, vd) {
-			t.Errorf("%s: variant_difference %+v, want the leaderboard's %+v", id, r.VariantDiff, vd)
+			t.Errorf("%s: variant_difference %+v, the explicit run's %+v", id, r.VariantDiff, vd)
 		}
 		page := string(files[runPath(id)])
 		var row []string

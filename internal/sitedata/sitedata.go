@@ -162,6 +162,13 @@ type Diff struct {
 	Verdict  string  `json:"verdict" jsonschema_description:"the difference in words: beyond doubt when the interval excludes zero, else not distinguishable from zero"`
 }
 
+// VariantPair names a model's explicit- and implicit-prompt runs that the
+// boards compare.
+type VariantPair struct {
+	Explicit string `json:"explicit" jsonschema_description:"the id of the explicit-prompt run"`
+	Implicit string `json:"implicit" jsonschema_description:"the id of the implicit-prompt run"`
+}
+
 // VariantDifference is a model's implicit-prompt run against its
 // explicit-prompt run (both default prompt, same scoring method), paired by
 // decision question.
@@ -260,10 +267,12 @@ type Leaderboard struct {
 	Release      Release `json:"release" jsonschema_description:"the release"`
 	Generator    string  `json:"generator" jsonschema_description:"the generator's version"`
 	Synthetic    bool    `json:"synthetic" jsonschema_description:"a demonstration run with planted effects that no real model produced"`
-	// VariantDiffs are the boards' explicit–implicit table.
-	VariantDiffs []VariantDifference `json:"variant_differences,omitempty" jsonschema_description:"each model's default-prompt runs of the two variants that the boards use, implicit minus explicit per view (the boards' explicit-against-implicit table)"`
-	Boards       []Board             `json:"boards" jsonschema_description:"the boards: one per prompt variant and scoring method"`
-	Runs         []RunSummary        `json:"runs" jsonschema_description:"every run, ranked or not"`
+	// VariantPairs are the runs of the boards' explicit–implicit table;
+	// the differences are in each run's file (variant_difference) and
+	// the CSV, so that this file holds each number once.
+	VariantPairs []VariantPair `json:"variant_pairs,omitempty" jsonschema_description:"each model's default-prompt runs of the two variants that the boards compare (the boards' explicit-against-implicit table); the differences are in each run's data file, field variant_difference, and the CSV's variant_diff_* columns"`
+	Boards       []Board       `json:"boards" jsonschema_description:"the boards: one per prompt variant and scoring method"`
+	Runs         []RunSummary  `json:"runs" jsonschema_description:"every run, ranked or not"`
 }
 
 // Release names a release of the site.
