@@ -72,11 +72,13 @@ func BenchmarkRunPages(b *testing.B) {
 		b.Fatal(err)
 	}
 	site := newSiteInfo(cfg, in)
-	rr := readAndScore(cfg, in.runs[0])
+	rr := freshRuns{cfg}.read(in.runs[0])
 	if rr.err != nil {
 		b.Fatal(rr.err)
 	}
-	in.texts.add(rr.run, rr.texts, rr.infos)
+	texts, _ := rr.rows.texts()
+	cells, _ := rr.rows.cells()
+	in.texts.add(rr.run, texts, rr.infos)
 	e := &board.Entry{Run: rr.run, Result: rr.res}
 	var c counter
 	b.ReportAllocs()
@@ -86,7 +88,7 @@ func BenchmarkRunPages(b *testing.B) {
 			b.Fatal(err)
 		}
 		pool := newPool(r)
-		if err := runPages(cfg, in, e, rr.cells, rr.infos, pool, &capture{next: &c}); err != nil {
+		if err := runPages(cfg, in, e, cells, rr.infos, pool, &capture{next: &c}); err != nil {
 			b.Fatal(err)
 		}
 		if err := pool.wait(); err != nil {

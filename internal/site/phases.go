@@ -153,7 +153,7 @@ func (b *build) write() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("provenance: %w", err)
 	}
-	if err := provenanceFiles(b.site, b.in, inputs, b.rec.outputs(), b.rec.put); err != nil {
+	if err := provenanceFiles(b.site, b.sc.entries, inputs, b.rec.outputs(), b.rec.put); err != nil {
 		return "", fmt.Errorf("provenance: %w", err)
 	}
 	b.files = b.rec.outputs()

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
@@ -126,10 +127,10 @@ func runOf(p string, ids map[string]bool) (string, bool) {
 
 // provenanceFiles are every run's provenance.json, then provenance.json,
 // made from the files put so far: put writes each and returns its hash.
-func provenanceFiles(site *siteInfo, in *loaded, inputs []hashedFile, outputs []hashedFile, put func(path string, data []byte) error) error {
+func provenanceFiles(site *siteInfo, entries []*board.Entry, inputs []hashedFile, outputs []hashedFile, put func(path string, data []byte) error) error {
 	ids := map[string]bool{}
-	for _, r := range in.runs {
-		ids[r.ID] = true
+	for _, e := range entries {
+		ids[e.ID()] = true
 	}
 	own := map[string][]hashedFile{}
 	top := provenanceJSON{Generator: site.Version, Release: sitedata.Release{Label: site.Release.Label, Date: site.Release.Date}, Inputs: inputs, Runs: []hashedFile{}, Outputs: []hashedFile{}}
@@ -140,7 +141,8 @@ func provenanceFiles(site *siteInfo, in *loaded, inputs []hashedFile, outputs []
 			top.Outputs = append(top.Outputs, o)
 		}
 	}
-	for _, r := range in.runs {
+	for _, e := range entries {
+		r := e.Run
 		p := runProvenanceJSON{Run: r.ID, Outputs: own[r.ID]}
 		for _, f := range r.Files {
 			p.Inputs = append(p.Inputs, hashedFile{path.Join("runs", f.Path), f.SHA256, f.Size})

@@ -332,10 +332,9 @@ func viewExample(entries []*board.Entry) *rubricViewEx {
 // workedExample follows one real row of a committed run from its
 // log-probabilities to the logit the scorer used: the first row of the
 // first logprob run (by id; the caller picks it).
-func workedExample(e *board.Entry) *rubricExample {
+func workedExample(e *board.Entry, c *firstCell) *rubricExample {
 	m := e.Run.Manifest
-	c := e.Run.Cells[0]
-	ex := &rubricExample{Run: e.ID(), Line: c.Line, Question: c.Q, Cell: cellJSON(c.Cell), Scorer: num(c.Logit)}
+	ex := &rubricExample{Run: e.ID(), Line: c.Line, Question: c.P.Q, Cell: cellJSON(c.P.Cell), Scorer: num(c.Logit)}
 	var pyes, pno float64
 	for i, f := range m.Choices.Forms() {
 		p := math.Exp(c.LP[i])

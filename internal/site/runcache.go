@@ -223,12 +223,16 @@ func hashScored(cfg Config, r *run.Run) (sum string, size int64, err error) {
 // fromCache returns a run read and scored from its cached record, or nil.
 // A scored file that cannot be hashed, or whose hash is not the manifest's,
 // is left to the uncached path, whose errors name the row at fault.
-func fromCache(cfg Config, c *cache.Cache, gen string, r *run.Run) (*readRun, string, error) {
-	sum, size, err := hashScored(cfg, r)
+func fromCache(cfg Config, c *cache.Cache, gen string, m *run.Run) (*readRun, string, error) {
+	sum, size, err := hashScored(cfg, m)
 	if err != nil {
 		return nil, "", nil
 	}
-	key := cache.Key(gen, "run", r.Files[0].SHA256, sum)
+	man, ok := runFile(m, path.Join(m.ID, "manifest.yaml"))
+	if !ok {
+		return nil, "", nil
+	}
+	key := cache.Key(gen, "run", man.SHA256, sum)
 	data, err := c.GetEntry(key)
 	if err != nil {
 		return nil, key, nil
@@ -246,36 +250,51 @@ func fromCache(cfg Config, c *cache.Cache, gen string, r *run.Run) (*readRun, st
 		return nil, key, nil
 	}
 	c.Touch(rec.TextsBlob) // used by this build even when not read, for TrimTo
-	if rec.Rows != r.Manifest.Scored.Rows {
-		return nil, "", fileerr.New(path.Join(cfg.RunsLabel, r.ID, "manifest.yaml"), r.Manifest.Line("scored", "rows"),
-			"scored.rows is %d, but %s has %d rows: restore the file, or re-freeze the run if the change is meant", r.Manifest.Scored.Rows, path.Join(cfg.RunsLabel, r.ID, r.Manifest.Scored.Path), rec.Rows)
+	if rec.Rows != m.Manifest.Scored.Rows {
+		return nil, "", fileerr.New(path.Join(cfg.RunsLabel, m.ID, "manifest.yaml"), m.Manifest.Line("scored", "rows"),
+			"scored.rows is %d, but %s has %d rows: restore the file, or re-freeze the run if the change is meant", m.Manifest.Scored.Rows, path.Join(cfg.RunsLabel, m.ID, m.Manifest.Scored.Path), rec.Rows)
 	}
-	r.Files = append(r.Files, run.File{Path: path.Join(r.ID, r.Manifest.Scored.Path), SHA256: sum, Size: size})
-	return &readRun{run: r, res: res, cached: &rec, keptDeltas: kept, infos: infos}, key, nil
+	files := append(slices.Clone(m.Files), run.File{Path: m.ScoredFS(), SHA256: sum, Size: size})
+	r := &run.Run{ID: m.ID, Manifest: m.Manifest, ManifestRaw: m.ManifestRaw, Files: files}
+	return &readRun{run: r, res: res, infos: infos, deltas: kept, first: rec.First, rows: cachedRows{cfg, m, c, &rec}, cached: true}, key, nil
+}
+
+// runFile is the run's file at p (relative to the runs folder).
+func runFile(r *run.Run, p string) (run.File, bool) {
+	for _, f := range r.Files {
+		if f.Path == p {
+			return f, true
+		}
+	}
+	return run.File{}, false
 }
 
 // makeCachedRun makes the cache's record of a run just read and scored, storing
 // its texts as a blob.
 func makeCachedRun(c *cache.Cache, rr *readRun) (*cachedRun, error) {
-	r := rr.run
 	res, err := rr.res.MarshalBinary()
 	if err != nil {
 		return nil, err
 	}
-	rec := &cachedRun{Rows: len(r.Cells), ScoredSize: r.Files[len(r.Files)-1].Size, Result: res, Deltas: packDeltas(deltas(rr.cells, r.Manifest.Scoring == run.Decision))}
+	scored, ok := runFile(rr.run, rr.run.ScoredFS())
+	if !ok {
+		return nil, fmt.Errorf("run %s: no scored file", rr.run.ID)
+	}
+	rec := &cachedRun{ScoredSize: scored.Size, Result: res, Deltas: packDeltas(rr.deltas), First: rr.first}
 	if rec.Prompts, err = packPrompts(rr.infos); err != nil {
 		return nil, err
 	}
-	texts, err := encodeGob(rr.texts)
+	rec.Rows = len(rec.Prompts) / promptRecord // a row a prompt: LoadRows refuses a prompt twice
+	texts, err := rr.rows.texts()
 	if err != nil {
 		return nil, err
 	}
-	if rec.TextsBlob, err = c.Put(texts); err != nil {
+	blob, err := encodeGob(texts)
+	if err != nil {
 		return nil, err
 	}
-	if r.Manifest.Scoring == run.Logprob && len(r.Cells) > 0 {
-		c0 := r.Cells[0]
-		rec.First = &firstCell{Line: c0.Line, P: c0.Prompt, Logit: c0.Logit, LP: c0.LP}
+	if rec.TextsBlob, err = c.Put(blob); err != nil {
+		return nil, err
 	}
 	return rec, nil
 }

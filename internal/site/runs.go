@@ -1,0 +1,370 @@
+package site
+
+// The runs phase: each run read and scored, from its files or from the
+// build cache's record of it, reaches the commit as one complete value
+// (readRun), whichever source it came from; its own pages are put into
+// the site by a writer that renders them or, with the cache, takes them
+// from it. The cache is a shortcut only: what a readRun holds, and what
+// the pages are, is the same either way (TestCacheNeverChangesTheSite).
+
+import (
+	"fmt"
+	"path"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/cache"
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/fileerr"
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
+)
+
+// readRun is one run read and scored, complete when its source returns
+// it; nothing in it is set afterwards.
+type readRun struct {
+	// run is the run as the pages see it: its manifest and its two
+	// files with their hashes, built once by the source; no cells.
+	run    *run.Run
+	res    *score.Result
+	infos  promptInfos           // what each prompt's texts look like
+	deltas map[int]*keptQuestion // what the pages spanning runs show of its cells
+	first  *firstCell            // log-prob runs: the first row, for the rubric's example
+	rows   rows                  // its prompt texts and cells, when they are needed
+	cached bool                  // it came from the cache
+	key    string                // its record's key in the cache ("" without one)
+	err    error
+}
+
+// rows gives a run's prompt texts and cells: those read with it, or, for
+// a run from the cache, read again when asked for.
+type rows interface {
+	texts() (map[design.Prompt]string, error)
+	cells() (map[int]*score.QuestionCells, error)
+}
+
+// runSource reads and scores a run of the load phase (manifest only).
+type runSource interface {
+	read(m *run.Run) *readRun
+}
+
+// streamRuns reads and scores the runs, a few at a time in parallel, and
+// commits them in id order: a run's prompt texts join the dataset's (the
+// first run to have a prompt, by id, gives its text), then its own pages
+// are put into the site and its rows dropped, keeping what the pages
+// that span runs need. Memory holds a few runs' rows at a time.
+func streamRuns(cfg Config, in *loaded, site *siteInfo, pool *pool, prog *progress) (*scored, string, error) {
+	n := len(in.runs)
+	sc := &scored{entries: make([]*board.Entry, n), kept: map[string]*keptCells{}, transcripts: map[string]int{}, needCoefs: board.NeedsCoefficients(in.runs)}
+	var src runSource = freshRuns{cfg}
+	var pages runPageWriter = renderRunPages{cfg, in, pool}
+	var cached *cachedRunPages
+	if cfg.Cache != nil {
+		src = cachedRuns{next: freshRuns{cfg}, c: cfg.Cache, gen: pool.r.gen}
+		cached = &cachedRunPages{next: renderRunPages{cfg, in, pool}, c: cfg.Cache, gen: pool.r.gen, site: site, texts: in.texts}
+		pages = cached
+	}
+	workers := runtime.GOMAXPROCS(0)
+	window := make(chan struct{}, 2*workers) // runs read but not yet committed
+	results := make([]chan *readRun, n)
+	for i := range results {
+		results[i] = make(chan *readRun, 1)
+	}
+	next := make(chan int)
+	stop := make(chan struct{})
+	go func() {
+		defer close(next)
+		for i := range in.runs {
+			select {
+			case window <- struct{}{}:
+			case <-stop:
+				return
+			}
+			select {
+			case next <- i:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] <- src.read(in.runs[i])
+			}
+		}()
+	}
+	// On an error the workers finish the runs they hold, and no more are
+	// started; runs' pages being stored in the cache are waited for.
+	defer func() {
+		close(stop)
+		wg.Wait()
+		if cached != nil {
+			cached.stored.Wait()
+		}
+	}()
+	scoresHit := 0
+	for i := range in.runs {
+		rr := <-results[i]
+		<-window
+		if rr.err != nil {
+			return nil, "", rr.err
+		}
+		if rr.cached {
+			scoresHit++
+		}
+		e, err := commit(in, sc, rr, pages)
+		if err != nil {
+			return nil, "", err
+		}
+		sc.entries[i] = e
+		prog.step("runs", i+1, n)
+	}
+	msg := fmt.Sprintf("%d runs read and scored, their pages queued", n)
+	if cached != nil {
+		if err := cached.wait(); err != nil {
+			return nil, "", fmt.Errorf("cache: %w", err)
+		}
+		msg += fmt.Sprintf(" (from the cache: %d runs' scores, %d runs' pages)", scoresHit, cached.hits)
+	}
+	return sc, msg, nil
+}
+
+// commit adds a run to the site, in id order: its texts to the dataset's,
+// what the pages spanning runs show of it to sc, and its own pages to the
+// site.
+func commit(in *loaded, sc *scored, rr *readRun, pages runPageWriter) (*board.Entry, error) {
+	r := rr.run
+	if !sc.needCoefs[r.ID] {
+		rr.res.DropCoefficientReplicates()
+	}
+	e := &board.Entry{Run: r, Result: rr.res}
+	sc.kept[r.ID] = &keptCells{decision: r.Manifest.Scoring == run.Decision, deltas: rr.deltas}
+	var texts map[design.Prompt]string
+	if in.texts.missing(r.Manifest.Variant, rr.infos) {
+		var err error
+		if texts, err = rr.rows.texts(); err != nil {
+			return nil, err
+		}
+	}
+	in.texts.add(r, texts, rr.infos)
+	if sc.example == nil && rr.first != nil {
+		sc.example = workedExample(e, rr.first)
+	}
+	transcripts, err := pages.write(rr, e)
+	if err != nil {
+		return nil, err
+	}
+	sc.transcripts[r.ID] = transcripts
+	return e, nil
+}
+
+// freshRuns reads and scores runs from their files.
+type freshRuns struct{ cfg Config }
+
+func (s freshRuns) read(m *run.Run) *readRun {
+	full, texts, infos, err := readRows(s.cfg, m)
+	if err != nil {
+		return &readRun{err: err}
+	}
+	res, err := score.Score(full)
+	if err != nil {
+		// A run that cannot be scored at all: its data are the cause.
+		return &readRun{err: fileerr.New(path.Join(s.cfg.RunsLabel, m.ID, m.Manifest.Scored.Path), 0, "cannot be scored: %v", err)}
+	}
+	cells := score.Cells(full)
+	rr := &readRun{run: withoutCells(full), res: res, infos: infos,
+		deltas: deltas(cells, m.Manifest.Scoring == run.Decision), rows: readRowsOf{texts, cells}}
+	if m.Manifest.Scoring == run.Logprob && len(full.Cells) > 0 {
+		c0 := full.Cells[0]
+		rr.first = &firstCell{Line: c0.Line, P: c0.Prompt, Logit: c0.Logit, LP: c0.LP}
+	}
+	return rr
+}
+
+// readRows reads a run's rows into a run of its own (m, of the load
+// phase, stays as it is), keeping its prompt texts and what they look
+// like.
+func readRows(cfg Config, m *run.Run) (*run.Run, map[design.Prompt]string, promptInfos, error) {
+	full := &run.Run{ID: m.ID, Manifest: m.Manifest, ManifestRaw: m.ManifestRaw, Files: slices.Clone(m.Files)}
+	texts, infos := map[design.Prompt]string{}, promptInfos{}
+	err := full.LoadRows(cfg.Runs, cfg.RunsLabel, func(r *run.Run, c run.Cell, row *run.Row) {
+		texts[c.Prompt] = row.FilledTemplate
+		info := textInfo{hash: hashText(row.FilledTemplate), transcript: transcriptSize(r.Manifest, row), bounded: boundedForms(r.Manifest, row)}
+		if r.Manifest.Scoring == run.Decision {
+			info.answers = append([]string(nil), row.Decisions...) // the row may be reused
+		}
+		infos.set(c.Prompt, info)
+	})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return full, texts, infos, nil
+}
+
+// withoutCells is the run as the pages see it: manifest and files.
+func withoutCells(full *run.Run) *run.Run {
+	return &run.Run{ID: full.ID, Manifest: full.Manifest, ManifestRaw: full.ManifestRaw, Files: full.Files}
+}
+
+// readRowsOf are rows read with the run.
+type readRowsOf struct {
+	t map[design.Prompt]string
+	c map[int]*score.QuestionCells
+}
+
+func (r readRowsOf) texts() (map[design.Prompt]string, error)     { return r.t, nil }
+func (r readRowsOf) cells() (map[int]*score.QuestionCells, error) { return r.c, nil }
+
+// cachedRuns takes a run's record from the cache when its manifest and
+// scored file are those it was made from, and otherwise has next read it
+// and records it.
+type cachedRuns struct {
+	next freshRuns
+	c    *cache.Cache
+	gen  string
+}
+
+func (s cachedRuns) read(m *run.Run) *readRun {
+	rr, key, err := fromCache(s.next.cfg, s.c, s.gen, m)
+	if err != nil {
+		return &readRun{err: err}
+	}
+	if rr != nil {
+		rr.key = key
+		return rr
+	}
+	rr = s.next.read(m)
+	rr.key = key
+	if rr.err == nil && key != "" {
+		rec, err := makeCachedRun(s.c, rr)
+		if err == nil {
+			err = s.c.PutEntry(key, mustGob(rec))
+		}
+		if err != nil {
+			return &readRun{err: fmt.Errorf("cache: %w", err)}
+		}
+	}
+	return rr
+}
+
+// cachedRows are the rows of a run from the cache: its texts from the
+// record's blob, its cells read again from its file.
+type cachedRows struct {
+	cfg Config
+	m   *run.Run // of the load phase
+	c   *cache.Cache
+	rec *cachedRun
+}
+
+func (r cachedRows) texts() (map[design.Prompt]string, error) {
+	if texts, err := cachedTexts(r.c, r.rec); err == nil {
+		return texts, nil
+	}
+	// The blob is gone or damaged: read the texts again.
+	_, texts, _, err := readRows(r.cfg, r.m)
+	return texts, err
+}
+
+func (r cachedRows) cells() (map[int]*score.QuestionCells, error) {
+	full, _, _, err := readRows(r.cfg, r.m)
+	if err != nil {
+		return nil, err
+	}
+	return score.Cells(full), nil
+}
+
+func mustGob(v any) []byte {
+	data, err := encodeGob(v)
+	if err != nil {
+		panic(err) // our own types: cannot fail
+	}
+	return data
+}
+
+// runPageWriter puts a run's own pages into the site and says how many
+// of its prompts have a transcript.
+type runPageWriter interface {
+	write(rr *readRun, e *board.Entry) (transcripts int, err error)
+}
+
+// renderRunPages queues a run's own pages for rendering.
+type renderRunPages struct {
+	cfg  Config
+	in   *loaded
+	pool *pool
+}
+
+func (w renderRunPages) write(rr *readRun, e *board.Entry) (int, error) {
+	capt := &capture{next: w.pool.r.out}
+	if err := w.render(rr, e, capt); err != nil {
+		return 0, err
+	}
+	return capt.transcripts, nil
+}
+
+func (w renderRunPages) render(rr *readRun, e *board.Entry, capt *capture) error {
+	cells, err := rr.rows.cells()
+	if err != nil {
+		return err
+	}
+	return runPages(w.cfg, w.in, e, cells, rr.infos, w.pool, capt)
+}
+
+// cachedRunPages puts a run's pages from the cache when they are there
+// under the key of everything they show; otherwise next renders them, and
+// they are stored once rendered.
+type cachedRunPages struct {
+	next  renderRunPages
+	c     *cache.Cache
+	gen   string
+	site  *siteInfo
+	texts *datasetTexts
+	hits  int // runs whose pages came from the cache
+
+	stored sync.WaitGroup // runs' pages being stored
+	mu     sync.Mutex
+	err    error
+}
+
+func (w *cachedRunPages) write(rr *readRun, e *board.Entry) (int, error) {
+	out := w.next.pool.r.out
+	key, err := pagesKey(w.gen, rr.key, w.site, w.texts, rr.run, rr.infos)
+	if err != nil {
+		return 0, err
+	}
+	ok, transcripts, err := cachedPages(w.c, key, out)
+	if err != nil || ok {
+		if ok {
+			w.hits++
+		}
+		return transcripts, err
+	}
+	capt := &capture{next: out}
+	if err := w.next.render(rr, e, capt); err != nil {
+		return 0, err
+	}
+	w.stored.Add(1)
+	go func() {
+		defer w.stored.Done()
+		if err := capt.store(w.c, key); err != nil {
+			w.mu.Lock()
+			w.err = err
+			w.mu.Unlock()
+		}
+	}()
+	return capt.transcripts, nil
+}
+
+// wait waits for the runs' pages to be stored.
+func (w *cachedRunPages) wait() error {
+	w.stored.Wait()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
