@@ -77,7 +77,7 @@ func BenchmarkRunPages(b *testing.B) {
 		b.Fatal(rr.err)
 	}
 	texts, _ := rr.rows.texts()
-	cells, _ := rr.rows.cells()
+	cells, _, _ := rr.rows.cells()
 	in.texts.add(rr.run, texts, rr.infos)
 	e := &board.Entry{Run: rr.run, Result: rr.res}
 	var c counter

@@ -42,7 +42,10 @@ type readRun struct {
 // a run from the cache, read again when asked for.
 type rows interface {
 	texts() (map[design.Prompt]string, error)
-	cells() (map[int]*score.QuestionCells, error)
+	// cells are what the run's own pages show of its rows: its cells and
+	// its prompts' infos in full (a cached record's infos lack the
+	// sampled answers and the bounded forms).
+	cells() (map[int]*score.QuestionCells, promptInfos, error)
 }
 
 // runSource reads and scores a run of the load phase (manifest only).
@@ -179,7 +182,7 @@ func (s freshRuns) read(m *run.Run) *readRun {
 	}
 	cells := score.Cells(full)
 	rr := &readRun{run: withoutCells(full), res: res, infos: infos,
-		deltas: deltas(cells, m.Manifest.Scoring == run.Decision), rows: readRowsOf{texts, cells}}
+		deltas: deltas(cells, m.Manifest.Scoring == run.Decision), rows: readRowsOf{texts, cells, infos}}
 	if m.Manifest.Scoring == run.Logprob && len(full.Cells) > 0 {
 		c0 := full.Cells[0]
 		rr.first = &firstCell{Line: c0.Line, P: c0.Prompt, Logit: c0.Logit, LP: c0.LP}
@@ -216,10 +219,13 @@ func withoutCells(full *run.Run) *run.Run {
 type readRowsOf struct {
 	t map[design.Prompt]string
 	c map[int]*score.QuestionCells
+	i promptInfos
 }
 
-func (r readRowsOf) texts() (map[design.Prompt]string, error)     { return r.t, nil }
-func (r readRowsOf) cells() (map[int]*score.QuestionCells, error) { return r.c, nil }
+func (r readRowsOf) texts() (map[design.Prompt]string, error) { return r.t, nil }
+func (r readRowsOf) cells() (map[int]*score.QuestionCells, promptInfos, error) {
+	return r.c, r.i, nil
+}
 
 // cachedRuns takes a run's record from the cache when its manifest and
 // scored file are those it was made from, and otherwise has next read it
@@ -271,12 +277,12 @@ func (r cachedRows) texts() (map[design.Prompt]string, error) {
 	return texts, err
 }
 
-func (r cachedRows) cells() (map[int]*score.QuestionCells, error) {
-	full, _, _, err := readRows(r.cfg, r.m)
+func (r cachedRows) cells() (map[int]*score.QuestionCells, promptInfos, error) {
+	full, _, infos, err := readRows(r.cfg, r.m)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return score.Cells(full), nil
+	return score.Cells(full), infos, nil
 }
 
 func mustGob(v any) []byte {
@@ -309,11 +315,11 @@ func (w renderRunPages) write(rr *readRun, e *board.Entry) (int, error) {
 }
 
 func (w renderRunPages) render(rr *readRun, e *board.Entry, capt *capture) error {
-	cells, err := rr.rows.cells()
+	cells, infos, err := rr.rows.cells()
 	if err != nil {
 		return err
 	}
-	return runPages(w.cfg, w.in, e, cells, rr.infos, w.pool, capt)
+	return runPages(w.cfg, w.in, e, cells, infos, w.pool, capt)
 }
 
 // cachedRunPages puts a run's pages from the cache when they are there
