@@ -69,6 +69,10 @@ type Entry struct {
 	// what they exclude is beyond doubt. Zero when the board has no
 	// ranks.
 	RankSet, BoardSet [score.NumViews]stats.RankSet
+	// Ahead counts, per view, the ranked runs of the board this run is
+	// beyond doubt lower than (its Pair with them is Beyond and
+	// negative).
+	Ahead [score.NumViews]int
 	// DefRank is the composite rank under each definition
 	// (score.Definitions), for the robustness panel.
 	DefRank [score.NumDefinitions]int
@@ -97,9 +101,11 @@ type Board struct {
 	// Unranked lists the other runs of the board, by id, each with Why
 	// set. Intervention runs shown under their model's run are not here.
 	Unranked []*Entry
-	// Pairs holds, per view, the paired comparison of every two ranked
-	// runs, indexed in the order of Ranked[score.Composite].
-	Pairs [score.NumViews][][]Pair
+	// simCrit is, per view, the critical value of the simultaneous
+	// intervals over every pair of ranked runs (stats.Ranks.SimCrit);
+	// Pair computes a pair's comparison from it when asked, so that no
+	// runs × runs matrix is kept.
+	simCrit [score.NumViews]float64
 }
 
 // Pair is the comparison of two ranked runs of a board in one view: the
@@ -111,6 +117,30 @@ type Pair struct {
 	// interval excludes zero.
 	Beyond bool
 }
+
+// Pair is the paired comparison in view v of the ranked runs i and j,
+// indexes in Ranked[score.Composite]: run i minus run j, with the board's
+// simultaneous interval. Pair(v, j, i) is its mirror; Pair(v, i, i) is
+// zero. It is computed from the runs' replicates on each call, as cheap as
+// reading a stored one is not at a thousand runs (a matrix of n² pairs per
+// view).
+func (b *Board) Pair(v score.View, i, j int) Pair {
+	if i == j {
+		return Pair{}
+	}
+	if i > j {
+		p := b.Pair(v, j, i)
+		return Pair{Diff: score.Diff{Estimate: -p.Estimate, SE: p.SE, CI95: [2]float64{-p.CI95[1], -p.CI95[0]}, P: p.P}, Beyond: p.Beyond}
+	}
+	es := b.Ranked[score.Composite]
+	d := score.ViewDiff(es[j].Result, es[i].Result, v) // i − j
+	c := b.simCrit[v] * d.SE
+	d.CI95 = [2]float64{d.Estimate - c, d.Estimate + c}
+	return Pair{Diff: d, Beyond: beyond(d.CI95)}
+}
+
+// beyond says a difference's interval excludes zero.
+func beyond(ci [2]float64) bool { return ci[0] > 0 || ci[1] < 0 }
 
 // HasRanks reports whether the board ranks its runs.
 func (b *Board) HasRanks() bool { return len(b.Ranked[score.Composite]) >= MinRanked }
@@ -252,6 +282,7 @@ func (b *Board) fill(es []*Entry) error {
 		for _, e := range ranked {
 			e.Rank, e.Tied = [score.NumViews]int{}, [score.NumViews]bool{}
 			e.RankSet, e.BoardSet = [score.NumViews]stats.RankSet{}, [score.NumViews]stats.RankSet{}
+			e.Ahead = [score.NumViews]int{}
 		}
 	}
 	return nil
@@ -386,26 +417,33 @@ func rankView(entries []*Entry, v score.View) []*Entry {
 // compare makes the paired comparison of every two ranked runs in view v
 // and sets the rank sets: from the same replicates, the bootstrap maximum
 // |t| over each run's comparisons (its rank set) and over all the board's
-// (the simultaneous sets and "beyond doubt").
+// (the simultaneous sets and "beyond doubt"). It keeps the simultaneous
+// critical value (for Pair) and each run's count of runs it is beyond
+// doubt ahead of (Entry.Ahead); the pairs' standard errors are held while
+// it runs, n(n − 1)/2 numbers, and let go.
 func (b *Board) compare(v score.View) {
 	es := b.Ranked[score.Composite]
 	n := len(es)
-	m := make([][]Pair, n)
-	se := make([][]float64, n)
-	for i := range m {
-		m[i] = make([]Pair, n)
-		se[i] = make([]float64, n)
+	// se holds the upper triangle, row by row: the pair i < j at
+	// tri(i) + j − i − 1.
+	tri := func(i int) int { return i * (2*n - i - 1) / 2 }
+	se := make([]float64, n*(n-1)/2)
+	seOf := func(i, j int) float64 {
+		if i > j {
+			i, j = j, i
+		}
+		return se[tri(i)+j-i-1]
 	}
-	// The differences, a row of the matrix per job on every core (each
-	// job writes its own row).
+	// The standard errors, a row of the triangle per job on every core
+	// (each job writes its own row).
 	rows := make(chan int)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range rows {
+				row := se[tri(i):]
 				for j := i + 1; j < n; j++ {
-					m[i][j].Diff = score.ViewDiff(es[j].Result, es[i].Result, v) // i − j
-					se[i][j] = m[i][j].SE
+					row[j-i-1] = score.ViewDiff(es[j].Result, es[i].Result, v).SE // i − j
 				}
 			}
 		})
@@ -419,19 +457,26 @@ func (b *Board) compare(v score.View) {
 	reps := make([][]float64, n)
 	for i, e := range es {
 		est[i], reps[i] = e.Result.Views[v].Estimate, e.Result.ViewReplicates(v)
-		for j := range i {
-			se[i][j] = se[j][i]
-		}
 	}
-	rk := stats.RankSets(est, reps, se, FamilyAlpha)
+	rk := stats.RankSetsFunc(est, reps, seOf, FamilyAlpha)
+	b.simCrit[v] = rk.SimCrit
+	for _, e := range es {
+		e.Ahead[v] = 0
+	}
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
-			d := &m[i][j]
-			c := rk.SimCrit * d.SE
-			d.CI95 = [2]float64{d.Estimate - c, d.Estimate + c}
-			d.Beyond = d.CI95[0] > 0 || d.CI95[1] < 0
-			// The mirror: j − i.
-			m[j][i] = Pair{Diff: score.Diff{Estimate: -d.Estimate, SE: d.SE, CI95: [2]float64{-d.CI95[1], -d.CI95[0]}, P: d.P}, Beyond: d.Beyond}
+			// As Pair computes it: the estimate is ViewDiff's, the
+			// difference of the two runs' own estimates.
+			d := est[i] - est[j]
+			c := rk.SimCrit * seOf(i, j)
+			if !beyond([2]float64{d - c, d + c}) {
+				continue
+			}
+			if d < 0 {
+				es[i].Ahead[v]++
+			} else if d > 0 {
+				es[j].Ahead[v]++
+			}
 		}
 	}
 	for i, e := range es {
@@ -441,7 +486,6 @@ func (b *Board) compare(v score.View) {
 		e.RankSet[v] = stats.RankSet{Lo: min(rk.Marginal[i].Lo, r), Hi: max(rk.Marginal[i].Hi, r)}
 		e.BoardSet[v] = stats.RankSet{Lo: min(rk.Simultaneous[i].Lo, r), Hi: max(rk.Simultaneous[i].Hi, r)}
 	}
-	b.Pairs[v] = m
 }
 
 // rankDefinitions ranks the runs under every definition of the composite.

@@ -211,14 +211,89 @@ func TestStatisticalRankIsPaired(t *testing.T) {
 			t.Errorf("%s: simultaneous rank set %v, want %v", id, r, want)
 		}
 	}
-	// The pairwise matrix is antisymmetric and its verdicts symmetric.
-	m := boards[0].Pairs[score.Composite]
-	for i := range m {
-		for j := range m {
-			if i != j && (m[i][j].Estimate != -m[j][i].Estimate || m[i][j].Beyond != m[j][i].Beyond || m[i][j].CI95 != [2]float64{-m[j][i].CI95[1], -m[j][i].CI95[0]}) {
-				t.Errorf("pair %d,%d: %+v vs %+v", i, j, m[i][j], m[j][i])
+	// The pairwise comparisons are antisymmetric and their verdicts
+	// symmetric.
+	b := boards[0]
+	n := len(b.Ranked[score.Composite])
+	for i := range n {
+		for j := range n {
+			p, q := b.Pair(score.Composite, i, j), b.Pair(score.Composite, j, i)
+			if i != j && (p.Estimate != -q.Estimate || p.Beyond != q.Beyond || p.CI95 != [2]float64{-q.CI95[1], -q.CI95[0]}) {
+				t.Errorf("pair %d,%d: %+v vs %+v", i, j, p, q)
 			}
 		}
+	}
+}
+
+// TestPairsAsTheMatrix: Board.Pair, computed when asked, and Entry.Ahead
+// are what the full runs × runs matrix gave (the board kept it before):
+// every pair's difference from score.ViewDiff, its interval from the
+// simultaneous critical value of stats.RankSets over the matrix of
+// standard errors, the mirror below the diagonal, and Ahead the count of
+// a row's pairs beyond doubt and negative; the rank sets are those of the
+// matrix too.
+func TestPairsAsTheMatrix(t *testing.T) {
+	var es []*Entry
+	for i, size := range []float64{0.1, 0.12, 0.3, 0.31, 0.6, 1, 0.05} {
+		es = append(es, scored(t, spec{id: string(rune('a' + i)), model: string(rune('A' + i)), variant: run.Explicit, size: size, seed: uint64(40 + i)}))
+	}
+	boards, err := Build(es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := boards[0]
+	ranked := b.Ranked[score.Composite]
+	n := len(ranked)
+	if n != len(es) {
+		t.Fatalf("%d ranked runs, want %d", n, len(es))
+	}
+	beyond := 0
+	for _, v := range score.Views {
+		se := make([][]float64, n)
+		est := make([]float64, n)
+		reps := make([][]float64, n)
+		for i := range se {
+			se[i] = make([]float64, n)
+			for j := range se[i] {
+				if i != j {
+					se[i][j] = score.ViewDiff(ranked[j].Result, ranked[i].Result, v).SE
+				}
+			}
+			est[i], reps[i] = ranked[i].Result.Views[v].Estimate, ranked[i].Result.ViewReplicates(v)
+		}
+		rk := stats.RankSets(est, reps, se, FamilyAlpha)
+		for i, e := range ranked {
+			ahead := 0
+			for j := range n {
+				got := b.Pair(v, i, j)
+				var want Pair
+				if i != j {
+					d := score.ViewDiff(ranked[j].Result, ranked[i].Result, v)
+					c := rk.SimCrit * d.SE
+					d.CI95 = [2]float64{d.Estimate - c, d.Estimate + c}
+					want = Pair{Diff: d, Beyond: d.CI95[0] > 0 || d.CI95[1] < 0}
+				}
+				if got.Estimate != want.Estimate || got.SE != want.SE || got.CI95 != want.CI95 || got.Beyond != want.Beyond {
+					t.Errorf("%s: pair %d,%d = %+v, want %+v", v.Title(), i, j, got, want)
+				}
+				if want.Beyond && want.Estimate < 0 {
+					ahead++
+				}
+				if want.Beyond {
+					beyond++
+				}
+			}
+			if e.Ahead[v] != ahead {
+				t.Errorf("%s: %s ahead of %d runs, want %d", v.Title(), e.ID(), e.Ahead[v], ahead)
+			}
+			r := e.Rank[v]
+			if want := (stats.RankSet{Lo: min(rk.Simultaneous[i].Lo, r), Hi: max(rk.Simultaneous[i].Hi, r)}); e.BoardSet[v] != want {
+				t.Errorf("%s: %s board set %v, want %v", v.Title(), e.ID(), e.BoardSet[v], want)
+			}
+		}
+	}
+	if beyond == 0 {
+		t.Error("no pair beyond doubt: the test checks nothing of Ahead")
 	}
 }
 

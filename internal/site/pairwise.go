@@ -99,7 +99,7 @@ func pairwiseTableOf(bd *board.Board, v score.View) pairwiseTable {
 	n := len(order)
 	t := pairwiseTable{Caption: methodTitle(bd.Method) + ", " + string(bd.Variant) + " prompts", Pairs: plural(n*(n-1)/2, "comparison"), Runs: plural(n, "ranked run")}
 	cell := func(e, o *board.Entry) *pairwiseCell {
-		p := bd.Pairs[v][pos[e]][pos[o]]
+		p := bd.Pair(v, pos[e], pos[o])
 		c := &pairwiseCell{Diff: signed(p.Estimate, 2), CI: interval(p.CI95, 2, true)}
 		switch {
 		case p.Beyond && p.Estimate < 0:
@@ -136,12 +136,7 @@ func pairwiseTableOf(bd *board.Board, v score.View) pairwiseTable {
 	}
 	for i, e := range order {
 		r := neighbourRow{ID: e.ID(), Label: e.Run.Manifest.Model.Name, Href: runPath(e.ID()), Value: board.Display(e.Result.Views[v].Estimate),
-			Rank: e.Rank[v], Tied: e.Tied[v], Set: rankSetText(e.BoardSet[v])}
-		for _, p := range bd.Pairs[v][pos[e]] {
-			if p.Beyond && p.Estimate < 0 {
-				r.Ahead++
-			}
-		}
+			Rank: e.Rank[v], Tied: e.Tied[v], Set: rankSetText(e.BoardSet[v]), Ahead: e.Ahead[v]}
 		if i > 0 {
 			r.Above = cell(e, order[i-1])
 		}

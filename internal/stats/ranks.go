@@ -42,6 +42,13 @@ type Ranks struct {
 // beyond doubt when its estimate is not zero. The result is a
 // deterministic function of the inputs.
 func RankSets(est []float64, reps [][]float64, se [][]float64, alpha float64) *Ranks {
+	return RankSetsFunc(est, reps, func(j, k int) float64 { return se[j][k] }, alpha)
+}
+
+// RankSetsFunc is RankSets with the standard errors given by a function,
+// se(j, k) that of est[j] − est[k], so that a caller need not hold them
+// as an n × n matrix.
+func RankSetsFunc(est []float64, reps [][]float64, seOf func(j, k int) float64, alpha float64) *Ranks {
 	n := len(est)
 	r := &Ranks{Marginal: make([]RankSet, n), MarginalCrit: make([]float64, n), Simultaneous: make([]RankSet, n)}
 	if n == 0 {
@@ -63,23 +70,28 @@ func RankSets(est []float64, reps [][]float64, se [][]float64, alpha float64) *R
 	}
 	tstat := func(j, k int) float64 {
 		d := est[j] - est[k]
-		if se[j][k] == 0 {
+		se := seOf(j, k)
+		if se == 0 {
 			if d == 0 {
 				return 0
 			}
 			return math.Copysign(math.Inf(1), d)
 		}
-		return d / se[j][k]
+		return d / se
 	}
 	// active[j][k]: the difference j − k is still in the maximum.
 	// maxInto folds |z_j − z_k| / se over the active k into t (length B).
 	maxInto := func(t []float64, j int, active []bool) {
 		zj := z[j]
 		for k := range n {
-			if k == j || !active[k] || se[j][k] == 0 {
+			if k == j || !active[k] {
 				continue
 			}
-			inv := 1 / se[j][k]
+			se := seOf(j, k)
+			if se == 0 {
+				continue
+			}
+			inv := 1 / se
 			zk := z[k]
 			for b := range t {
 				if v := math.Abs(zj[b]-zk[b]) * inv; v > t[b] {
