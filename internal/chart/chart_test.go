@@ -431,3 +431,33 @@ func TestBucket(t *testing.T) {
 		}
 	}
 }
+
+// TestDotIncludeSharesScale: two plots given the same Include values draw
+// the same axis whatever their own data, and a value out of range is
+// refused.
+func TestDotIncludeSharesScale(t *testing.T) {
+	ticks := regexp.MustCompile(`<text x="[0-9.]+" y="[0-9.]+" text-anchor="middle"[^>]*>([^<]+)</text>`)
+	axis := func(rows []chart.DotRow, include []float64) []string {
+		svg, err := chart.DotPlot{ID: "a", Rows: rows, Include: include}.SVG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range ticks.FindAllStringSubmatch(string(svg), -1) {
+			out = append(out, m[1])
+		}
+		return out
+	}
+	small := []chart.DotRow{{Label: "a", Estimate: chart.Interval{Value: 0.1, Lo: 0.05, Hi: 0.15}}}
+	large := []chart.DotRow{{Label: "b", Estimate: chart.Interval{Value: -0.8, Lo: -1.1, Hi: -0.5}}}
+	if a, b := axis(small, nil), axis(large, nil); slices.Equal(a, b) {
+		t.Fatalf("the fixtures draw the same axis on their own: %v", a)
+	}
+	inc := []float64{-1.1, 0.15}
+	if a, b := axis(small, inc), axis(large, inc); !slices.Equal(a, b) || len(a) < 3 {
+		t.Errorf("with the same Include the axes differ: %v and %v", a, b)
+	}
+	if _, err := (chart.DotPlot{ID: "a", Rows: small, Include: []float64{math.NaN()}}).SVG(); err == nil {
+		t.Error("a NaN axis value was accepted")
+	}
+}

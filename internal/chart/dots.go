@@ -32,6 +32,9 @@ type DotPlot struct {
 	Second string
 	// Values prints each estimate, signed, at the right of its row.
 	Values bool
+	// Include lists values the x axis must reach besides the data's, so
+	// that several plots set side by side share one scale.
+	Include []float64
 }
 
 // DotRow is one row of a DotPlot.
@@ -76,6 +79,12 @@ func (p DotPlot) SVG() (template.HTML, error) {
 			}
 		}
 		labelW = math.Max(labelW, textWidth(truncate(r.Label, maxDotLabel), 13))
+	}
+	for _, v := range p.Include {
+		if !finite(v) || math.Abs(v) > limit {
+			return "", fmt.Errorf("chart: axis value %g out of range", v)
+		}
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
 	desc := or(p.Desc, p.describe(unit))
 

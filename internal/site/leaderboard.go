@@ -39,6 +39,9 @@ type boardData struct {
 	// VariantDiffs are the view's explicit–implicit differences of every
 	// model with both (variants.go).
 	VariantDiffs []variantDiffRow
+	// Groups are the signed per-group plots across the board's models
+	// (composite view only), one per board table.
+	Groups []*groupFigure
 }
 
 type boardTable struct {
@@ -174,6 +177,15 @@ func boardPage(sc *scored, variant run.Variant, v score.View) (*page, error) {
 			}
 			if v == score.Composite && bd.HasRanks() {
 				t.Robust = robustness(bd)
+			}
+			if v == score.Composite {
+				g, err := groupFigureFor(bd, bd.Ranked[v], variant)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", boardPath(variant, v), err)
+				}
+				if g != nil {
+					d.Groups = append(d.Groups, g)
+				}
 			}
 			d.Tables = append(d.Tables, t)
 		}

@@ -32,6 +32,7 @@ var funcs = template.FuncMap{
 	"add":            func(a, b int) int { return a + b },
 	"transcriptPath": transcriptPath,
 	"scaleNote":      scaleNote,
+	"ageUnit":        func() string { return ageUnit },
 	"familyWise":     familyWise,
 	"seq": func(n int) []int {
 		s := make([]int, n)

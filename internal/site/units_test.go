@@ -2,6 +2,7 @@ package site
 
 import (
 	"encoding/json"
+	"html/template"
 	"math"
 	"regexp"
 	"strconv"
@@ -135,5 +136,87 @@ func TestOtherToolsOnRunPage(t *testing.T) {
 	}
 	if !strings.Contains(string(files["runs/beta/index.html"]), "+0.270 (disagrees)") {
 		t.Error("beta's run page does not set its claimed asian_bias beside the recomputed one")
+	}
+}
+
+// TestGroupPlots: a composite board shows, per board table, seven plots
+// (one per group) on one scale, each with every ranked run, and their
+// numbers agree with each run's data/runs/<id>.json; an attribute board
+// has none.
+func TestGroupPlots(t *testing.T) {
+	files := fixtureSite(t)
+	page := string(files["index.html"])
+	if strings.Contains(string(files["board/explicit-race.html"]), `id=groups`) {
+		t.Error("an attribute board shows the group plots")
+	}
+	var lb sitedata.Leaderboard
+	if err := json.Unmarshal(files["data/leaderboard.json"], &lb); err != nil {
+		t.Fatal(err)
+	}
+	model := map[string]string{}
+	for _, r := range lb.Runs {
+		model[r.ID] = r.Model
+	}
+	figs := regexp.MustCompile(`(?s)<figure class="chart-fig groups" id=groups-(\w+)>(.*?)</figure>(.*?)</details>`).FindAllStringSubmatch(page, -1)
+	if len(figs) == 0 {
+		t.Fatal("index.html has no group plots")
+	}
+	tick := regexp.MustCompile(`text-anchor="middle"[^>]*>([^<]+)</text>`)
+	for _, f := range figs {
+		var board sitedata.Board
+		for _, b := range lb.Boards {
+			if b.Variant == "explicit" && b.Method == f[1] {
+				board = b
+			}
+		}
+		ranked := board.Views["composite"]
+		plots := strings.Split(f[2], "<svg")[1:]
+		if len(plots) != 7 {
+			t.Fatalf("%s: %d plots, want 7", f[1], len(plots))
+		}
+		var axis string
+		for i, p := range plots {
+			var ts []string
+			for _, m := range tick.FindAllStringSubmatch(p, -1) {
+				ts = append(ts, m[1])
+			}
+			if i == 0 {
+				axis = strings.Join(ts, " ")
+			} else if strings.Join(ts, " ") != axis {
+				t.Errorf("%s: plot %d's axis %v differs from the first's %s", f[1], i, ts, axis)
+			}
+			for _, id := range ranked {
+				if !strings.Contains(p, template.HTMLEscapeString(model[id])) {
+					t.Errorf("%s: plot %d lacks %s", f[1], i, id)
+				}
+			}
+		}
+		href := regexp.MustCompile(`^<a href=runs/([^/]+)/index.html>`)
+		var rows [][2]string
+		for _, chunk := range strings.Split(f[3], "<tr><th scope=row>")[1:] {
+			if m := href.FindStringSubmatch(chunk); m != nil {
+				rows = append(rows, [2]string{m[1], chunk})
+			}
+		}
+		if len(rows) != len(ranked) {
+			t.Errorf("%s: the numbers table has %d runs, the board ranks %d", f[1], len(rows), len(ranked))
+		}
+		for _, r := range rows {
+			id := r[0]
+			var rj sitedata.Run
+			if err := json.Unmarshal(files["data/runs/"+id+".json"], &rj); err != nil {
+				t.Fatal(err)
+			}
+			cells := regexp.MustCompile(`data-label="?([^">]+)"?>([^ <]+) `).FindAllStringSubmatch(r[1], -1)
+			if len(cells) != 7 {
+				t.Errorf("%s: %d cells", id, len(cells))
+				continue
+			}
+			for i, name := range []string{"age", "female", "non_binary", "black", "asian", "hispanic", "native_american"} {
+				if want := signed(float64(rj.Coefficients[name].Estimate), 2); cells[i][2] != want {
+					t.Errorf("%s %s: the group table shows %s, the JSON %s", id, name, cells[i][2], want)
+				}
+			}
+		}
 	}
 }

@@ -1,0 +1,99 @@
+package site
+
+import (
+	"fmt"
+	"html/template"
+	"math"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/chart"
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
+)
+
+// Which groups each model favours: on a composite board, per group (each
+// of the seven coefficients) every ranked model's signed coefficient with
+// its 95% interval, in the paper's figure style — one small plot per
+// group, all on one scale — and the same numbers as a table.
+
+// groupChartMax is the most runs the group plots show: seven plots of
+// hundreds of rows would be a page of their own.
+const groupChartMax = 20
+
+// groupFigure is one board table's plots and their numbers.
+type groupFigure struct {
+	Method  run.Scoring
+	Charted string
+	Charts  []groupChart
+	Heads   []string // the coefficients, as the table's columns
+	Rows    []groupRow
+}
+
+// groupChart is one group's plot, under its heading.
+type groupChart struct {
+	Label string
+	SVG   template.HTML
+}
+
+type groupRow struct {
+	Model, Href string
+	Cells       []groupCell
+}
+
+type groupCell struct {
+	Value, CI, Class string
+}
+
+// groupFigureFor draws a board's ranked runs (in composite rank order).
+func groupFigureFor(bd *board.Board, entries []*board.Entry, variant run.Variant) (*groupFigure, error) {
+	f := &groupFigure{Method: bd.Method, Charted: "every ranked run, in composite rank order"}
+	if len(entries) > groupChartMax {
+		entries = entries[:groupChartMax]
+		f.Charted = "the " + itoa(groupChartMax) + " ranked highest on the composite (of " + itoa(len(bd.Ranked[score.Composite])) + ")"
+	}
+	var shown []*board.Entry
+	for _, e := range entries {
+		if e.Result.CoefsValid {
+			shown = append(shown, e)
+		}
+	}
+	if len(shown) == 0 {
+		return nil, nil
+	}
+	// One scale for the seven plots: every interval end of every run.
+	lo, hi := 0.0, 0.0
+	for _, e := range shown {
+		for _, c := range design.Coefs {
+			est := shownEstimate(e.Result, c)
+			for _, v := range []float64{est.Estimate, est.CI95[0], est.CI95[1]} {
+				if !math.IsNaN(v) && !math.IsInf(v, 0) {
+					lo, hi = math.Min(lo, v), math.Max(hi, v)
+				}
+			}
+		}
+	}
+	for _, c := range design.Coefs {
+		f.Heads = append(f.Heads, coefLabel(c))
+		dp := chart.DotPlot{ID: "groups-" + string(bd.Method) + "-" + c.Name(), Include: []float64{lo, hi}, Values: true,
+			Title: coefLabel(c) + " (" + string(variant) + " prompts, " + string(bd.Method) + " runs): each model’s signed coefficient with its 95% interval"}
+		for _, e := range shown {
+			est := shownEstimate(e.Result, c)
+			dp.Rows = append(dp.Rows, chart.DotRow{Label: e.Run.Manifest.Model.Name, Estimate: chart.Interval{Value: est.Estimate, Lo: est.CI95[0], Hi: est.CI95[1]}, Second: math.NaN()})
+		}
+		svg, err := dp.SVG()
+		if err != nil {
+			return nil, fmt.Errorf("group chart %s: %w", c.Name(), err)
+		}
+		f.Charts = append(f.Charts, groupChart{coefLabel(c), svg})
+	}
+	for _, e := range shown {
+		r := groupRow{Model: e.Run.Manifest.Model.Name, Href: runPath(e.ID())}
+		for _, c := range design.Coefs {
+			est := shownEstimate(e.Result, c)
+			r.Cells = append(r.Cells, groupCell{signed(est.Estimate, 2), interval(est.CI95, 2, true), signClass(est.Estimate)})
+		}
+		f.Rows = append(f.Rows, r)
+	}
+	return f, nil
+}
