@@ -297,3 +297,24 @@ func staticFiles(static fs.FS, m *minify.M) ([]File, error) {
 	}
 	return files, nil
 }
+
+// parallel calls fn(0…n-1) on twice GOMAXPROCS workers: its callers read,
+// hash and link files, and wait on the disk as much as they compute.
+func parallel(n int, fn func(i int)) {
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < 2*runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				fn(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+}

@@ -1,0 +1,166 @@
+package site
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/discrimeval/leaderboard/internal/cache"
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/run"
+)
+
+// pagesKey is the key of a run's own pages: its record's key, the site's
+// frame, and what its pages show of the other runs — each prompt's dataset
+// text and each question's name.
+func pagesKey(gen, runKey string, site *siteInfo, texts *datasetTexts, r *run.Run, infos promptInfos) (string, error) {
+	frame, err := json.Marshal(site)
+	if err != nil {
+		return "", err
+	}
+	// The run's prompts in design order, question by question, each with
+	// the hash of the dataset text its pages compare it with.
+	h := sha256.New()
+	var buf []byte
+	for _, q := range slices.Sorted(maps.Keys(infos)) {
+		var present [design.NumCells]bool
+		for i, t := range infos[q] {
+			present[i] = t.present
+		}
+		buf = fmt.Appendf(buf[:0], "q%d %s\n", q, texts.title(r.Manifest.Variant, q))
+		buf = texts.appendHashes(buf, r.Manifest.Variant, q, &present)
+		h.Write(buf)
+	}
+	return cache.Key(gen, "pages", r.ID, runKey, string(frame), hex.EncodeToString(h.Sum(nil))), nil
+}
+
+// pagesEntry lists a run's own pages by path and blob, and how many of its
+// prompts have a transcript (the hub says).
+type pagesEntry struct {
+	Paths, Blobs []string
+	Sizes        []int64
+	Transcripts  int
+}
+
+// capture forwards a run's pages to the site and keeps them, to store in
+// the cache once every one of the run's page jobs is done.
+type capture struct {
+	next  sink
+	mu    sync.Mutex
+	files []File
+	jobs  sync.WaitGroup
+	err   error
+	// transcripts is how many of the run's prompts have a transcript.
+	transcripts int
+}
+
+func (c *capture) put(p string, data []byte) error {
+	c.mu.Lock()
+	c.files = append(c.files, File{Path: p, Data: data})
+	c.mu.Unlock()
+	return c.next.put(p, data)
+}
+
+// job wraps one of the run's page jobs so the capture knows when they are
+// all done, and whether one failed.
+func (c *capture) job(j job) job {
+	c.jobs.Add(1)
+	return func(r *renderer) error {
+		defer c.jobs.Done()
+		err := j(r)
+		if err != nil {
+			c.mu.Lock()
+			c.err = err
+			c.mu.Unlock()
+		}
+		return err
+	}
+}
+
+// store waits for the run's jobs and stores its pages in the cache.
+func (c *capture) store(ch *cache.Cache, key string) error {
+	c.jobs.Wait()
+	if c.err != nil {
+		return nil // the build fails; nothing to keep
+	}
+	slices.SortFunc(c.files, func(a, b File) int {
+		if a.Path < b.Path {
+			return -1
+		}
+		return 1
+	})
+	e := pagesEntry{Transcripts: c.transcripts}
+	for _, f := range c.files {
+		sum, err := ch.Put(f.Data)
+		if err != nil {
+			return err
+		}
+		e.Paths, e.Blobs, e.Sizes = append(e.Paths, f.Path), append(e.Blobs, sum), append(e.Sizes, int64(len(f.Data)))
+	}
+	data, err := encodeGob(e)
+	if err != nil {
+		return err
+	}
+	return ch.PutEntry(key, data)
+}
+
+// cachedPages puts a run's pages from the cache into the site, when every
+// one of them is there intact; false when they are not (and nothing was
+// put), with the run's count of prompts with a transcript.
+func cachedPages(ch *cache.Cache, key string, out sink) (ok bool, transcripts int, err error) {
+	data, err := ch.GetEntry(key)
+	if err != nil {
+		return false, 0, nil
+	}
+	var e pagesEntry
+	if decodeGob(data, &e) != nil || len(e.Paths) != len(e.Blobs) || len(e.Sizes) != len(e.Blobs) {
+		ch.Forget(key)
+		return false, 0, nil
+	}
+	// A page the previous site has with the same hash is linked from it
+	// (byHash); the others are read from the cache, every one of them
+	// before any is put, so that a missing blob leaves nothing put. Both
+	// steps are reads and hashes, file by file: on every core (the runs
+	// are committed one at a time).
+	hashed, _ := out.(byHash)
+	files := make([][]byte, len(e.Blobs))
+	linked := make([]bool, len(e.Blobs))
+	var missing atomic.Bool
+	parallel(len(e.Blobs), func(i int) {
+		if hashed != nil && hashed.has(e.Paths[i], e.Blobs[i], e.Sizes[i]) {
+			linked[i] = true
+			ch.Touch(e.Blobs[i]) // used, for TrimTo
+			return
+		}
+		var err error
+		if !missing.Load() {
+			files[i], err = ch.Get(e.Blobs[i])
+		}
+		if err != nil {
+			missing.Store(true)
+		}
+	})
+	if missing.Load() {
+		ch.Forget(key)
+		return false, 0, nil
+	}
+	errs := make([]error, len(e.Paths))
+	parallel(len(e.Paths), func(i int) {
+		if linked[i] {
+			errs[i] = hashed.putByHash(e.Paths[i], e.Blobs[i], e.Sizes[i])
+		} else {
+			errs[i] = out.put(e.Paths[i], files[i])
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return true, 0, err
+		}
+	}
+	return true, e.Transcripts, nil
+}
