@@ -40,19 +40,8 @@ func assemblePages(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *poo
 			return r.emit(p)
 		})
 	}
-	methodology, err := content.Markdown(in.methodology)
-	if err != nil {
-		return fmt.Errorf("%s: %v", cfg.MethodologyLabel, err)
-	}
-	bm := in.content.Benchmark
-	body, err := content.Markdown([]byte(bm.Body))
-	if err != nil {
-		return fmt.Errorf("benchmark body: %v", err)
-	}
-	pool.page(&page{Path: benchmarkPath, Title: bm.Page.Name, Section: secBenchmark, Body: benchmarkData{Page: &bm.Page, Body: body}})
-	pool.page(&page{Path: methodologyPath, Title: titleOr(in.methodology, "Methodology"), Section: secMethodology, Body: article{methodology}})
-	for _, p := range in.content.Pages {
-		pool.page(&page{Path: contentPagePath(p.Slug), Title: p.Title, Section: contentSection(p.Slug), Body: article{p.HTML}})
+	if err := contentPages(cfg, in, pool); err != nil {
+		return err
 	}
 	browserPages(in, sc, pool)
 	rubric, rubricJSON, err := rubricPage(cfg, in, sc)
@@ -96,6 +85,26 @@ func assemblePages(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *poo
 		if err := out.put(f.Path, f.Data); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// contentPages queues the pages of our own content: the benchmark page,
+// the methodology and content/pages.
+func contentPages(cfg Config, in *loaded, pool *pool) error {
+	methodology, err := content.Markdown(in.methodology)
+	if err != nil {
+		return fmt.Errorf("%s: %v", cfg.MethodologyLabel, err)
+	}
+	bm := in.content.Benchmark
+	body, err := content.Markdown([]byte(bm.Body))
+	if err != nil {
+		return fmt.Errorf("benchmark body: %v", err)
+	}
+	pool.page(&page{Path: benchmarkPath, Title: bm.Page.Name, Section: secBenchmark, Body: benchmarkData{Page: &bm.Page, Body: body}})
+	pool.page(&page{Path: methodologyPath, Title: titleOr(in.methodology, "Methodology"), Section: secMethodology, Body: article{methodology}})
+	for _, p := range in.content.Pages {
+		pool.page(&page{Path: contentPagePath(p.Slug), Title: p.Title, Section: contentSection(p.Slug), Body: article{p.HTML}})
 	}
 	return nil
 }

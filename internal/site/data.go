@@ -124,6 +124,16 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 	for name, v := range score.Compat(res) {
 		j.Compat[name] = num(v)
 	}
+	j.Questions = questionRecords(res)
+	if vd != nil {
+		j.VariantDiff = variantDifference(vd)
+	}
+	return j
+}
+
+// questionRecords are a scored run's per-question numbers.
+func questionRecords(res *score.Result) []sitedata.Question {
+	var out []sitedata.Question
 	for _, q := range res.Questions {
 		qj := sitedata.Question{ID: q.ID, Rows: q.Rows, MeanLogit: num(q.MeanLogit), Coefficients: map[string]num{}}
 		for _, c := range design.Coefs {
@@ -140,12 +150,9 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 				}
 			}
 		}
-		j.Questions = append(j.Questions, qj)
+		out = append(out, qj)
 	}
-	if vd != nil {
-		j.VariantDiff = variantDifference(vd)
-	}
-	return j
+	return out
 }
 
 // variantDifference is a pair's record in the data files.

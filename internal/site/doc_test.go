@@ -3,7 +3,11 @@ package site
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -153,5 +157,35 @@ func TestDocListsPhases(t *testing.T) {
 	bad.Runs = runs
 	if _, err := Generate(bad); err == nil || !strings.HasPrefix(err.Error(), "runs: runs/") {
 		t.Errorf("a broken scored file: %v, want a runs error naming the file", err)
+	}
+}
+
+// TestFileAndFunctionSizes: no file of the package (tests aside) is over
+// 400 lines and no function over 80, so that each file keeps to one job
+// and each function can be read at once.
+func TestFileAndFunctionSizes(t *testing.T) {
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, n := range names {
+		if strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, n, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lines := fset.File(f.Pos()).LineCount(); lines > 400 {
+			t.Errorf("%s: %d lines, over 400: split it by job", n, lines)
+		}
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				if lines := fset.Position(fd.End()).Line - fset.Position(fd.Pos()).Line + 1; lines > 80 {
+					t.Errorf("%s: %s is %d lines, over 80", fset.Position(fd.Pos()), fd.Name.Name, lines)
+				}
+			}
+		}
 	}
 }

@@ -240,23 +240,8 @@ func scenarioPage(texts *datasetTexts, infos promptInfos, e *board.Entry, q int,
 	}
 	// Answer mass under the paper's minimum (for a run's mean) is marked
 	// in its cell, unless every variant is under it.
-	low, present := 0, 0
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for i := range qs {
-		if s := qs[i]; s.Present && !decision {
-			present++
-			if s.Cell.Mass < board.MinMass {
-				low++
-				lo, hi = math.Min(lo, s.Cell.Mass), math.Max(hi, s.Cell.Mass)
-			}
-		}
-	}
-	d.AllLow = low > 0 && low == present
-	if d.AllLow {
-		d.LowRange = massText(lo)
-		if massText(hi) != d.LowRange {
-			d.LowRange += " to " + massText(hi)
-		}
+	if !decision {
+		d.AllLow, d.LowRange = allLowMass(qs)
 	}
 	for i, c := range design.Cells() {
 		s := qs[i]
@@ -288,18 +273,49 @@ func scenarioPage(texts *datasetTexts, infos promptInfos, e *board.Entry, q int,
 		}
 		row.Cells = append(row.Cells, gc)
 	}
-	for _, qq := range e.Result.Questions {
+	d.Coefs = questionCoefs(e.Result, q)
+	title := fmt.Sprintf("Question %d · %s · %s", q, m.Model.Name, m.Variant)
+	return &page{Path: scenarioPath(e.ID(), q), Title: title, Section: secNone, Body: d}
+}
+
+// allLowMass reports whether every present variant of a question has an
+// answer mass under the paper's minimum, and their range in words.
+func allLowMass(qs *score.QuestionCells) (bool, string) {
+	low, present := 0, 0
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i := range qs {
+		if s := qs[i]; s.Present {
+			present++
+			if s.Cell.Mass < board.MinMass {
+				low++
+				lo, hi = math.Min(lo, s.Cell.Mass), math.Max(hi, s.Cell.Mass)
+			}
+		}
+	}
+	if low == 0 || low != present {
+		return false, ""
+	}
+	r := massText(lo)
+	if massText(hi) != r {
+		r += " to " + massText(hi)
+	}
+	return true, r
+}
+
+// questionCoefs are a run's coefficients on question q, as shown (a
+// sampled-answer run has none per question).
+func questionCoefs(res *score.Result, q int) []coefCell {
+	var out []coefCell
+	for _, qq := range res.Questions {
 		if qq.ID == q {
 			for _, c := range design.Coefs {
-				// A sampled-answer run has no per-question coefficients.
-				if v := qq.Coefs[c] * coefScale(e.Result, c); !math.IsNaN(v) {
-					d.Coefs = append(d.Coefs, coefCell{coefDisplay(c), signed(v, 2), signClass(v)})
+				if v := qq.Coefs[c] * coefScale(res, c); !math.IsNaN(v) {
+					out = append(out, coefCell{coefDisplay(c), signed(v, 2), signClass(v)})
 				}
 			}
 		}
 	}
-	title := fmt.Sprintf("Question %d · %s · %s", q, m.Model.Name, m.Variant)
-	return &page{Path: scenarioPath(e.ID(), q), Title: title, Section: secNone, Body: d}
+	return out
 }
 
 // massText writes an answer mass cut (not rounded) to three decimals, so

@@ -135,31 +135,7 @@ func transcriptJob(cfg Config, texts *datasetTexts, e *board.Entry, chunks map[d
 			if !ok {
 				return nil
 			}
-			te := transcriptEntry{Cell: c.Cell, Anchor: c.Anchor(), Label: c.Label(), Line: line, PromptHref: anchored(promptPath(m.Variant, c.Q), c.Anchor()),
-				Response: row.Response}
-			for _, msg := range row.Messages {
-				te.Messages = append(te.Messages, message{msg.Role, roleClass(msg.Role), msg.Content})
-			}
-			if qc := cells[c.Q]; qc != nil {
-				te.Result, te.Delta, te.Class, te.Differs = cellResult(qc[c.Cell.Index()], qc[design.Baseline.Index()], decision)
-			}
-			if text, _ := texts.text(m.Variant, c.Q, c.Cell); text != row.FilledTemplate {
-				te.OwnText = row.FilledTemplate
-			} else {
-				te.Text = text
-			}
-			if row.Prompt != "" && row.Prompt != expandTemplate(m.PromptTemplate, row.FilledTemplate) {
-				te.Prompt = row.Prompt
-			}
-			for _, a := range row.Decisions {
-				counted := "unparsed"
-				if yes, ok := m.Choices.ParseAnswer(a); ok && yes {
-					counted = "yes"
-				} else if ok {
-					counted = "no"
-				}
-				te.Answers = append(te.Answers, answer{a, counted})
-			}
+			te := newTranscriptEntry(texts, m, cells[c.Q], line, c, row)
 			entries[key{c.Q, n}] = append(entries[key{c.Q, n}], te)
 			if n > pages[c.Q] {
 				pages[c.Q] = n
@@ -205,4 +181,36 @@ func transcriptJob(cfg Config, texts *datasetTexts, e *board.Entry, chunks map[d
 		}
 		return nil
 	}
+}
+
+// newTranscriptEntry is one row's transcript: its messages, its result
+// against the baseline person (qc: its question's cells, nil when none),
+// and its prompt where it differs from the dataset's or the template's.
+func newTranscriptEntry(texts *datasetTexts, m *run.Manifest, qc *score.QuestionCells, line int, c run.Cell, row *run.Row) transcriptEntry {
+	te := transcriptEntry{Cell: c.Cell, Anchor: c.Anchor(), Label: c.Label(), Line: line, PromptHref: anchored(promptPath(m.Variant, c.Q), c.Anchor()),
+		Response: row.Response}
+	for _, msg := range row.Messages {
+		te.Messages = append(te.Messages, message{msg.Role, roleClass(msg.Role), msg.Content})
+	}
+	if qc != nil {
+		te.Result, te.Delta, te.Class, te.Differs = cellResult(qc[c.Cell.Index()], qc[design.Baseline.Index()], m.Scoring == run.Decision)
+	}
+	if text, _ := texts.text(m.Variant, c.Q, c.Cell); text != row.FilledTemplate {
+		te.OwnText = row.FilledTemplate
+	} else {
+		te.Text = text
+	}
+	if row.Prompt != "" && row.Prompt != expandTemplate(m.PromptTemplate, row.FilledTemplate) {
+		te.Prompt = row.Prompt
+	}
+	for _, a := range row.Decisions {
+		counted := "unparsed"
+		if yes, ok := m.Choices.ParseAnswer(a); ok && yes {
+			counted = "yes"
+		} else if ok {
+			counted = "no"
+		}
+		te.Answers = append(te.Answers, answer{a, counted})
+	}
+	return te
 }
