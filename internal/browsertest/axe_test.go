@@ -60,6 +60,7 @@ func axePages(p Pages) []string {
 		"board/implicit-age.html",
 		"board/explicit-composite-pairwise.html",
 		"runs/" + p.RunID + "/scenarios.html",
+		"runs/" + p.RunID + "/swings.html",
 		"runs/" + p.RunID + "/provenance.html",
 		"transcripts.html",
 		"benchmark.html",

@@ -32,6 +32,7 @@ func kindPages(t *testing.T) map[string][]string {
 		"runprovenance": {"runs/" + p.RunID + "/provenance.html"},
 		"scenarios":     {"runs/" + p.RunID + "/scenarios.html"},
 		"scenario":      {p.Scenario},
+		"swings":        {"runs/" + p.RunID + "/swings.html"},
 		"transcript":    {p.Transcripts},
 	}
 	for k, pages := range m {

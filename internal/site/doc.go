@@ -49,6 +49,7 @@
 //	runprovenance  runs/<id>/provenance.html                runprovenance.go  manifest, files, claimed numbers
 //	scenarios      runs/<id>/scenarios.html                 scenarios.go      per-question coefficients, coloured
 //	scenario       runs/<id>/q<N>.html                      scenario.go       the run's cells of one question
+//	swings         runs/<id>/swings.html                    swings.go         the run's cells, the noise reference of score.RunSwings
 //	transcript     runs/<id>/q<N>-transcripts[-<n>].html    transcript.go     a second pass over the run's file
 //	promptindex    prompts/<variant>/index.html             prompt.go         dataset texts
 //	prompt         prompts/<variant>/q<N>.html              prompt.go         dataset texts, word differences
@@ -102,7 +103,10 @@
 // sorting (sort.js), the boards' search, filters, column chooser and sort
 // order kept in the URL fragment (board.js), the variant filters of prompt,
 // compare and transcript pages and the ids of a scenario grid's cells
-// (browse.js), the search page's search (search.js, over
+// (browse.js), the transcript of any cell of a scenario page and two cells
+// side by side (cells.js, over the page's numbers and the question's
+// prompts/<variant>/q<N>.js), the swing finder's threshold kept in the URL
+// (swings.js), the search page's search (search.js, over
 // data/search-index.js: a script assigning SEARCH_INDEX, since a page
 // opened from file:// cannot fetch a data file), and on every page but
 // 404.html the scroll cue of browsers without scroll-state container

@@ -21,6 +21,7 @@ var pageKinds = []kindInfo{
 	kindOf[runProvenanceData]("runprovenance", "runs/<id>/provenance.html", "runprovenance.go", "manifest, files, claimed numbers", "runs/beta/provenance.html"),
 	kindOf[scenarioIndexData]("scenarios", "runs/<id>/scenarios.html", "scenarios.go", "per-question coefficients, coloured", "runs/beta/scenarios.html"),
 	kindOf[scenarioData]("scenario", "runs/<id>/q<N>.html", "scenario.go", "the run's cells of one question", "runs/beta/q3.html"),
+	kindOf[swingsData]("swings", "runs/<id>/swings.html", "swings.go", "the run's cells, the noise reference of score.RunSwings", "runs/beta/swings.html"),
 	kindOf[transcriptData]("transcript", "runs/<id>/q<N>-transcripts[-<n>].html", "transcript.go", "a second pass over the run's file", "runs/beta/q2-transcripts.html"),
 	kindOf[promptIndexData]("promptindex", "prompts/<variant>/index.html", "prompt.go", "dataset texts", "prompts/explicit/index.html"),
 	kindOf[promptData]("prompt", "prompts/<variant>/q<N>.html", "prompt.go", "dataset texts, word differences", "prompts/explicit/q3.html"),

@@ -20,6 +20,7 @@ import (
 type scenarioIndexData struct {
 	RunID, Model, Intervention, RunHref string
 	PromptsHref                         string // the variant's prompt index
+	SwingsHref                          string // the run's swing finder
 	Variant                             run.Variant
 	Scored                              bool
 	Names                               []string
@@ -49,7 +50,7 @@ const maxDrivers = 5
 
 func scenarioIndexPage(texts *datasetTexts, e *board.Entry, cells map[int]*score.QuestionCells) *page {
 	m, res := e.Run.Manifest, e.Result
-	d := scenarioIndexData{RunID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, RunHref: runPath(e.ID()), PromptsHref: promptIndexPath(m.Variant), Scored: res.Scored}
+	d := scenarioIndexData{RunID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, RunHref: runPath(e.ID()), PromptsHref: promptIndexPath(m.Variant), SwingsHref: swingsPath(e.ID()), Scored: res.Scored}
 	for _, c := range design.Coefs {
 		// Spaces, not underscores, so that a narrow column's heading wraps.
 		d.Names = append(d.Names, coefDisplay(c))
