@@ -33,6 +33,10 @@ type Link struct {
 // duplicate ids. References are the attributes that link or load (href,
 // src, srcset candidates, poster, data, action, xlink:href …) and the
 // url() and @import of style attributes and <style> elements.
+// pageState is a fragment that names a state of a page rather than an
+// anchor: a word and "?", as "#filter?race=black" (the site's convention).
+var pageState = regexp.MustCompile(`^[a-z]+\?`)
+
 func Parse(doc []byte) (*Page, []string) {
 	p := &Page{IDs: map[string]bool{}}
 	var problems []string
@@ -226,6 +230,9 @@ func Site(files map[string][]byte) []string {
 				tp, ok := pages[target]
 				if !ok {
 					add(name, "<%s %s=%q>: fragment into a non-HTML file", l.Tag, l.Attr, l.URL)
+				} else if pageState.MatchString(u.Fragment) {
+					// A state of the page ("#cells?a=…"), which its script
+					// reads: not an id.
 				} else if !tp.IDs[u.Fragment] {
 					add(name, "<%s %s=%q>: %s has no id %q", l.Tag, l.Attr, l.URL, target, u.Fragment)
 				}

@@ -16,6 +16,8 @@ func TestSiteFindsProblems(t *testing.T) {
 <a href="/abs.html">root-relative</a>
 <a href="https://example.org/">external ok</a>
 <a href="#a">same page</a>
+<a href="runs/r/index.html#cells?a=age-60-male-white&amp;b=x">a state of the page</a>
+<a href="runs/r/gone.html#cells?a=x">a state of a missing page</a>
 <p>&amp;lt;script&amp;gt;</p></body></html>`),
 		"assets/a.css":      []byte(`body{}`),
 		"runs/r/index.html": []byte(`<p id="age-60-male-white">x</p><a href="../../index.html#a">back</a>`),
@@ -25,6 +27,7 @@ func TestSiteFindsProblems(t *testing.T) {
 		`index.html: duplicate id "a"`,
 		`has no id "nope"`,
 		`no such file missing.html`,
+		`no such file runs/r/gone.html`,
 		`links a folder`,
 		`root-relative`,
 		`<script src="https://cdn.example/x.js"> reaches outside the site`,
@@ -34,7 +37,7 @@ func TestSiteFindsProblems(t *testing.T) {
 			t.Errorf("missing problem %q in\n%s", want, got)
 		}
 	}
-	for _, notWant := range []string{"example.org", `"#a"`, "assets/a.css", "age-60-male-white\""} {
+	for _, notWant := range []string{"example.org", `"#a"`, "assets/a.css", "age-60-male-white\"", "cells?a=age-60"} {
 		if strings.Contains(got, notWant) {
 			t.Errorf("false alarm about %q in\n%s", notWant, got)
 		}
