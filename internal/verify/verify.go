@@ -88,13 +88,20 @@ func (c *Comparer) Put(p string, data []byte) error {
 	if sitedata.IsRunFile(p) {
 		limit = max(limit, input.MaxTextBytes+1)
 	}
-	got, err := c.read(p, limit)
+	// Most files are the same: compared piece by piece in a reused
+	// buffer, without reading them into memory; a file that differs is
+	// then read whole to explain it.
+	equal, err := c.equal(p, data)
 	var why []string
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return err
-	case !bytes.Equal(got, data):
+	case !equal:
+		got, err := c.read(p, limit)
+		if err != nil {
+			return err
+		}
 		why = explain(p, got, data)
 	}
 	c.mu.Lock()
@@ -103,12 +110,43 @@ func (c *Comparer) Put(p string, data []byte) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		c.added = append(c.added, p)
-	case why != nil || !bytes.Equal(got, data):
+	case !equal:
 		c.changed[p] = why
 	default:
 		c.same++
 	}
 	return nil
+}
+
+// pieces are the buffers equal reads the published files into.
+var pieces = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
+
+// equal reports whether the published file p holds exactly data, reading
+// it in pieces and no further than len(data) + 1 bytes; it opens the file
+// as read does.
+func (c *Comparer) equal(p string, data []byte) (bool, error) {
+	f, err := input.Open(c.published, p, c.name(p))
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	bp := pieces.Get().(*[]byte)
+	defer pieces.Put(bp)
+	buf, rest := *bp, data
+	for {
+		// One byte more than is left tells a longer file.
+		n, err := io.ReadFull(f, buf[:min(len(buf), len(rest)+1)])
+		if n > len(rest) || !bytes.Equal(buf[:n], rest[:n]) {
+			return false, nil
+		}
+		rest = rest[n:]
+		switch {
+		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+			return len(rest) == 0, nil
+		case err != nil:
+			return false, input.Explain(c.name(p), err)
+		}
+	}
 }
 
 // read reads at most limit bytes of the published file p, a regular file

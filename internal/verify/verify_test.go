@@ -166,3 +166,56 @@ func TestHostilePublished(t *testing.T) {
 		}
 	})
 }
+
+// TestEqualInPieces: the piecewise comparison tells equal files from
+// shorter, longer and changed ones, at the ends of its 64 KiB pieces too,
+// and Put reports them as the whole-file comparison did.
+func TestEqualInPieces(t *testing.T) {
+	big := make([]byte, 3*64<<10)
+	for i := range big {
+		big[i] = byte(i * 7)
+	}
+	changedAt := func(i int) []byte {
+		b := slices.Clone(big)
+		b[i]++
+		return b
+	}
+	for _, c := range []struct {
+		name      string
+		published []byte
+		rebuilt   []byte
+		equal     bool
+	}{
+		{"empty", nil, nil, true},
+		{"empty published", nil, []byte("x"), false},
+		{"empty rebuilt", []byte("x"), nil, false},
+		{"same", []byte("page"), []byte("page"), true},
+		{"longer", []byte("pages"), []byte("page"), false},
+		{"shorter", []byte("pag"), []byte("page"), false},
+		{"big same", big, slices.Clone(big), true},
+		{"big one piece", big[:64<<10], big[:64<<10], true},
+		{"big one byte more", big[:64<<10+1], big[:64<<10], false},
+		{"big one byte less", big[:64<<10-1], big[:64<<10], false},
+		{"big changed first", changedAt(0), big, false},
+		{"big changed at a piece's end", changedAt(64<<10 - 1), big, false},
+		{"big changed at a piece's start", changedAt(64 << 10), big, false},
+		{"big changed last", changedAt(len(big) - 1), big, false},
+	} {
+		published := fstest.MapFS{"f.html": {Data: c.published}}
+		cm := NewComparer(published, "site")
+		got, err := cm.equal("f.html", c.rebuilt)
+		if err != nil || got != c.equal {
+			t.Errorf("%s: equal %v (%v), want %v", c.name, got, err, c.equal)
+		}
+		if err := cm.Put("f.html", c.rebuilt); err != nil {
+			t.Fatal(err)
+		}
+		r, err := cm.Finish()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Identical() != c.equal || !c.equal && !slices.Equal(r.Changed, []string{"f.html"}) {
+			t.Errorf("%s: report %+v", c.name, r)
+		}
+	}
+}
