@@ -72,6 +72,10 @@ type Content struct {
 	// Previous is the previous release's data/leaderboard.json, when
 	// site.yaml names one.
 	Previous []byte
+	// Releases are every earlier release's data/leaderboard.json kept in
+	// releases/ (RELEASE.json), by path: a model's history across them is
+	// on its run pages.
+	Releases []ReleaseFile
 	// Files lists every file read, for provenance.
 	Files []string
 	// Warnings are what was skipped, each naming the entry and why
@@ -160,7 +164,51 @@ func Load(fsys fs.FS, label string) (*Content, error) {
 		}
 		c.Files = append(c.Files, s.Previous)
 	}
+	if err := releaseFiles(fsys, label, c); err != nil {
+		return nil, err
+	}
 	return c, nil
+}
+
+// ReleaseFile is an earlier release's data/leaderboard.json.
+type ReleaseFile struct {
+	Path string // inside the content folder: releases/<label>.json
+	Data []byte
+}
+
+// releaseFiles reads every releases/*.json, each checked as the previous
+// release is; a README there is the folder's notes, any other file is
+// warned of.
+func releaseFiles(fsys fs.FS, label string, c *Content) error {
+	entries, err := fs.ReadDir(fsys, "releases")
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return input.Explain(path.Join(label, "releases"), err)
+	}
+	for _, e := range entries { // sorted by name
+		p := "releases/" + e.Name()
+		pname := path.Join(label, p)
+		if !strings.HasSuffix(e.Name(), ".json") {
+			if !strings.HasPrefix(e.Name(), "README") {
+				c.Warnings = append(c.Warnings, fileerr.New(pname, 0, "skipped: not a release (releases are LABEL.json, a release's data/leaderboard.json); rename it, or move it out of %s", path.Join(label, "releases")))
+			}
+			continue
+		}
+		data, err := input.ReadFile(fsys, p, pname, input.MaxTextBytes)
+		if err != nil {
+			return err
+		}
+		if err := CheckRelease(pname, data); err != nil {
+			return err
+		}
+		c.Releases = append(c.Releases, ReleaseFile{p, data})
+		if p != c.Site.Previous {
+			c.Files = append(c.Files, p)
+		}
+	}
+	return nil
 }
 
 // ParseSite decodes and checks site.yaml; name is used in errors. at

@@ -31,9 +31,13 @@ func assemblePages(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *poo
 		}
 	}
 	pool.page(mitigationPage(sc.pairs))
+	hist, err := readHistory(cfg.ContentLabel, in.content.Releases)
+	if err != nil {
+		return err
+	}
 	for _, e := range sc.entries {
 		pool.submit(func(r *renderer) error {
-			p, err := runPage(cfg, sc, e)
+			p, err := runPage(cfg, sc, e, hist.of(e, in.content.Site.Release))
 			if err != nil {
 				return err
 			}

@@ -45,7 +45,7 @@
 //	leaderboard    index.html, board/<variant>-<view>.html  leaderboard.go    boards
 //	pairwise       board/<variant>-<view>-pairwise.html     pairwise.go       boards' paired comparisons
 //	mitigation     mitigation.html                          mitigation.go     intervention runs against their model's default
-//	run            runs/<id>/index.html                     runpage.go        a run's result, board entry, pairs
+//	run            runs/<id>/index.html                     runpage.go        a run's result, board entry, pairs, its model in content/releases (history.go)
 //	runprovenance  runs/<id>/provenance.html                runprovenance.go  manifest, files, claimed numbers
 //	scenarios      runs/<id>/scenarios.html                 scenarios.go      per-question coefficients, coloured
 //	scenario       runs/<id>/q<N>.html                      scenario.go       the run's cells of one question

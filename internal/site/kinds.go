@@ -17,7 +17,7 @@ var pageKinds = []kindInfo{
 	kindOf[boardData]("leaderboard", "index.html, board/<variant>-<view>.html", "leaderboard.go", "boards", "index.html"),
 	kindOf[pairwiseData]("pairwise", "board/<variant>-<view>-pairwise.html", "pairwise.go", "boards' paired comparisons", "board/explicit-composite-pairwise.html"),
 	kindOf[mitigationData]("mitigation", "mitigation.html", "mitigation.go", "intervention runs against their model's default", "mitigation.html"),
-	kindOf[runData]("run", "runs/<id>/index.html", "runpage.go", "a run's result, board entry, pairs", "runs/beta/index.html"),
+	kindOf[runData]("run", "runs/<id>/index.html", "runpage.go", "a run's result, board entry, pairs, its model in content/releases (history.go)", "runs/beta/index.html"),
 	kindOf[runProvenanceData]("runprovenance", "runs/<id>/provenance.html", "runprovenance.go", "manifest, files, claimed numbers", "runs/beta/provenance.html"),
 	kindOf[scenarioIndexData]("scenarios", "runs/<id>/scenarios.html", "scenarios.go", "per-question coefficients, coloured", "runs/beta/scenarios.html"),
 	kindOf[scenarioData]("scenario", "runs/<id>/q<N>.html", "scenario.go", "the run's cells of one question", "runs/beta/q3.html"),

@@ -45,8 +45,10 @@ type runData struct {
 	MeanMass, MinMass, MassRule string
 	MissingShare, MaxMissing    string // the share of the dataset's prompts missing, and the rule
 	AgeCoding                   string
-	AgeAlt                      string          // the age coefficient in the other units, labelled as alternatives
-	Harness                     []harnessRow    // lm-evaluation-harness's numbers, recomputed
+	AgeAlt                      string         // the age coefficient in the other units, labelled as alternatives
+	Harness                     []harnessRow   // lm-evaluation-harness's numbers, recomputed
+	History                     []historyPoint // the model's run in every earlier release, then this one
+	ViewsVersion                int
 	Definitions                 []definitionRow // the composite under each documented definition
 	CoefCount                   string
 	Cells                       int
@@ -129,9 +131,9 @@ type gapValueRow struct {
 	Label, Gap, SE, Magnitude, Words, Class string
 }
 
-func runPage(cfg Config, sc *scored, e *board.Entry) (*page, error) {
+func runPage(cfg Config, sc *scored, e *board.Entry, hist []historyPoint) (*page, error) {
 	m, res := e.Run.Manifest, e.Result
-	d := runData{ID: e.ID(), M: m, Res: res, Flags: flags(e), Files: e.Run.Files, Pairs: pairsOf(sc.pairs, e.ID()), Why: e.Why}
+	d := runData{History: hist, ViewsVersion: sitedata.ViewsVersion, ID: e.ID(), M: m, Res: res, Flags: flags(e), Files: e.Run.Files, Pairs: pairsOf(sc.pairs, e.ID()), Why: e.Why}
 	d.Ranked = e.Ranked && e.Rank[score.Composite] > 0
 	if o, ok := sc.variants[e.ID()]; ok {
 		d.Other = &o
