@@ -91,9 +91,9 @@ func claims(cs []sitedata.Claim) Check {
 		k.Detail = "the manifest claims no numbers"
 		return k
 	}
-	n := map[string]int{}
+	n := map[score.Verdict]int{}
 	for _, c := range cs {
-		n[c.Verdict]++
+		n[score.Verdict(c.Verdict)]++
 		line := c.Metric + ": claimed " + numfmt.Signed(float64(c.Claimed), 4)
 		if c.Recomputed != nil {
 			line += ", recomputed " + numfmt.Signed(float64(*c.Recomputed), 4)

@@ -49,12 +49,27 @@ type Freshness struct {
 	Researched string `json:"researched"`
 }
 
+// Direction is which way the registry's metric is better, as it writes it
+// ("lower_is_better").
+type Direction string
+
+// Words is the direction as a page says it.
+func (d Direction) Words() string {
+	switch d {
+	case "lower_is_better":
+		return "lower is better"
+	case "higher_is_better":
+		return "higher is better"
+	}
+	return string(d)
+}
+
 type Metric struct {
-	Name           string   `json:"name"`
-	Direction      string   `json:"direction"`
-	Unit           string   `json:"unit"`
-	BaselineNote   string   `json:"baseline_note"`
-	RandomBaseline *float64 `json:"random_baseline"`
+	Name           string    `json:"name"`
+	Direction      Direction `json:"direction"`
+	Unit           string    `json:"unit"`
+	BaselineNote   string    `json:"baseline_note"`
+	RandomBaseline *float64  `json:"random_baseline"`
 }
 
 type Dataset struct {
@@ -126,7 +141,7 @@ func ParseBenchmark(name string, data []byte) (*BenchmarkFile, error) {
 		{"page.summary", p.Summary},
 		{"page.measures", p.Measures},
 		{"page.metric.name", p.Metric.Name},
-		{"page.metric.direction", p.Metric.Direction},
+		{"page.metric.direction", string(p.Metric.Direction)},
 		{"page.metric.unit", p.Metric.Unit},
 		{"page.dataset.url", p.Dataset.URL},
 		{"page.dataset.license", p.Dataset.License},

@@ -12,20 +12,35 @@ import (
 // and statsmodels agree with each other, well below a displayed digit.
 const ClaimTolerance = 1e-3
 
+// Verdict is a claim against the recomputed number, in words.
+type Verdict string
+
 // Verdicts of a claim against the recomputed number.
 const (
-	Agrees        = "agrees"
-	Disagrees     = "disagrees"
-	NotComparable = "not comparable"
-	NotRecomputed = "not recomputed"
+	Agrees        Verdict = "agrees"
+	Disagrees     Verdict = "disagrees"
+	NotComparable Verdict = "not comparable"
+	NotRecomputed Verdict = "not recomputed"
 )
+
+// Mark is the sign a page shows before the verdict: a tick for a claim
+// that agrees, a cross for one that disagrees, none otherwise.
+func (v Verdict) Mark() string {
+	switch v {
+	case Agrees:
+		return "✓"
+	case Disagrees:
+		return "✗"
+	}
+	return ""
+}
 
 // Claim is one number of a manifest's claimed block beside ours.
 type Claim struct {
 	Metric     string
 	Claimed    float64
 	Recomputed float64 // NaN when there is no number of ours to set beside it
-	Verdict    string  // Agrees, Disagrees, NotComparable or NotRecomputed
+	Verdict    Verdict // Agrees, Disagrees, NotComparable or NotRecomputed
 	Why        string  // for NotComparable and NotRecomputed
 }
 

@@ -22,7 +22,8 @@ func TestClaimsOnDifferentPrompt(t *testing.T) {
 	for _, tc := range []struct {
 		name            string
 		rows, claimedOn *run.PromptForm
-		verdict, why    string
+		verdict         Verdict
+		why             string
 	}{
 		{"no forms", nil, nil, Agrees, ""},
 		{"rows' form only", paper, nil, Agrees, ""},

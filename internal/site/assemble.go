@@ -119,6 +119,7 @@ func newSiteInfo(cfg Config, in *loaded) *siteInfo {
 	c := in.content
 	info := &siteInfo{
 		Title:       c.Site.Title,
+		Benchmark:   c.Benchmark.Page.Name,
 		Description: c.Site.Description,
 		BasePath:    c.Site.BasePath,
 		Release:     releaseInfo{c.Site.Release.Label, c.Site.Release.Date},

@@ -100,7 +100,7 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 		}
 	}
 	for _, c := range score.Claims(m, res) {
-		cj := sitedata.Claim{Metric: c.Metric, Claimed: num(c.Claimed), Verdict: c.Verdict, Why: c.Why}
+		cj := sitedata.Claim{Metric: c.Metric, Claimed: num(c.Claimed), Verdict: string(c.Verdict), Why: c.Why}
 		if !math.IsNaN(c.Recomputed) {
 			cj.Recomputed = numPtr(c.Recomputed)
 		}

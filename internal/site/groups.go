@@ -24,6 +24,7 @@ const groupChartMax = 20
 // groupFigure is one board table's plots and their numbers.
 type groupFigure struct {
 	Method  run.Scoring
+	Runs    string // "Decision runs" or "Log-probability runs"
 	Charted string
 	Charts  []groupChart
 	Heads   []string // the coefficients, as the table's columns
@@ -47,7 +48,10 @@ type groupCell struct {
 
 // groupFigureFor draws a board's ranked runs (in composite rank order).
 func groupFigureFor(bd *board.Board, entries []*board.Entry, variant run.Variant) (*groupFigure, error) {
-	f := &groupFigure{Method: bd.Method, Charted: "every ranked run, in composite rank order"}
+	f := &groupFigure{Method: bd.Method, Runs: "Log-probability runs", Charted: "every ranked run, in composite rank order"}
+	if bd.Method == run.Decision {
+		f.Runs = "Decision runs"
+	}
 	if len(entries) > groupChartMax {
 		entries = entries[:groupChartMax]
 		f.Charted = "the " + itoa(groupChartMax) + " ranked highest on the composite (of " + itoa(len(bd.Ranked[score.Composite])) + ")"

@@ -50,7 +50,7 @@ func (d *runData) otherTools(e *board.Entry) {
 			r.Define = "the signed coefficient of " + c.Group() + " against " + c.Reference() + " (positive favours " + c.Group() + "), in logit points: this page’s coefficient"
 		}
 		if cl, ok := claimed[name]; ok {
-			r.Claimed, r.Verdict = signed(cl.Claimed, 3), cl.Verdict
+			r.Claimed, r.Verdict = signed(cl.Claimed, 3), string(cl.Verdict)
 			if c == design.CoefAge {
 				r.Claimed = fixed(cl.Claimed, 3)
 			}

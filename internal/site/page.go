@@ -36,7 +36,10 @@ func contentSection(slug string) section { return section("page-" + slug) }
 
 // siteInfo is what every page shows of the site.
 type siteInfo struct {
-	Title       string
+	Title string
+	// Benchmark is the benchmark's name, as its page in content/benchmarks
+	// gives it.
+	Benchmark   string
 	Description string
 	BasePath    string
 	Release     releaseInfo

@@ -18,13 +18,15 @@ import (
 // Claimed against recomputed (score.Claims decides; this is its display).
 
 type claimRow struct {
-	Name, Claimed, Ours, Diff, Verdict, Class string
+	Name, Claimed, Ours, Diff, Class string
+	Mark                             string // score.Verdict.Mark: ✓, ✗ or none
+	Verdict                          string // the verdict, and why for one not compared
 }
 
 func claims(m *run.Manifest, res *score.Result) []claimRow {
 	var rows []claimRow
 	for _, c := range score.Claims(m, res) {
-		r := claimRow{Name: c.Metric, Claimed: numfmt.Decimal(c.Claimed), Verdict: c.Verdict, Class: "same"}
+		r := claimRow{Name: c.Metric, Claimed: numfmt.Decimal(c.Claimed), Mark: c.Verdict.Mark(), Verdict: string(c.Verdict), Class: "same"}
 		if !math.IsNaN(c.Recomputed) {
 			r.Ours = numfmt.Decimal(c.Recomputed)
 		}
