@@ -124,10 +124,13 @@
     box.appendChild(el("h4", "", "Sent"));
     var text = sent(i);
     box.appendChild(el("pre", "text cv-sent", text === null ? "No run has this prompt." : text));
-    if (cells[i].textContent.indexOf("prompt differs") >= 0) {
-      var note = el("p", "note", "This run sent a text other than the dataset’s: ");
-      var a = cells[i].querySelector("a");
-      if (a) { var l = el("a", "", "its own transcript"); l.href = a.getAttribute("href"); note.appendChild(l); }
+    var stored = cells[i].querySelector("a");
+    if (cells[i].textContent.indexOf("prompt differs") >= 0 || stored) {
+      // What the run stored of this prompt (its messages, its response, a
+      // text other than the dataset's) is on its transcript page.
+      var note = el("p", "note", cells[i].textContent.indexOf("prompt differs") >= 0 ?
+        "This run sent a text other than the dataset’s: see " : "This run stored this prompt’s transcript (what it sent and what came back, as stored): ");
+      if (stored) { var l = el("a", "", "its transcript"); l.href = stored.getAttribute("href"); note.appendChild(l); }
       box.appendChild(note);
     }
     cameBack(i, box);
