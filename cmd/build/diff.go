@@ -6,19 +6,15 @@ package main
 // its Markdown as the job summary.
 
 import (
-	"archive/tar"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"os/exec"
-	"path"
 	"path/filepath"
 	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/changes"
+	"github.com/discrimeval/leaderboard/internal/gitrepo"
 	"github.com/discrimeval/leaderboard/internal/input"
 	"github.com/discrimeval/leaderboard/internal/site"
 	"github.com/discrimeval/leaderboard/internal/verify"
@@ -132,16 +128,16 @@ type commit struct {
 // resolve finds rev in the repository around the working folder, and this
 // build's inputs in it.
 func resolve(rev string, in inputs) (*commit, error) {
-	top, err := git("", "rev-parse", "--show-toplevel")
+	top, err := gitrepo.Top("")
 	if err != nil {
 		return nil, fmt.Errorf("-diff %s: not a folder, and no git repository here to find a commit in (%v)", rev, err)
 	}
-	c := &commit{rev: rev, top: strings.TrimSpace(top)}
-	id, err := git(c.top, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	c := &commit{rev: rev, top: top}
+	id, err := gitrepo.Commit(c.top, rev)
 	if err != nil {
 		return nil, fmt.Errorf("-diff %s: neither a folder nor a commit of %s", rev, c.top)
 	}
-	c.id = strings.TrimSpace(id)
+	c.id = id
 	for _, x := range []struct {
 		p   string
 		out *string
@@ -167,7 +163,7 @@ func resolve(rev string, in inputs) (*commit, error) {
 // returns that folder.
 func (c *commit) build(tmp string) (string, error) {
 	src := filepath.Join(tmp, "src")
-	if err := extract(c.top, c.id, []string{c.rel.content, c.rel.runs, c.rel.methodology}, src); err != nil {
+	if err := gitrepo.Extract(c.top, c.id, []string{c.rel.content, c.rel.runs, c.rel.methodology}, src); err != nil {
 		return "", fmt.Errorf("-diff %s: %w", c.rev, err)
 	}
 	local := func(p string) string { return filepath.Join(src, filepath.FromSlash(p)) }
@@ -187,88 +183,6 @@ func (c *commit) build(tmp string) (string, error) {
 		return "", err
 	}
 	return out, nil
-}
-
-// extract writes the given paths of a commit into dir, from `git archive`.
-// Only regular files and folders are written, at paths inside dir.
-func extract(repo, commit string, paths []string, dir string) error {
-	cmd := exec.Command("git", append([]string{"-C", repo, "archive", "--format=tar", commit, "--"}, paths...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	terr := untar(out, dir)
-	io.Copy(io.Discard, out)
-	if err := cmd.Wait(); err != nil {
-		return fmt.Errorf("git archive: %v: %s", err, strings.TrimSpace(stderr.String()))
-	}
-	return terr
-}
-
-func untar(r io.Reader, dir string) error {
-	tr := tar.NewReader(r)
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		name := path.Clean(h.Name)
-		switch h.Typeflag {
-		case tar.TypeXGlobalHeader:
-			continue // git's record of the commit id
-		case tar.TypeDir, tar.TypeReg:
-		default:
-			return fmt.Errorf("%s: not a regular file or folder (only those are built)", h.Name)
-		}
-		if !fs.ValidPath(name) {
-			return fmt.Errorf("%s: not a path inside the repository", h.Name)
-		}
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if h.Typeflag == tar.TypeDir {
-			if err := os.MkdirAll(p, 0o755); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err != nil {
-			return err
-		}
-		_, err = io.Copy(f, tr)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return err
-		}
-	}
-}
-
-// git runs a git command and returns its output.
-func git(dir string, args ...string) (string, error) {
-	if dir != "" {
-		args = append([]string{"-C", dir}, args...)
-	}
-	out, err := exec.Command("git", args...).Output()
-	if err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
-			return "", fmt.Errorf("%v: %s", err, strings.TrimSpace(string(ee.Stderr)))
-		}
-		return "", err
-	}
-	return string(out), nil
 }
 
 func or(s, def string) string {
