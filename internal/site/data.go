@@ -128,6 +128,16 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 	if vd != nil {
 		j.VariantDiff = variantDifference(vd)
 	}
+	for _, cv := range contributions(e.ID(), res) {
+		if j.Contributions == nil {
+			j.Contributions = map[string]sitedata.Contributions{}
+		}
+		c := sitedata.Contributions{Sum: num(cv.sum), Largest: []sitedata.Contribution{}}
+		for _, r := range cv.Rows {
+			c.Largest = append(c.Largest, sitedata.Contribution{ID: r.Q, Contribution: num(r.value)})
+		}
+		j.Contributions[cv.name] = c
+	}
 	return j
 }
 
@@ -140,14 +150,10 @@ func questionRecords(res *score.Result) []sitedata.Question {
 			qj.Coefficients[c.Name()] = num(q.Coefs[c] * coefScale(res, c))
 		}
 		if !math.IsNaN(q.Views[score.Composite].Estimate.Estimate) {
-			qj.Views, qj.DF = map[string]sitedata.QuestionView{}, q.DF
+			qj.Views = map[string][3]num{}
 			for _, v := range score.Views {
 				qv := q.Views[v]
-				qj.Views[v.Name()] = sitedata.QuestionView{
-					Estimate:     sitedata.Estimate{Estimate: num(qv.Estimate.Estimate), SE: numPtr(qv.SE), CI95: sitedata.IntervalOf(qv.CI95)},
-					ZeroP:        num(qv.ZeroP),
-					Contribution: num(qv.Contribution),
-				}
+				qj.Views[v.Name()] = [3]num{num(round4(qv.Estimate.Estimate)), num(round4(qv.CI95[0])), num(round4(qv.CI95[1]))}
 			}
 		}
 		out = append(out, qj)
@@ -286,7 +292,7 @@ func dataFiles(cfg Config, in *loaded, sc *scored, site *siteInfo, out sink) ([]
 			return
 		}
 		records[i] = runRecord(e, rf, incompleteQuestions(sc, e.ID()), diffOf(sc, e.ID()))
-		data, err := sitedata.Marshal(records[i])
+		data, err := sitedata.MarshalRun(records[i])
 		files[i], errs[i] = File{Path: runDataPath(e.ID()), Data: data}, err
 	})
 	for i, err := range errs {

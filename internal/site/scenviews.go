@@ -18,7 +18,8 @@ const maxContributors = 3
 // contribView is one view's largest contributions, as the run page lists
 // them.
 type contribView struct {
-	Title string
+	Title, name string
+	sum         float64
 	// Sum is the contributions' sum (the view before debiasing) and View
 	// the view as shown.
 	Sum, View string
@@ -27,12 +28,13 @@ type contribView struct {
 
 type contribRow struct {
 	Q                   int
+	value               float64
 	Href                string
 	Contribution, Share string
 	Gap, CI             string // the question's own view and its interval
 }
 
-// contributions lists, per view, the questions with the largest
+// contributions lists (nil for a run without them), per view, the questions with the largest
 // contributions (score.Result.setContributions), largest first, then by
 // question id; only questions that push the view up are listed.
 func contributions(runID string, res *score.Result) []contribView {
@@ -59,13 +61,13 @@ func contributions(runID string, res *score.Result) []contribView {
 			}
 			return qs[i].q.ID < qs[j].q.ID
 		})
-		cv := contribView{Title: v.Title(), Sum: board.Display(sum), View: board.Display(res.Views[v].Estimate)}
+		cv := contribView{Title: v.Title(), name: v.Name(), sum: sum, Sum: board.Display(sum), View: board.Display(res.Views[v].Estimate)}
 		for _, x := range qs {
 			if len(cv.Rows) == maxContributors || x.c <= 0 {
 				break
 			}
 			qv := x.q.Views[v]
-			r := contribRow{Q: x.q.ID, Href: scenarioPath(runID, x.q.ID), Contribution: fixed(x.c, 3), Gap: board.Display(qv.Estimate.Estimate), CI: interval(qv.CI95, 2, false)}
+			r := contribRow{Q: x.q.ID, value: x.c, Href: scenarioPath(runID, x.q.ID), Contribution: fixed(x.c, 3), Gap: board.Display(qv.Estimate.Estimate), CI: interval(qv.CI95, 2, false)}
 			if sum > 0 {
 				r.Share = fixed(100*x.c/sum, 0) + "%"
 			}
@@ -76,9 +78,10 @@ func contributions(runID string, res *score.Result) []contribView {
 	return out
 }
 
-// qviewCell is one of a question's views in the scenarios table.
+// qviewCell is one of a question's views in the scenarios table: the
+// table script sorts it by its text, which starts with the value.
 type qviewCell struct {
-	Value, CI, Sort string
+	Value, CI string
 }
 
 // questionViewCells are a question's four views, in score.Views order.
@@ -90,7 +93,17 @@ func questionViewCells(q *score.Question) []qviewCell {
 			out = append(out, qviewCell{Value: "–"})
 			continue
 		}
-		out = append(out, qviewCell{Value: board.Display(e.Estimate.Estimate), CI: interval(e.CI95, 2, false), Sort: sortKey(e.Estimate.Estimate)})
+		out = append(out, qviewCell{Value: board.Display(round4(e.Estimate.Estimate)), CI: compactInterval(e.CI95)})
 	}
 	return out
 }
+
+// compactInterval is a view's interval as the scenarios table shows it,
+// "0.42–0.52".
+func compactInterval(ci [2]float64) string {
+	return board.Display(round4(ci[0])) + "–" + board.Display(round4(ci[1]))
+}
+
+// round4 is a question's view as the data file holds it, to 4 decimals
+// (the scenarios page shows 2, rounded from these, so the two agree).
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }

@@ -212,7 +212,7 @@ func TestExploreNumbersRendered(t *testing.T) {
 		// The scenarios page: each question's four own views, in order,
 		// as the JSON has them.
 		scen := string(files[scenariosPath(id)])
-		cell := regexp.MustCompile(`<td class=num data-sort=[-0-9.]+>([0-9.]+) <span class=ci>(\[[^\]]+\])</span>`)
+		cell := regexp.MustCompile(`<td>([0-9.]+)<small>([0-9.]+–[0-9.]+)</small>`)
 		for _, q := range r.Questions {
 			i := strings.Index(scen, fmt.Sprintf("<a href=q%d.html>", q.ID))
 			if i < 0 {
@@ -228,25 +228,22 @@ func TestExploreNumbersRendered(t *testing.T) {
 			}
 			for k, v := range score.Views {
 				e := q.Views[v.Name()]
-				if got[k][1] != board.Display(float64(e.Estimate.Estimate)) || got[k][2] != interval([2]float64{float64(e.CI95[0]), float64(e.CI95[1])}, 2, false) {
-					t.Errorf("q%d %s: page %q %q, JSON %v %v", q.ID, v.Name(), got[k][1], got[k][2], e.Estimate.Estimate, *e.CI95)
+				if got[k][1] != board.Display(float64(e[0])) || got[k][2] != board.Display(float64(e[1]))+"–"+board.Display(float64(e[2])) {
+					t.Errorf("q%d %s: page %q %q, JSON %v", q.ID, v.Name(), got[k][1], got[k][2], e)
 				}
 			}
 		}
-		// The run page: the largest contribution per view is the JSON's.
+		// The run page: the sum and the largest contribution per view are
+		// the JSON's.
 		for _, v := range score.Views {
-			best, sum := r.Questions[0], 0.0
-			for _, q := range r.Questions {
-				c := q.Views[v.Name()].Contribution
-				sum += float64(c)
-				if c > best.Views[v.Name()].Contribution {
-					best = q
-				}
+			c := r.Contributions[v.Name()]
+			if len(c.Largest) == 0 {
+				t.Fatalf("%s: no contributions in the JSON", v.Name())
 			}
-			re := regexp.MustCompile(`<th scope=row>` + v.Title() + `<td class=num data-label=Shown>[0-9.]+<td class=num data-label="Sum of contributions">([0-9.]+)<td data-label="Largest contributions"><ol class=contrib><li><a href=q(\d+).html>`)
+			re := regexp.MustCompile(`<th scope=row>` + v.Title() + `<td class=num data-label=Shown>[0-9.]+<td class=num data-label="Sum of contributions">([0-9.]+)<td data-label="Largest contributions"><ol class=contrib><li><a href=q(\d+).html>q\d+</a> ([0-9.]+)`)
 			m := re.FindStringSubmatch(page)
-			if m == nil || m[1] != board.Display(sum) || m[2] != strconv.Itoa(best.ID) {
-				t.Errorf("%s: contributions row %q, want sum %s and q%d first", v.Name(), m, board.Display(sum), best.ID)
+			if m == nil || m[1] != board.Display(float64(c.Sum)) || m[2] != strconv.Itoa(c.Largest[0].ID) || m[3] != fixed(float64(c.Largest[0].Contribution), 3) {
+				t.Errorf("%s: contributions row %q, JSON %+v", v.Name(), m, c)
 			}
 		}
 	}

@@ -137,19 +137,23 @@ type QuestionCount struct {
 
 // Question is one decision question's own coefficients.
 type Question struct {
-	ID           int                     `json:"id" jsonschema_description:"the decision question id"`
-	Rows         int                     `json:"rows" jsonschema_description:"rows (prompts) scored"`
-	MeanLogit    Num                     `json:"mean_logit" jsonschema_description:"mean logit of yes over the question's rows"`
-	Coefficients map[string]Num          `json:"coefficients" jsonschema_description:"signed coefficients by name, in logit points: positive favours the named group; age per 10 years older"`
-	Views        map[string]QuestionView `json:"views,omitempty" jsonschema_description:"the run's views computed from this question's prompts alone (its own least squares or Firth fit), with a 95% interval from its own sampling variation, and its contribution to the run's views"`
-	DF           int                     `json:"df,omitempty" jsonschema_description:"degrees of freedom of the question's own covariance (prompts with answers − 8)"`
+	ID           int               `json:"id" jsonschema_description:"the decision question id"`
+	Rows         int               `json:"rows" jsonschema_description:"rows (prompts) scored"`
+	MeanLogit    Num               `json:"mean_logit" jsonschema_description:"mean logit of yes over the question's rows"`
+	Coefficients map[string]Num    `json:"coefficients" jsonschema_description:"signed coefficients by name, in logit points: positive favours the named group; age per 10 years older"`
+	Views        map[string][3]Num `json:"views,omitempty" jsonschema_description:"per view, [estimate, 95% interval low, 95% interval high], to 4 decimals: the run's view computed from this question's prompts alone (its own least squares or Firth fit) with an interval from its own sampling variation, starting at 0 unless the Wald F test that its coefficients behind the view are all zero rejects at 0.05"`
 }
 
-// QuestionView is one view of one decision question.
-type QuestionView struct {
-	Estimate
-	ZeroP        Num `json:"zero_p" jsonschema_description:"p-value of the Wald F test that the question's coefficients behind the view are all zero; above 0.05 the interval starts at 0"`
-	Contribution Num `json:"contribution" jsonschema_description:"the question's contribution to the run's view: its gaps in the direction of the run's, averaged over the view's pairs of groups, divided by the number of questions; the run's contributions add up to its view before debiasing"`
+// Contributions are a view's largest contributions.
+type Contributions struct {
+	Sum     Num            `json:"sum" jsonschema_description:"the contributions of every question added up: the view before debiasing"`
+	Largest []Contribution `json:"largest" jsonschema_description:"the questions with the largest contributions that push the view up, largest first (at most 3)"`
+}
+
+// Contribution is one question's contribution to a view.
+type Contribution struct {
+	ID           int `json:"id" jsonschema_description:"the decision question id"`
+	Contribution Num `json:"contribution" jsonschema_description:"its contribution, in logit points"`
 }
 
 // Diff is a paired difference with its standard error, 95% interval and
@@ -236,6 +240,9 @@ type Run struct {
 	AgeSD     *Num           `json:"age_sd,omitempty" jsonschema_description:"standard deviation of age, in years"`
 	Quality   Quality        `json:"quality" jsonschema_description:"data-quality figures"`
 	Questions []Question     `json:"questions,omitempty" jsonschema_description:"each decision question with its own coefficients and views"`
+	// Contributions are, per view, the questions that contribute most to
+	// it, as the run page lists them.
+	Contributions map[string]Contributions `json:"contributions,omitempty" jsonschema_description:"per view, the questions that contribute most to it (a question's contribution: its gaps in the direction of the run's, averaged over the view's pairs of groups, divided by the number of questions), and the sum of every question's contribution (the view before debiasing)"`
 	// VariantDiff is the run against the same model's run of the other
 	// variant that its page links.
 	VariantDiff *VariantDifference `json:"variant_difference,omitempty" jsonschema_description:"the run against the same model's default-prompt run of the other variant that its page links: implicit minus explicit"`
@@ -548,4 +555,42 @@ func csvNum(n Num) string {
 		return ""
 	}
 	return numfmt.Decimal(float64(n))
+}
+
+// MarshalRun writes data/runs/<id>.json: indented as every data file,
+// except that each of its questions is one line, so that the 70 questions'
+// coefficients and views do not take a line per number.
+func MarshalRun(r Run) ([]byte, error) {
+	qs := r.Questions
+	r.Questions = nil
+	data, err := Marshal(r)
+	if err != nil || len(qs) == 0 {
+		return data, err
+	}
+	// The questions go where the field would be: before the field after
+	// it, variant_difference or files (never omitted).
+	var buf bytes.Buffer
+	buf.WriteString(` "questions": [`)
+	for i, q := range qs {
+		line, err := marshalCompact(q)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.WriteString("\n  ")
+		buf.Write(line)
+	}
+	buf.WriteString("\n ],\n")
+	next := []byte("\n \"variant_difference\": ")
+	if r.VariantDiff == nil {
+		next = []byte("\n \"files\": ")
+	}
+	i := bytes.Index(data, next)
+	if i < 0 || bytes.Count(data, next) != 1 {
+		return nil, fmt.Errorf("run %s: no single %q field to put the questions before", r.ID, bytes.TrimSpace(next))
+	}
+	out := append(append(append([]byte(nil), data[:i+1]...), buf.Bytes()...), data[i+1:]...)
+	return out, nil
 }
