@@ -13,7 +13,7 @@ func TestMarshalRun(t *testing.T) {
 	for _, vd := range []*VariantDifference{nil, {Explicit: "a", Implicit: "b", Views: map[string]Diff{"age": {Estimate: 0.5, CI95: IntervalOf([2]float64{0, 1}), P: Num(math.NaN())}}}} {
 		r := Run{ID: "x", Views: map[string]Estimate{"age": {Estimate: 0.25}}, VariantDiff: vd,
 			Questions: []Question{{ID: 2, Rows: 135, Coefficients: map[string]Num{"age": -0.1}, Views: map[string][3]Num{"age": {0.2, 0, 0.4}}}, {ID: 7, Rows: 100, MeanLogit: Num(math.NaN())}},
-			Files: []File{{Path: "x/manifest.yaml", SHA256: "00", Size: 3}}}
+			Files:     []File{{Path: "x/manifest.yaml", SHA256: "00", Size: 3}}}
 		got, err := MarshalRun(r)
 		if err != nil {
 			t.Fatal(err)
