@@ -39,6 +39,7 @@ type boardData struct {
 	// VariantDiffs are the view's explicit–implicit differences of every
 	// model with both (variants.go).
 	VariantDiffs []variantDiffRow
+	VariantPairs int // the pairs in all: more than the rows when capped
 	// Groups are the signed per-group plots across the board's models
 	// (composite view only), one per board table.
 	Groups []*groupFigure
@@ -193,7 +194,7 @@ func boardPage(sc *scored, variant run.Variant, v score.View) (*page, error) {
 			d.Unranked = append(d.Unranked, unranked{e.ID(), runPath(e.ID()), e.Run.Manifest.Model.Name, e.Why})
 		}
 	}
-	d.VariantDiffs = boardVariantDiffs(sc, v)
+	d.VariantDiffs, d.VariantPairs = boardVariantDiffs(sc, v)
 	title := fmt.Sprintf("Leaderboard: %s prompts, %s view", variant, strings.ToLower(v.Title()))
 	return &page{Path: boardPath(variant, v), Title: title, Section: secBoard, Body: d}, nil
 }

@@ -5,6 +5,7 @@ package site
 // scoring method, and the two are compared, paired by scenario.
 
 import (
+	"math"
 	"sort"
 
 	"github.com/discrimeval/leaderboard/internal/board"
@@ -204,11 +205,37 @@ func boardPairs(sc *scored) []*variantDiff {
 	return out
 }
 
-// boardVariantDiffs are a board page's rows: one per pair, for view v.
-func boardVariantDiffs(sc *scored, v score.View) []variantDiffRow {
+// maxBoardVariantRows bounds a board page's explicit–implicit table: a
+// board of hundreds of models shows the pairs with the largest
+// differences (every pair is on its run pages and in the CSV).
+const maxBoardVariantRows = 30
+
+// boardVariantDiffs are a board page's rows for view v, by model name:
+// every pair, or when there are more than maxBoardVariantRows those with
+// the largest |difference| (then by model name, scoring, run ids), and how
+// many pairs there are.
+func boardVariantDiffs(sc *scored, v score.View) ([]variantDiffRow, int) {
+	pairs := boardPairs(sc)
+	if len(pairs) > maxBoardVariantRows {
+		rank := append([]*variantDiff(nil), pairs...)
+		size := func(d *variantDiff) float64 {
+			if d.C == nil {
+				return -1
+			}
+			return math.Abs(d.C.Views[v].Estimate)
+		}
+		pos := map[*variantDiff]int{}
+		for i, d := range pairs {
+			pos[d] = i
+		}
+		sort.SliceStable(rank, func(i, j int) bool { return size(rank[i]) > size(rank[j]) })
+		keep := rank[:maxBoardVariantRows]
+		sort.Slice(keep, func(i, j int) bool { return pos[keep[i]] < pos[keep[j]] })
+		pairs = keep
+	}
 	var rows []variantDiffRow
-	for _, d := range boardPairs(sc) {
+	for _, d := range pairs {
 		rows = append(rows, variantDiffRows(d, []score.View{v})...)
 	}
-	return rows
+	return rows, len(boardPairs(sc))
 }
