@@ -271,3 +271,32 @@ func demoSubsetSite(t *testing.T, ids ...string) map[string][]byte {
 	cfg.Runs = runs
 	return generateMap(t, cfg)
 }
+
+// A board of more pairs than maxBoardVariantRows shows those with the
+// largest |difference| in its view, in model order, and counts them all.
+func TestBoardVariantDiffsCapped(t *testing.T) {
+	sc := &scored{variants: map[string]variantLink{}, variantDiffs: map[variantDiffKey]*variantDiff{}}
+	n := maxBoardVariantRows + 5
+	entry := func(id, model string, v run.Variant) *board.Entry {
+		return &board.Entry{Run: &run.Run{ID: id, Manifest: &run.Manifest{Variant: v, Scoring: run.Logprob, Model: run.Model{Name: model}}}, Result: &score.Result{Scored: true}}
+	}
+	for i := range n {
+		model := fmt.Sprintf("m%02d", i)
+		ex, im := entry(model+"-e", model, run.Explicit), entry(model+"-i", model, run.Implicit)
+		c := &score.Comparison{Questions: 70}
+		// |difference| grows with i, with alternating signs.
+		c.Views[score.RaceView].Estimate = float64(i) * float64(1-2*(i%2)) / 100
+		sc.variantDiffs[variantDiffKey{ex.ID(), im.ID()}] = &variantDiff{Explicit: ex, Implicit: im, C: c}
+		sc.variants[ex.ID()] = variantLink{ID: im.ID(), Variant: run.Implicit}
+		sc.variants[im.ID()] = variantLink{ID: ex.ID(), Variant: run.Explicit}
+	}
+	rows, all := boardVariantDiffs(sc, score.RaceView)
+	if all != n || len(rows) != maxBoardVariantRows {
+		t.Fatalf("%d rows of %d, want %d of %d", len(rows), all, maxBoardVariantRows, n)
+	}
+	for i, r := range rows {
+		if want := fmt.Sprintf("m%02d", i+5); r.Model != want {
+			t.Errorf("row %d: %s, want %s (the largest differences, in model order)", i, r.Model, want)
+		}
+	}
+}
