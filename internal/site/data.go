@@ -128,17 +128,25 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 	if vd != nil {
 		j.VariantDiff = variantDifference(vd)
 	}
-	for _, cv := range contributions(e.ID(), res) {
-		if j.Contributions == nil {
-			j.Contributions = map[string]sitedata.Contributions{}
+	j.Contributions = contributionRecords(e.ID(), res)
+	return j
+}
+
+// contributionRecords are, per view, the largest contributions the run
+// page lists and their sum; nil for a run without them.
+func contributionRecords(id string, res *score.Result) map[string]sitedata.Contributions {
+	var out map[string]sitedata.Contributions
+	for _, cv := range contributions(id, res) {
+		if out == nil {
+			out = map[string]sitedata.Contributions{}
 		}
 		c := sitedata.Contributions{Sum: num(cv.sum), Largest: []sitedata.Contribution{}}
 		for _, r := range cv.Rows {
 			c.Largest = append(c.Largest, sitedata.Contribution{ID: r.Q, Contribution: num(r.value)})
 		}
-		j.Contributions[cv.name] = c
+		out[cv.name] = c
 	}
-	return j
+	return out
 }
 
 // questionRecords are a scored run's per-question numbers.
