@@ -23,6 +23,7 @@ func kindPages(t *testing.T) map[string][]string {
 		"mitigation":    {"mitigation.html"},
 		"notfound":      {"404.html"},
 		"search":        {"search.html"},
+		"groups":        {"board/explicit-groups.html"},
 		"pairwise":      {"board/explicit-race-pairwise.html"},
 		"prompt":        {p.Prompt},
 		"promptindex":   {"prompts/explicit/index.html"},

@@ -29,6 +29,15 @@ func assemblePages(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *poo
 				return r.emit(pairwisePage(sc, variant, v))
 			})
 		}
+		if hasGroupFigure(sc, variant) {
+			pool.submit(func(r *renderer) error {
+				p, err := groupsPage(sc, variant)
+				if err != nil {
+					return err
+				}
+				return r.emit(p)
+			})
+		}
 	}
 	pool.page(mitigationPage(sc.pairs))
 	hist, err := readHistory(cfg.ContentLabel, in.content.Releases)

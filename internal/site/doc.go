@@ -43,6 +43,7 @@
 //
 //	kind           URL                                      file              inputs
 //	leaderboard    index.html, board/<variant>-<view>.html  leaderboard.go    boards
+//	groups         board/<variant>-groups.html              groups.go         the composite boards' ranked runs' coefficients
 //	pairwise       board/<variant>-<view>-pairwise.html     pairwise.go       boards' paired comparisons
 //	mitigation     mitigation.html                          mitigation.go     intervention runs against their model's default
 //	run            runs/<id>/index.html                     runpage.go        a run's result, board entry, pairs, its model in content/releases (history.go)

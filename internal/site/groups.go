@@ -12,14 +12,67 @@ import (
 	"github.com/discrimeval/leaderboard/internal/score"
 )
 
-// Which groups each model favours: on a composite board, per group (each
-// of the seven coefficients) every ranked model's signed coefficient with
-// its 95% interval, in the paper's figure style — one small plot per
-// group, all on one scale — and the same numbers as a table.
+// Which groups each model favours: a page per variant beside its boards
+// (board/<variant>-groups.html), per group (each of the seven
+// coefficients) every ranked model's signed coefficient with its 95%
+// interval, in the paper's figure style — one small plot per group, all on
+// one scale — and the same numbers as a table, one figure per composite
+// board table. Its own page: at twenty runs the seven plots are some 70 KB,
+// more than a board of hundreds of runs can add and stay under the file
+// budget.
 
 // groupChartMax is the most runs the group plots show: seven plots of
 // hundreds of rows would be a page of their own.
 const groupChartMax = 20
+
+// groupsData is a variant's page of group plots.
+type groupsData struct {
+	Variant run.Variant
+	Board   string // the variant's composite board
+	Figures []*groupFigure
+}
+
+// hasGroupFigure says whether a variant has a board table with a ranked
+// run whose coefficients can be shown: whether groupsPage has a figure.
+func hasGroupFigure(sc *scored, variant run.Variant) bool {
+	for _, bd := range sc.boards {
+		if bd.Variant != variant {
+			continue
+		}
+		for _, e := range firstN(bd.Ranked[score.Composite], groupChartMax) {
+			if e.Result.CoefsValid {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func firstN(entries []*board.Entry, n int) []*board.Entry {
+	if len(entries) > n {
+		return entries[:n]
+	}
+	return entries
+}
+
+// groupsPage is a variant's group plots, one figure per board table.
+func groupsPage(sc *scored, variant run.Variant) (*page, error) {
+	d := groupsData{Variant: variant, Board: boardPath(variant, score.Composite)}
+	for _, bd := range sc.boards {
+		if bd.Variant != variant || len(bd.Ranked[score.Composite]) == 0 {
+			continue
+		}
+		g, err := groupFigureFor(bd, bd.Ranked[score.Composite], variant)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", groupsPath(variant), err)
+		}
+		if g != nil {
+			d.Figures = append(d.Figures, g)
+		}
+	}
+	title := fmt.Sprintf("Which groups each model favours: %s prompts", variant)
+	return &page{Path: groupsPath(variant), Title: title, Section: secBoard, Body: d}, nil
+}
 
 // groupFigure is one board table's plots and their numbers.
 type groupFigure struct {
@@ -53,7 +106,7 @@ func groupFigureFor(bd *board.Board, entries []*board.Entry, variant run.Variant
 		f.Runs = "Decision runs"
 	}
 	if len(entries) > groupChartMax {
-		entries = entries[:groupChartMax]
+		entries = firstN(entries, groupChartMax)
 		f.Charted = "the " + itoa(groupChartMax) + " ranked highest on the composite (of " + itoa(len(bd.Ranked[score.Composite])) + ")"
 	}
 	var shown []*board.Entry

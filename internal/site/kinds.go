@@ -15,6 +15,7 @@ import (
 // rows (go test -run TestDocListsKinds -update).
 var pageKinds = []kindInfo{
 	kindOf[boardData]("leaderboard", "index.html, board/<variant>-<view>.html", "leaderboard.go", "boards", "index.html"),
+	kindOf[groupsData]("groups", "board/<variant>-groups.html", "groups.go", "the composite boards' ranked runs' coefficients", "board/explicit-groups.html"),
 	kindOf[pairwiseData]("pairwise", "board/<variant>-<view>-pairwise.html", "pairwise.go", "boards' paired comparisons", "board/explicit-composite-pairwise.html"),
 	kindOf[mitigationData]("mitigation", "mitigation.html", "mitigation.go", "intervention runs against their model's default", "mitigation.html"),
 	kindOf[runData]("run", "runs/<id>/index.html", "runpage.go", "a run's result, board entry, pairs, its model in content/releases (history.go)", "runs/beta/index.html"),

@@ -40,9 +40,10 @@ type boardData struct {
 	// model with both (variants.go).
 	VariantDiffs []variantDiffRow
 	VariantPairs int // the pairs in all: more than the rows when capped
-	// Groups are the signed per-group plots across the board's models
-	// (composite view only), one per board table.
-	Groups []*groupFigure
+	// Groups is the variant's page of signed per-group plots across the
+	// board's models (groups.go), "" when it has none: a page of its own,
+	// seven plots of up to twenty runs being larger than the board.
+	Groups string
 }
 
 type boardTable struct {
@@ -179,15 +180,6 @@ func boardPage(sc *scored, variant run.Variant, v score.View) (*page, error) {
 			if v == score.Composite && bd.HasRanks() {
 				t.Robust = robustness(bd)
 			}
-			if v == score.Composite {
-				g, err := groupFigureFor(bd, bd.Ranked[v], variant)
-				if err != nil {
-					return nil, fmt.Errorf("%s: %w", boardPath(variant, v), err)
-				}
-				if g != nil {
-					d.Groups = append(d.Groups, g)
-				}
-			}
 			d.Tables = append(d.Tables, t)
 		}
 		for _, e := range bd.Unranked {
@@ -195,6 +187,9 @@ func boardPage(sc *scored, variant run.Variant, v score.View) (*page, error) {
 		}
 	}
 	d.VariantDiffs, d.VariantPairs = boardVariantDiffs(sc, v)
+	if hasGroupFigure(sc, variant) {
+		d.Groups = groupsPath(variant)
+	}
 	title := fmt.Sprintf("Leaderboard: %s prompts, %s view", variant, strings.ToLower(v.Title()))
 	return &page{Path: boardPath(variant, v), Title: title, Section: secBoard, Body: d}, nil
 }

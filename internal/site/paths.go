@@ -69,6 +69,12 @@ func boardPath(variant run.Variant, v score.View) string {
 	return "board/" + string(variant) + "-" + v.Name() + ".html"
 }
 
+// groupsPath is the page of a variant's signed per-group plots across
+// the models of its composite boards.
+func groupsPath(variant run.Variant) string {
+	return "board/" + string(variant) + "-groups.html"
+}
+
 // pairwisePath is the pairwise page of a variant and view.
 func pairwisePath(variant run.Variant, v score.View) string {
 	return "board/" + string(variant) + "-" + v.Name() + "-pairwise.html"

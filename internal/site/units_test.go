@@ -139,15 +139,20 @@ func TestOtherToolsOnRunPage(t *testing.T) {
 	}
 }
 
-// TestGroupPlots: a composite board shows, per board table, seven plots
-// (one per group) on one scale, each with every ranked run, and their
-// numbers agree with each run's data/runs/<id>.json; an attribute board
-// has none.
+// TestGroupPlots: a variant's group page shows, per board table, seven
+// plots (one per group) on one scale, each with every ranked run, and
+// their numbers agree with each run's data/runs/<id>.json; every board of
+// the variant links to it and none carries the plots itself.
 func TestGroupPlots(t *testing.T) {
 	files := fixtureSite(t)
-	page := string(files["index.html"])
-	if strings.Contains(string(files["board/explicit-race.html"]), `id=groups`) {
-		t.Error("an attribute board shows the group plots")
+	page := string(files["board/explicit-groups.html"])
+	for _, b := range []string{"index.html", "board/explicit-race.html"} {
+		if strings.Contains(string(files[b]), `chart-fig groups`) {
+			t.Errorf("%s carries the group plots itself", b)
+		}
+		if !regexp.MustCompile(`<a href=(board/)?explicit-groups.html>which groups each model favours</a>`).MatchString(string(files[b])) {
+			t.Errorf("%s does not link the group page", b)
+		}
 	}
 	var lb sitedata.Leaderboard
 	if err := json.Unmarshal(files["data/leaderboard.json"], &lb); err != nil {
@@ -191,7 +196,7 @@ func TestGroupPlots(t *testing.T) {
 				}
 			}
 		}
-		href := regexp.MustCompile(`^<a href=runs/([^/]+)/index.html>`)
+		href := regexp.MustCompile(`^<a href=../runs/([^/]+)/index.html>`)
 		var rows [][2]string
 		for _, chunk := range strings.Split(f[3], "<tr><th scope=row>")[1:] {
 			if m := href.FindStringSubmatch(chunk); m != nil {
