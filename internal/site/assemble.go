@@ -16,29 +16,7 @@ import (
 // compare pages, the rubric, provenance, changes, the content pages — and
 // puts the data files. Every page's content is settled when it is queued.
 func assemblePages(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *pool, out sink) error {
-	for _, variant := range board.Variants {
-		for _, v := range score.Views {
-			pool.submit(func(r *renderer) error {
-				p, err := boardPage(sc, variant, v)
-				if err != nil {
-					return err
-				}
-				if err := r.emit(p); err != nil {
-					return err
-				}
-				return r.emit(pairwisePage(sc, variant, v))
-			})
-		}
-		if hasGroupFigure(sc, variant) {
-			pool.submit(func(r *renderer) error {
-				p, err := groupsPage(sc, variant)
-				if err != nil {
-					return err
-				}
-				return r.emit(p)
-			})
-		}
-	}
+	queueBoards(sc, pool)
 	pool.page(mitigationPage(sc.pairs))
 	hist, err := readHistory(cfg.ContentLabel, in.content.Releases)
 	if err != nil {
@@ -166,4 +144,32 @@ func titleOr(md []byte, def string) string {
 		return t
 	}
 	return def
+}
+
+// queueBoards queues every variant's boards, their pairwise pages and its
+// group page.
+func queueBoards(sc *scored, pool *pool) {
+	for _, variant := range board.Variants {
+		for _, v := range score.Views {
+			pool.submit(func(r *renderer) error {
+				p, err := boardPage(sc, variant, v)
+				if err != nil {
+					return err
+				}
+				if err := r.emit(p); err != nil {
+					return err
+				}
+				return r.emit(pairwisePage(sc, variant, v))
+			})
+		}
+		if hasGroupFigure(sc, variant) {
+			pool.submit(func(r *renderer) error {
+				p, err := groupsPage(sc, variant)
+				if err != nil {
+					return err
+				}
+				return r.emit(p)
+			})
+		}
+	}
 }
