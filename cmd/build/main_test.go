@@ -83,9 +83,11 @@ func TestBuildsCommittedSite(t *testing.T) {
 	}
 	// Size budgets of the transcript browser: no page over 500 KB, and each
 	// additional 9,450-row logprob run at most 1 MB of pages and data
-	// (measured by building without one of the committed runs: 0.81 MB, of
-	// which 0.50 MB are its 70 scenario pages and 0.19 MB its share of the
-	// compare pages).
+	// (measured by building without one of the committed runs: 0.998 MB on
+	// 2026-12-01, with every cell's transcript data, the swing finder and
+	// the per-scenario views: 0.62 MB its 70 scenario pages, 0.19 MB its
+	// share of the compare pages, 0.13 MB its run, scenarios, swings and
+	// provenance pages, 0.04 MB data; it was 0.81 MB before them).
 	var total int64
 	for name, data := range a {
 		total += int64(len(data))
