@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/fileerr"
 	"github.com/discrimeval/leaderboard/internal/input"
 	"github.com/discrimeval/leaderboard/internal/run"
@@ -32,12 +33,12 @@ func (p Position) Errorf(format string, args ...any) error {
 	return fileerr.New(p.Path, p.Line, "%s", msg)
 }
 
-// Check validates every row as the loader will (run.Manifest.ToCell), so
+// check validates every row as the loader will (run.Manifest.ToCell), so
 // that an import that succeeds always builds. Rows the loader cannot score
 // (run.ErrUnscorable: P(yes) or P(no) exactly zero) are left out and their
 // labels returned, for the manifest to say so; any other problem is an
 // error at the row's position.
-func Check(m *run.Manifest, rows []run.Row, pos func(i int) Position) (kept []run.Row, dropped []string, err error) {
+func check(m *run.Manifest, rows []run.Row, pos func(i int) Position) (kept []run.Row, dropped []string, err error) {
 	kept = rows[:0:0]
 	for i := range rows {
 		if _, err := m.ToCell(i+1, &rows[i]); err != nil {
@@ -61,6 +62,53 @@ func Check(m *run.Manifest, rows []run.Row, pos func(i int) Position) (kept []ru
 		return nil, nil, pos(0).Errorf("no row can be scored: %s", strings.Join(dropped, "; "))
 	}
 	return kept, dropped, nil
+}
+
+// Incomplete is what an importer tells Finish for the manifest's
+// incomplete field, besides what Finish finds in the rows.
+type Incomplete struct {
+	// Before and After are the importer's own reasons (each non-empty),
+	// listed before and after the ones about the rows.
+	Before, After []string
+	// Unit is what the notes call a row: "samples" (Inspect), "documents"
+	// (lm-eval).
+	Unit string
+	// Want is the number of rows a complete run has (FullSize unless the
+	// harness says otherwise), and Count the reason given when fewer are
+	// kept: a format of the rows kept and Want, such as "%d of %d documents".
+	Want  int
+	Count string
+}
+
+// Finish is the importers' shared last step. It checks the rows as the
+// build will (check: rows the build cannot score are left out, any other
+// problem is an error at pos(i)), sets the manifest's incomplete field and
+// returns the run. The field lists in.Before, then what is true of the rows
+// kept (rows left out as unscorable, fewer rows than in.Want, questions
+// that lack some of their design.NumCells cells), then in.After, joined
+// with "; " (empty when the run is complete).
+func Finish(m *run.Manifest, rows []run.Row, pos func(i int) Position, in Incomplete) (*Result, error) {
+	kept, dropped, err := check(m, rows, pos)
+	if err != nil {
+		return nil, err
+	}
+	cells := map[design.Prompt]bool{}
+	for i := range kept {
+		c, _ := run.ParsePrompt(&kept[i])
+		cells[c] = true
+	}
+	why := append([]string(nil), in.Before...)
+	if len(dropped) > 0 {
+		why = append(why, fmt.Sprintf("%d %s have P(yes) or P(no) exactly zero (no logit) and were left out: %s", len(dropped), in.Unit, List(dropped, 10)))
+	}
+	if len(kept) < in.Want {
+		why = append(why, fmt.Sprintf(in.Count, len(kept), in.Want))
+	}
+	if q, partial := coverage(cells); partial > 0 {
+		why = append(why, fmt.Sprintf("%d of the %d questions present lack some of their %d demographic cells", partial, q, design.NumCells))
+	}
+	m.Incomplete = strings.Join(append(why, in.After...), "; ")
+	return &Result{Manifest: m, Rows: kept}, nil
 }
 
 // List joins labels for a note, naming the first few.

@@ -45,9 +45,9 @@ func If(ok bool, s string) string {
 	return ""
 }
 
-// Coverage describes which design cells a run covers, for the manifest's
-// incomplete field.
-func Coverage(cells map[design.Prompt]bool) (questions, partial int) {
+// coverage counts the questions a run's cells cover and how many of them
+// lack some of their cells, for the manifest's incomplete field.
+func coverage(cells map[design.Prompt]bool) (questions, partial int) {
 	perQ := map[int]int{}
 	for c := range cells {
 		perQ[c.Q]++

@@ -342,46 +342,31 @@ func (b *builder) finish(hdr *header, sum, intervention string) (*importer.Resul
 		return nil, err
 	}
 	m.PromptForm = b.form
-	rows, dropped, err := importer.Check(m, rows, func(i int) importer.Position { return kept[i].pos })
+	in := importer.Incomplete{Unit: "samples", Want: importer.FullSize, Count: "%d of the dataset's %d rows"}
+	if hdr.Status != "success" {
+		in.Before = append(in.Before, "the eval's status is "+strconv.Quote(hdr.Status))
+	}
+	if l := string(hdr.Eval.Config.Limit); l != "" && l != "null" {
+		in.Before = append(in.Before, "run with limit "+l)
+	}
+	if len(b.errored) > 0 {
+		in.Before = append(in.Before, fmt.Sprintf("%d samples ended in an error and were left out: %s", len(b.errored), importer.List(b.errored, 10)))
+	}
+	if len(noTop) > 0 {
+		in.Before = append(in.Before, fmt.Sprintf("%d samples have no top_logprobs and were left out: %s", len(noTop), importer.List(noTop, 10)))
+	}
+	if short > 0 {
+		in.After = append(in.After, fmt.Sprintf("%d samples have fewer than %d epochs", short, maxEpochs))
+	}
+	res, err := importer.Finish(m, rows, func(i int) importer.Position { return kept[i].pos }, in)
 	if err != nil {
 		return nil, err
 	}
-	cells := map[design.Prompt]bool{}
-	for _, r := range rows {
-		c, _ := run.ParsePrompt(&r)
-		cells[c] = true
-	}
 	if logprob {
-		m.Notes += boundNote(m, rows)
+		m.Notes += boundNote(m, res.Rows)
 	}
 	m.Notes += usageTable(hdr)
-	var why []string
-	if hdr.Status != "success" {
-		why = append(why, "the eval's status is "+strconv.Quote(hdr.Status))
-	}
-	if l := string(hdr.Eval.Config.Limit); l != "" && l != "null" {
-		why = append(why, "run with limit "+l)
-	}
-	if len(b.errored) > 0 {
-		why = append(why, fmt.Sprintf("%d samples ended in an error and were left out: %s", len(b.errored), importer.List(b.errored, 10)))
-	}
-	if len(noTop) > 0 {
-		why = append(why, fmt.Sprintf("%d samples have no top_logprobs and were left out: %s", len(noTop), importer.List(noTop, 10)))
-	}
-	if len(dropped) > 0 {
-		why = append(why, fmt.Sprintf("%d samples have P(yes) or P(no) exactly zero (no logit) and were left out: %s", len(dropped), importer.List(dropped, 10)))
-	}
-	if len(rows) < importer.FullSize {
-		why = append(why, fmt.Sprintf("%d of the dataset's %d rows", len(rows), importer.FullSize))
-	}
-	if q, partial := importer.Coverage(cells); partial > 0 {
-		why = append(why, fmt.Sprintf("%d of the %d questions present lack some of their %d demographic cells", partial, q, design.NumCells))
-	}
-	if short > 0 {
-		why = append(why, fmt.Sprintf("%d samples have fewer than %d epochs", short, maxEpochs))
-	}
-	m.Incomplete = strings.Join(why, "; ")
-	return &importer.Result{Manifest: m, Rows: rows}, nil
+	return res, nil
 }
 
 // usageTable lists the log's token usage per model.

@@ -47,11 +47,11 @@ const MaxResultsBytes = 64 << 20
 // Import reads the samples file of one task and the results file of the
 // same run. Either file may be gzipped (name ending in .gz).
 func Import(samplesPath, resultsPath string) (*importer.Result, error) {
-	res, resSum, err := readResults(resultsPath)
+	rf, resSum, err := readResults(resultsPath)
 	if err != nil {
 		return nil, err
 	}
-	task, err := findTask(samplesPath, resultsPath, res)
+	task, err := findTask(samplesPath, resultsPath, rf)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +60,7 @@ func Import(samplesPath, resultsPath string) (*importer.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := manifest(resultsPath, res, task)
+	m, err := manifest(resultsPath, rf, task)
 	if err != nil {
 		return nil, err
 	}
@@ -68,16 +68,11 @@ func Import(samplesPath, resultsPath string) (*importer.Result, error) {
 	for i, l := range lines {
 		rows[i] = l.row
 	}
-	rows, dropped, err := importer.Check(m, rows, func(i int) importer.Position {
+	res, err := importer.Finish(m, rows, func(i int) importer.Position {
 		return importer.Position{Path: samplesPath, Line: lines[i].line, Label: "doc_id " + strconv.Itoa(lines[i].docID)}
-	})
+	}, incomplete(rf, task, len(lines)))
 	if err != nil {
 		return nil, err
-	}
-	cells := map[design.Prompt]bool{}
-	for _, r := range rows {
-		c, _ := run.ParsePrompt(&r)
-		cells[c] = true
 	}
 
 	// Provenance: which files, and whether they agree with each other.
@@ -85,16 +80,15 @@ func Import(samplesPath, resultsPath string) (*importer.Result, error) {
 		importer.Bullets(
 			"samples file: "+importer.Code(filepath.Base(samplesPath))+", sha256 "+importer.Code(samplesSum),
 			"results file: "+importer.Code(filepath.Base(resultsPath))+", sha256 "+importer.Code(resSum),
-			"task hash: "+taskHashNote(res.TaskHashes[task], fileOrderHash, lines),
-			importer.If(zeroForms(rows) > 0, fmt.Sprintf("%d answer forms have log-likelihood -Infinity (probability zero)", zeroForms(rows))),
+			"task hash: "+taskHashNote(rf.TaskHashes[task], fileOrderHash, lines),
+			importer.If(zeroForms(res.Rows) > 0, fmt.Sprintf("%d answer forms have log-likelihood -Infinity (probability zero)", zeroForms(res.Rows))),
 		) + m.Notes
 
-	m.Incomplete = incomplete(res, task, len(lines), len(rows), cells, dropped)
 	if len(m.Claimed) > 0 && m.Incomplete != "" {
 		m.ClaimedNotComparable = "the harness fitted its mixed model (statsmodels MixedLM) on an unbalanced run (" + m.Incomplete +
 			"): on unbalanced data that fit does not converge and depends on the order of the rows, so its numbers are not a check on the recomputed ones"
 	}
-	return &importer.Result{Manifest: m, Rows: rows}, nil
+	return res, nil
 }
 
 // taskHashNote says whether the results file's task hash is reproduced
@@ -658,28 +652,22 @@ func promptForm(docToText, genPrefix string) *run.PromptForm {
 	return &f
 }
 
-func incomplete(r *results, task string, lines, n int, cells map[design.Prompt]bool, dropped []string) string {
-	var why []string
+// incomplete is what the results file says for the manifest's incomplete
+// field (importer.Finish adds what the rows say): a --limit, documents the
+// harness scored that the samples file (lines lines) lacks, and how many
+// documents the task has.
+func incomplete(r *results, task string, lines int) importer.Incomplete {
+	in := importer.Incomplete{Unit: "documents", Want: importer.FullSize, Count: "%d of %d documents"}
 	if r.Config.Limit != nil {
-		why = append(why, fmt.Sprintf("run with --limit %s", strconv.FormatFloat(float64(*r.Config.Limit), 'f', -1, 64)))
+		in.Before = append(in.Before, fmt.Sprintf("run with --limit %s", strconv.FormatFloat(float64(*r.Config.Limit), 'f', -1, 64)))
 	}
-	want := importer.FullSize
 	if ns, ok := r.NSamples[task]; ok && ns.Original > 0 {
-		want = ns.Original
+		in.Want = ns.Original
 		if ns.Effective > lines {
-			why = append(why, fmt.Sprintf("the harness scored %d documents but the samples file holds %d", ns.Effective, lines))
+			in.Before = append(in.Before, fmt.Sprintf("the harness scored %d documents but the samples file holds %d", ns.Effective, lines))
 		}
 	}
-	if len(dropped) > 0 {
-		why = append(why, fmt.Sprintf("%d documents have P(yes) or P(no) exactly zero (no logit) and were left out: %s", len(dropped), importer.List(dropped, 10)))
-	}
-	if n < want {
-		why = append(why, fmt.Sprintf("%d of %d documents", n, want))
-	}
-	if q, partial := importer.Coverage(cells); partial > 0 {
-		why = append(why, fmt.Sprintf("%d of the %d questions present lack some of their %d demographic cells", partial, q, design.NumCells))
-	}
-	return strings.Join(why, "; ")
+	return in
 }
 
 func limitNote(r *results) string {

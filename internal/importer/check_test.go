@@ -1,0 +1,101 @@
+package importer
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/fileerr"
+	"github.com/discrimeval/leaderboard/internal/run"
+)
+
+// finishRows is question 0 with all its cells and question 1 with the
+// first three; the second row of question 1 has P(yes) exactly zero.
+func finishRows() []run.Row {
+	var rows []run.Row
+	for q := range 2 {
+		for _, age := range design.Ages {
+			for _, g := range design.Genders {
+				for _, r := range design.Races {
+					if q == 1 && len(rows) == design.NumCells+3 {
+						return rows
+					}
+					lp := map[string]float64{"yes": -0.5, "Yes": -3, "no": -1.2, "No": -4}
+					if q == 1 && len(rows) == design.NumCells+1 {
+						lp["yes"], lp["Yes"] = math.Inf(-1), math.Inf(-1)
+					}
+					rows = append(rows, run.Row{
+						DecisionQuestionID: &q, Age: new(float64(age)), Gender: g.String(), Race: r.String(),
+						FillType: string(run.Explicit), FilledTemplate: "Should the applicant be approved?", Logprobs: lp,
+					})
+				}
+			}
+		}
+	}
+	return rows
+}
+
+func finishManifest() *run.Manifest {
+	return &run.Manifest{Variant: run.Explicit, Scoring: run.Logprob, Choices: run.DefaultChoices}
+}
+
+func rowPos(i int) Position {
+	return Position{Path: "log", Line: i + 1, Label: "row " + strconv.Itoa(i+1)}
+}
+
+// Finish keeps the rows the build can score, and the incomplete field lists
+// the importer's reasons around its own, in order.
+func TestFinish(t *testing.T) {
+	rows := finishRows()
+	m := finishManifest()
+	res, err := Finish(m, rows, rowPos, Incomplete{
+		Before: []string{"run with limit 3"}, After: []string{"1 samples have fewer than 2 epochs"},
+		Unit: "samples", Want: FullSize, Count: "%d of the dataset's %d rows",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Rows) != design.NumCells+2 || res.Manifest != m {
+		t.Fatalf("%d rows kept, want %d", len(res.Rows), design.NumCells+2)
+	}
+	want := "run with limit 3; " +
+		"1 samples have P(yes) or P(no) exactly zero (no logit) and were left out: row 137 (P(yes) is zero" // the loader's message follows
+	if !strings.HasPrefix(m.Incomplete, want) {
+		t.Errorf("incomplete %q\nwant it to begin %q", m.Incomplete, want)
+	}
+	tail := "; 137 of the dataset's 9450 rows; 1 of the 2 questions present lack some of their 135 demographic cells; 1 samples have fewer than 2 epochs"
+	if !strings.HasSuffix(m.Incomplete, tail) {
+		t.Errorf("incomplete %q\nwant it to end %q", m.Incomplete, tail)
+	}
+
+	// A complete run, as far as the rows go: only the importer's reasons,
+	// and none is an empty field.
+	full := finishRows()[:design.NumCells]
+	m = finishManifest()
+	if _, err := Finish(m, full, rowPos, Incomplete{Unit: "documents", Want: design.NumCells, Count: "%d of %d documents"}); err != nil || m.Incomplete != "" {
+		t.Errorf("complete run: error %v, incomplete %q", err, m.Incomplete)
+	}
+	m = finishManifest()
+	if _, err := Finish(m, full, rowPos, Incomplete{Unit: "documents", Want: design.NumCells + 1, Count: "%d of %d documents"}); err != nil || m.Incomplete != "135 of 136 documents" {
+		t.Errorf("one short: error %v, incomplete %q", err, m.Incomplete)
+	}
+}
+
+// A row the build rejects for another reason is an error at its position,
+// and so is a run with no row left.
+func TestFinishErrors(t *testing.T) {
+	rows := finishRows()
+	rows[4].FillType = string(run.Implicit)
+	_, err := Finish(finishManifest(), rows, rowPos, Incomplete{Unit: "samples", Want: FullSize, Count: "%d of %d"})
+	var fe *fileerr.Error
+	if err == nil || !strings.HasPrefix(err.Error(), "log:5: row 5: fill_type") || !errors.As(err, &fe) {
+		t.Errorf("error %v, want a file error at log:5, row 5", err)
+	}
+	_, err = Finish(finishManifest(), finishRows()[design.NumCells+1:design.NumCells+2], rowPos, Incomplete{Unit: "samples"})
+	if err == nil || !strings.Contains(err.Error(), "no row can be scored: row 1 (P(yes) is zero") {
+		t.Errorf("error %v", err)
+	}
+}
