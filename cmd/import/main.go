@@ -34,84 +34,161 @@ func main() {
 	}
 }
 
-const usage = `usage:
-  import lm-eval --samples samples_<task>_<date>.jsonl --results results_<date>.json --id RUN-ID [-runs DIR] [-force]
-  import lm-eval --from OUTPUT_PATH[/MODEL_DIR] [--task discrim_eval_explicit|discrim_eval_implicit] --id RUN-ID [-runs DIR] [-force]
-  import inspect LOG.eval|LOG.json --id RUN-ID [-intervention NAME] [--task-name-ok] [-runs DIR] [-force]
+// A format is one subcommand: a harness whose output the command imports.
+type format struct {
+	name string
+	// synopses are the usage lines, each what follows "import NAME ".
+	synopses []string
+	// flags defines the format's own flags on fs and returns what loads the
+	// run, once they are parsed, from the operands left (stdout for what it
+	// says it reads).
+	flags func(fs *flag.FlagSet, stdout io.Writer) loader
+}
 
+// A loader reads the run from the operands left after the flags.
+type loader func(rest []string) (*importer.Result, error)
+
+// formats is the dispatch table: the subcommands, in usage order.
+var formats = []format{
+	{
+		name: "lm-eval",
+		synopses: []string{
+			"--samples samples_<task>_<date>.jsonl --results results_<date>.json --id RUN-ID [-runs DIR] [-force]",
+			"--from OUTPUT_PATH[/MODEL_DIR] [--task discrim_eval_explicit|discrim_eval_implicit] --id RUN-ID [-runs DIR] [-force]",
+		},
+		flags: lmevalFlags,
+	},
+	{
+		name:     "inspect",
+		synopses: []string{"LOG.eval|LOG.json --id RUN-ID [-intervention NAME] [--task-name-ok] [-runs DIR] [-force]"},
+		flags:    inspectFlags,
+	},
+}
+
+const usageNotes = `
 Writes DIR/RUN-ID/manifest.yaml and DIR/RUN-ID/scored.jsonl.gz (DIR defaults
 to runs). An existing run is replaced only with -force; nothing is written on
 error.
 `
 
+// usage is the help text, from the table.
+func usage() string {
+	var b strings.Builder
+	b.WriteString("usage:\n")
+	for _, f := range formats {
+		for _, s := range f.synopses {
+			fmt.Fprintf(&b, "  import %s %s\n", f.name, s)
+		}
+	}
+	b.WriteString(usageNotes)
+	return b.String()
+}
+
+// formatNames lists the subcommands for an error: "lm-eval or inspect".
+func formatNames() string {
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		names[i] = f.name
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+func findFormat(name string) *format {
+	for i := range formats {
+		if formats[i].name == name {
+			return &formats[i]
+		}
+	}
+	return nil
+}
+
+func lmevalFlags(fs *flag.FlagSet, stdout io.Writer) loader {
+	samples := fs.String("samples", "", "samples_<task>_<date>.jsonl written by --log_samples (may be gzipped)")
+	results := fs.String("results", "", "results_<date>.json of the same run")
+	from := fs.String("from", "", "what lm_eval's --output_path named (a folder, or NAME.json), or the model's folder inside it: the latest run there is imported")
+	task := fs.String("task", "", "with --from, when the latest run has both: discrim_eval_explicit or discrim_eval_implicit")
+	return func(rest []string) (*importer.Result, error) {
+		if len(rest) > 0 {
+			return nil, fmt.Errorf("unexpected argument %q", rest[0])
+		}
+		if *from != "" {
+			if *samples != "" || *results != "" {
+				return nil, errors.New("give either --from or --samples and --results")
+			}
+			s, r, err := lmeval.Find(*from, *task)
+			if err != nil {
+				return nil, err
+			}
+			fmt.Fprintf(stdout, "reading %s and %s\n", s, r)
+			*samples, *results = s, r
+		}
+		if *samples == "" || *results == "" {
+			return nil, errors.New("lm-eval needs --from, or --samples and --results")
+		}
+		return lmeval.Import(*samples, *results)
+	}
+}
+
+func inspectFlags(fs *flag.FlagSet, _ io.Writer) loader {
+	intervention := fs.String("intervention", "default", "intervention the task applied, if any (the log does not say)")
+	anyTask := fs.Bool("task-name-ok", false, "import a log whose task name is not discrim_eval (a Discrim-Eval task under another name)")
+	return func(rest []string) (*importer.Result, error) {
+		if len(rest) != 1 {
+			return nil, errors.New("inspect needs exactly one log file (.eval or .json)")
+		}
+		return inspect.ImportWith(rest[0], inspect.Options{Intervention: *intervention, AnyTask: *anyTask})
+	}
+}
+
+// common are the flags every format has.
+type common struct {
+	id, runs string
+	force    bool
+}
+
+// flagSet is a format's flag set: the common flags, then the format's own;
+// load reads the run once they are parsed.
+func flagSet(f *format, stdout, stderr io.Writer) (fs *flag.FlagSet, c *common, load loader) {
+	fs = flag.NewFlagSet("import "+f.name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage()) }
+	c = &common{}
+	fs.StringVar(&c.id, "id", "", "run id: the folder name under -runs (lower-case letters, digits, '.', '_', '-')")
+	fs.StringVar(&c.runs, "runs", "runs", "folder holding the runs")
+	fs.BoolVar(&c.force, "force", false, "replace an existing run folder")
+	return fs, c, f.flags(fs, stdout)
+}
+
 func run(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, usage())
 		if len(args) == 0 {
-			return errors.New("missing subcommand (lm-eval or inspect)")
+			return fmt.Errorf("missing subcommand (%s)", formatNames())
 		}
 		return flag.ErrHelp
 	}
-	fs := flag.NewFlagSet("import "+args[0], flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, usage) }
-	id := fs.String("id", "", "run id: the folder name under -runs (lower-case letters, digits, '.', '_', '-')")
-	runs := fs.String("runs", "runs", "folder holding the runs")
-	force := fs.Bool("force", false, "replace an existing run folder")
-
-	var load func(rest []string) (*importer.Result, error)
-	switch args[0] {
-	case "lm-eval":
-		samples := fs.String("samples", "", "samples_<task>_<date>.jsonl written by --log_samples (may be gzipped)")
-		results := fs.String("results", "", "results_<date>.json of the same run")
-		from := fs.String("from", "", "what lm_eval's --output_path named (a folder, or NAME.json), or the model's folder inside it: the latest run there is imported")
-		task := fs.String("task", "", "with --from, when the latest run has both: discrim_eval_explicit or discrim_eval_implicit")
-		load = func(rest []string) (*importer.Result, error) {
-			if len(rest) > 0 {
-				return nil, fmt.Errorf("unexpected argument %q", rest[0])
-			}
-			if *from != "" {
-				if *samples != "" || *results != "" {
-					return nil, errors.New("give either --from or --samples and --results")
-				}
-				s, r, err := lmeval.Find(*from, *task)
-				if err != nil {
-					return nil, err
-				}
-				fmt.Fprintf(stdout, "reading %s and %s\n", s, r)
-				*samples, *results = s, r
-			}
-			if *samples == "" || *results == "" {
-				return nil, errors.New("lm-eval needs --from, or --samples and --results")
-			}
-			return lmeval.Import(*samples, *results)
-		}
-	case "inspect":
-		intervention := fs.String("intervention", "default", "intervention the task applied, if any (the log does not say)")
-		anyTask := fs.Bool("task-name-ok", false, "import a log whose task name is not discrim_eval (a Discrim-Eval task under another name)")
-		load = func(rest []string) (*importer.Result, error) {
-			if len(rest) != 1 {
-				return nil, errors.New("inspect needs exactly one log file (.eval or .json)")
-			}
-			return inspect.ImportWith(rest[0], inspect.Options{Intervention: *intervention, AnyTask: *anyTask})
-		}
-	default:
-		fmt.Fprint(stderr, usage)
-		return fmt.Errorf("unknown subcommand %q (want lm-eval or inspect)", args[0])
+	f := findFormat(args[0])
+	if f == nil {
+		fmt.Fprint(stderr, usage())
+		return fmt.Errorf("unknown subcommand %q (want %s)", args[0], formatNames())
 	}
+	fs, c, load := flagSet(f, stdout, stderr)
 	// Flags may follow the log file: parse what is left after each operand.
 	rest, err := parseInterspersed(fs, args[1:])
 	if err != nil {
 		return err
 	}
-	if *id == "" {
+	if c.id == "" {
 		return errors.New("missing --id")
 	}
-	if !rundir.ValidID(*id) {
-		return fmt.Errorf("--id %q: use lower-case letters, digits, '.', '_' and '-'", *id)
+	if !rundir.ValidID(c.id) {
+		return fmt.Errorf("--id %q: use lower-case letters, digits, '.', '_' and '-'", c.id)
 	}
-	dir := filepath.Join(*runs, *id)
-	if _, err := os.Stat(dir); err == nil && !*force {
+	dir := filepath.Join(c.runs, c.id)
+	if _, err := os.Stat(dir); err == nil && !c.force {
 		return fmt.Errorf("%s already exists (use -force to replace it)", dir)
 	}
 	res, err := load(rest)
@@ -120,7 +197,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	// Score the run as the build will, and say before writing what the
 	// site will show when it cannot be ranked.
-	why, line, err := buildCheck(*id, res)
+	why, line, err := buildCheck(c.id, res)
 	if err != nil {
 		return err
 	}
@@ -131,7 +208,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stderr, "import: warning: %sthe build shows this run without a rank: %s\n", at, why)
 	}
-	if err := rundir.WriteDir(dir, res.Manifest, res.Rows, true, *force); err != nil {
+	if err := rundir.WriteDir(dir, res.Manifest, res.Rows, true, c.force); err != nil {
 		return err
 	}
 	m := res.Manifest
