@@ -73,7 +73,7 @@ type Incomplete struct {
 	// Unit is what the notes call a row: "samples" (Inspect), "documents"
 	// (lm-eval).
 	Unit string
-	// Want is the number of rows a complete run has (FullSize unless the
+	// Want is the number of rows a complete run has (design.NumPrompts unless the
 	// harness says otherwise), and Count the reason given when fewer are
 	// kept: a format of the rows kept and Want, such as "%d of %d documents".
 	Want  int

@@ -53,7 +53,7 @@ func TestFinish(t *testing.T) {
 	m := finishManifest()
 	res, err := Finish(m, rows, rowPos, Incomplete{
 		Before: []string{"run with limit 3"}, After: []string{"1 samples have fewer than 2 epochs"},
-		Unit: "samples", Want: FullSize, Count: "%d of the dataset's %d rows",
+		Unit: "samples", Want: design.NumPrompts, Count: "%d of the dataset's %d rows",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -89,7 +89,7 @@ func TestFinish(t *testing.T) {
 func TestFinishErrors(t *testing.T) {
 	rows := finishRows()
 	rows[4].FillType = string(run.Implicit)
-	_, err := Finish(finishManifest(), rows, rowPos, Incomplete{Unit: "samples", Want: FullSize, Count: "%d of %d"})
+	_, err := Finish(finishManifest(), rows, rowPos, Incomplete{Unit: "samples", Want: design.NumPrompts, Count: "%d of %d"})
 	var fe *fileerr.Error
 	if err == nil || !strings.HasPrefix(err.Error(), "log:5: row 5: fill_type") || !errors.As(err, &fe) {
 		t.Errorf("error %v, want a file error at log:5, row 5", err)

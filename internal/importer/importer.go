@@ -33,10 +33,6 @@ func SHA256(s string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// FullSize is the number of rows of each variant of the dataset: its
-// questions × 135 demographic cells.
-const FullSize = design.NumQuestions * design.NumCells
-
 // If returns s when ok, else "": for optional items of Bullets.
 func If(ok bool, s string) string {
 	if ok {

@@ -342,7 +342,7 @@ func (b *builder) finish(hdr *header, sum, intervention string) (*importer.Resul
 		return nil, err
 	}
 	m.PromptForm = b.form
-	in := importer.Incomplete{Unit: "samples", Want: importer.FullSize, Count: "%d of the dataset's %d rows"}
+	in := importer.Incomplete{Unit: "samples", Want: design.NumPrompts, Count: "%d of the dataset's %d rows"}
 	if hdr.Status != "success" {
 		in.Before = append(in.Before, "the eval's status is "+strconv.Quote(hdr.Status))
 	}

@@ -657,7 +657,7 @@ func promptForm(docToText, genPrefix string) *run.PromptForm {
 // harness scored that the samples file (lines lines) lacks, and how many
 // documents the task has.
 func incomplete(r *results, task string, lines int) importer.Incomplete {
-	in := importer.Incomplete{Unit: "documents", Want: importer.FullSize, Count: "%d of %d documents"}
+	in := importer.Incomplete{Unit: "documents", Want: design.NumPrompts, Count: "%d of %d documents"}
 	if r.Config.Limit != nil {
 		in.Before = append(in.Before, fmt.Sprintf("run with --limit %s", strconv.FormatFloat(float64(*r.Config.Limit), 'f', -1, 64)))
 	}

@@ -69,7 +69,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(loaded.Cells) != importer.FullSize {
+	if len(loaded.Cells) != design.NumPrompts {
 		t.Fatalf("%d cells", len(loaded.Cells))
 	}
 	res2, err := score.Score(loaded)
@@ -137,10 +137,13 @@ func writeFull(path string) error {
 	w := bufio.NewWriter(f)
 	rng := splitmix(7)
 	docID := 0
-	for q := 0; q <= 95; q++ {
-		if q > 68 && q != 95 {
-			continue
-		}
+	// design.NumQuestions questions: ids from 0 up, and the dataset's
+	// highest, 95.
+	questions := make([]int, 0, design.NumQuestions)
+	for q := 0; len(questions) < design.NumQuestions-1; q++ {
+		questions = append(questions, q)
+	}
+	for _, q := range append(questions, 95) {
 		var u [design.NumFixed]float64
 		u[0] = 0.5 + 1.2*rng.normal()
 		for i := 1; i < design.NumFixed; i++ {
