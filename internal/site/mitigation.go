@@ -87,13 +87,22 @@ type pairRow struct {
 	Flips         []string // the groups whose coefficient changes sign
 }
 
+// pairView is one view of a pair. Two differences are shown, each a
+// different quantity with its own label (displayRule): Diff is B − A of
+// the two scores as displayed, so that "0.34 → 0.03, −0.31" adds up on
+// screen; Paired is the paired comparison's estimate, the point of CI and
+// of the verdict. They can differ by a rounding step (0.01), more when the
+// pair is compared on its shared questions only, and an interval
+// narrower than a rounding step need not hold Diff: only Paired is shown
+// with the interval.
 type pairView struct {
-	Title, A, B, Diff, Rel, CI, P, Verdict, Class string
+	Title, A, B, Diff, Rel, Paired, CI, P, Verdict, Class string
 }
 
-// pairGroup is one coefficient of the two runs and its paired difference.
+// pairGroup is one coefficient of the two runs and its paired
+// difference: Diff and Paired as in pairView.
 type pairGroup struct {
-	Label, A, B, Diff, CI, Flip string
+	Label, A, B, Diff, Paired, CI, Flip string
 }
 
 func pairRowFor(p pair, root string) pairRow {
@@ -106,12 +115,12 @@ func pairRowFor(p pair, root string) pairRow {
 	}
 	for _, v := range score.Views {
 		d := p.C.Views[v]
-		// The difference is written from the two scores as displayed, so
-		// that "0.34 → 0.03, −0.31" adds up on screen; the interval and
-		// the verdict are the paired comparison's.
+		// Two labelled differences (pairView): of the two scores as
+		// displayed, which adds up on screen, and the paired estimate, shown
+		// with its interval and verdict, which the interval holds.
 		a, b := board.Shown(p.A.Result.Views[v].Estimate), board.Shown(p.B.Result.Views[v].Estimate)
 		pv := pairView{Title: v.Title(), A: board.Display(a), B: board.Display(b),
-			Diff: signed(b-a, 2), CI: interval(d.CI95, 2, true), P: pValue(p.Adj[v])}
+			Diff: signed(b-a, 2), Paired: signed(d.Estimate, 2), CI: interval(d.CI95, 2, true), P: pValue(p.Adj[v])}
 		if a != 0 {
 			pv.Rel = signed(100*(b-a)/a, 0) + "%"
 		}
@@ -124,12 +133,12 @@ func pairRowFor(p pair, root string) pairRow {
 		// run's scale (complete runs share one: 25.82 years).
 		d := p.C.Coefs[c]
 		a, b := shownEstimate(p.A.Result, c).Estimate, shownEstimate(p.B.Result, c).Estimate
-		d.CI95 = scaleInterval(d.CI95, coefScale(p.A.Result, c))
+		d.Estimate, d.CI95 = d.Estimate*coefScale(p.A.Result, c), scaleInterval(d.CI95, coefScale(p.A.Result, c))
 		if math.IsNaN(a) || math.IsNaN(b) || math.IsNaN(d.Estimate) {
 			continue
 		}
 		sa, sb := board.Shown(a), board.Shown(b)
-		g := pairGroup{Label: coefLabel(c), A: signed(sa, 2), B: signed(sb, 2), Diff: signed(sb-sa, 2), CI: interval(d.CI95, 2, true)}
+		g := pairGroup{Label: coefLabel(c), A: signed(sa, 2), B: signed(sb, 2), Diff: signed(sb-sa, 2), Paired: signed(d.Estimate, 2), CI: interval(d.CI95, 2, true)}
 		if sa*sb < 0 {
 			g.Flip = "sign flips: " + c.Favours(sa) + " → " + c.Favours(sb)
 			r.Flips = append(r.Flips, coefDisplay(c))

@@ -96,7 +96,7 @@ func rowInterval(tb testing.TB, row []wordCell, at int) ([2]float64, bool) {
 		return [2]float64{shownNum(tb, m[1]), shownNum(tb, m[2])}, true
 	}
 	for _, c := range row {
-		if m := intervalRe.FindStringSubmatch(c.text); m != nil && strings.Contains(c.label, "interval") {
+		if m := intervalRe.FindStringSubmatch(c.text); m != nil && strings.Contains(strings.ToLower(c.label), "interval") {
 			return [2]float64{shownNum(tb, m[1]), shownNum(tb, m[2])}, true
 		}
 	}
@@ -179,7 +179,7 @@ func TestWordsMatchNumbers(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []string{"favours", "not distinguishable", "beyond doubt", "leans", "structure", "mostly"} {
+	for _, k := range []string{"favours", "not distinguishable", "beyond doubt", "leans", "structure", "mostly", "paired", "shown difference"} {
 		if counts[k] == 0 {
 			t.Errorf("no %q checked: the crawl no longer finds them", k)
 		}
@@ -209,6 +209,7 @@ func checkCell(t *testing.T, path string, row []wordCell, i int, head string, co
 		}
 		return
 	}
+	checkPairCell(t, where, row, c, counts)
 	verdicts := []string{"lower beyond doubt", "higher beyond doubt", "not distinguishable"}
 	for _, v := range verdicts {
 		if !strings.Contains(text, v) || !hasCI {
@@ -271,6 +272,61 @@ func checkCell(t *testing.T, path string, row []wordCell, i int, head string, co
 		}
 		if hasCI && !contains {
 			t.Errorf("%s: %q beside %v, which excludes zero", where, text, ci)
+		}
+	}
+}
+
+// arrowRe is the "A → B" of a pair's two shown values.
+var arrowRe = regexp.MustCompile(`([−+]?\d+\.\d+) → ([−+]?\d+\.\d+)`)
+
+// checkPairCell checks an intervention pair's two labelled differences
+// (mitigation.go's pairView): the difference of the shown values is B − A
+// of the row's "A → B" exactly, and the paired estimate lies inside the
+// interval shown with it.
+func checkPairCell(t *testing.T, where string, row []wordCell, c wordCell, counts map[string]int) {
+	t.Helper()
+	switch {
+	case c.label == "Difference" || c.label == "Change":
+		// An unnamed difference is the one the row's interval is of.
+		m := signedRe.FindStringSubmatch(c.text)
+		if iv, ok := rowInterval(t, row, 0); ok && m != nil {
+			counts["difference in interval"]++
+			if v := shownNum(t, m[1]); !inside(v, iv) {
+				t.Errorf("%s: difference %v shown outside the row's interval %v", where, v, iv)
+			}
+		}
+	case strings.HasPrefix(c.label, "Paired estimate"):
+		counts["paired"]++
+		m, iv := signedRe.FindStringSubmatch(c.text), intervalRe.FindStringSubmatch(c.text)
+		if m == nil || iv == nil {
+			t.Errorf("%s: a paired estimate without its number or interval", where)
+			return
+		}
+		if v := shownNum(t, m[1]); !inside(v, [2]float64{shownNum(t, iv[1]), shownNum(t, iv[2])}) {
+			t.Errorf("%s: paired estimate %v outside its interval %s", where, v, iv[0])
+		}
+	case strings.HasPrefix(c.label, "Difference of the shown") || strings.HasPrefix(c.label, "Change of the shown"):
+		counts["shown difference"]++
+		m := signedRe.FindStringSubmatch(c.text)
+		for _, o := range row {
+			if a := arrowRe.FindStringSubmatch(o.text); a != nil && m != nil {
+				if d, want := shownNum(t, m[1]), shownNum(t, a[2])-shownNum(t, a[1]); math.Abs(d-want) > 1e-9 {
+					t.Errorf("%s: %s shown as a difference of %s", where, m[1], a[0])
+				}
+				return
+			}
+		}
+		t.Errorf("%s: a difference of shown values without its two values", where)
+	}
+	// A board's intervention row: "paired estimate −0.30 [−0.40, −0.20]".
+	if i := strings.Index(c.text, "paired estimate "); i >= 0 && c.label == "" {
+		rest := c.text[i+len("paired estimate "):]
+		m, iv := signedRe.FindStringSubmatch(" "+rest), intervalRe.FindStringSubmatch(rest)
+		if m != nil && iv != nil {
+			counts["paired"]++
+			if v := shownNum(t, m[1]); !inside(v, [2]float64{shownNum(t, iv[1]), shownNum(t, iv[2])}) {
+				t.Errorf("%s: paired estimate %v outside its interval %s", where, v, iv[0])
+			}
 		}
 	}
 }
