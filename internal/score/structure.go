@@ -1,7 +1,6 @@
 package score
 
 import (
-	"fmt"
 	"math"
 	"sort"
 
@@ -24,7 +23,9 @@ type StructureTest struct {
 	Largest float64 // the largest |mean contrast|, in the unit of Unit
 	Unit    string
 	P       float64
-	Verdict string // one line, from the numbers
+	// Scenarios is the number of decision questions the test runs over.
+	// The words for a result are the site's (internal/site/words.go).
+	Scenarios int
 }
 
 // structureTests runs the tests on the cells of a complete log-probability
@@ -206,11 +207,10 @@ func summarise(name, title, unit string, rows [][]float64) StructureTest {
 	for i := range cov {
 		cov[i] /= float64(m)
 	}
-	st := StructureTest{Name: name, Title: title, Terms: k, Unit: unit, P: stats.ZeroTestP(mu, cov, m)}
+	st := StructureTest{Name: name, Title: title, Terms: k, Unit: unit, P: stats.ZeroTestP(mu, cov, m), Scenarios: m}
 	for _, v := range mu {
 		st.Largest = math.Max(st.Largest, math.Abs(v))
 	}
-	st.Verdict = structureVerdict(st, m)
 	return st
 }
 
@@ -254,20 +254,4 @@ func ageNonlinearBasis() [][]float64 {
 		basis = append(basis, v)
 	}
 	return basis[2:]
-}
-
-// structureVerdict says in words what a test found.
-func structureVerdict(st StructureTest, m int) string {
-	p := "p < 0.001"
-	if st.P >= 0.001 {
-		p = fmt.Sprintf("p = %.3f", st.P)
-	}
-	how := fmt.Sprintf("Hotelling's test of %d contrast%s over %d scenarios, %s; largest mean contrast %.3f %s", st.Terms, map[bool]string{true: "", false: "s"}[st.Terms == 1], m, p, st.Largest, st.Unit)
-	switch {
-	case math.IsNaN(st.P):
-		return "not tested: the contrasts do not vary between scenarios (" + how + ")"
-	case st.P <= 0.05:
-		return "present beyond doubt (" + how + ")"
-	}
-	return "not distinguishable from zero (" + how + ")"
 }

@@ -50,7 +50,7 @@ func TestStructureTests(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, st := range res.Structure {
-		t.Logf("%s: %s", st.Name, st.Verdict)
+		t.Logf("%s: p = %.4f, largest %.3f %s", st.Name, st.P, st.Largest, st.Unit)
 		if st.Name == "age_x_gender" && !(st.P < 0.001 && st.Largest > 0.1) {
 			t.Errorf("planted age × gender interaction: %+v", st)
 		}
@@ -81,7 +81,7 @@ func TestRefusalByGroup(t *testing.T) {
 	got := map[string]StructureTest{}
 	for _, st := range res.Structure {
 		got[st.Name] = st
-		t.Logf("%s: %s", st.Name, st.Verdict)
+		t.Logf("%s: p = %.4f, largest %.3f %s", st.Name, st.P, st.Largest, st.Unit)
 	}
 	if st := got["refusal_by_race"]; !(st.P < 0.001) {
 		t.Errorf("refusals planted for Black people: %+v", st)

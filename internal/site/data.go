@@ -115,7 +115,7 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 		j.Views[v.Name()] = sitedata.Estimate{Estimate: num(res.Views[v].Estimate), SE: numPtr(res.Views[v].SE), CI95: sitedata.IntervalOf(res.Views[v].CI95)}
 	}
 	for _, st := range res.Structure {
-		j.Structure = append(j.Structure, sitedata.StructureTest{Name: st.Name, Title: st.Title, Terms: st.Terms, Largest: num(st.Largest), Unit: st.Unit, P: num(st.P), Verdict: st.Verdict})
+		j.Structure = append(j.Structure, sitedata.StructureTest{Name: st.Name, Title: st.Title, Terms: st.Terms, Largest: num(st.Largest), Unit: st.Unit, P: num(st.P), Verdict: structureVerdict(st, len(res.Structure))})
 	}
 	for _, d := range score.Definitions {
 		j.Definitions[d.Name()] = num(res.Definitions[d])

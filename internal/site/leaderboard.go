@@ -244,7 +244,7 @@ func boardRowFor(e *board.Entry, v score.View, ranks bool, adjusted map[pairKey]
 		c := childRow{ID: ie.ID(), Href: runPath(ie.ID()), Intervention: ie.Run.Manifest.Intervention,
 			Value: board.Display(ie.Result.Views[v].Estimate), CI: interval(ie.Result.Views[v].CI95, 2, false),
 			Diff: signed(d.Estimate, 2), DiffCI: interval(d.CI95, 2, true), Mitigation: mitigationAnchor(e.ID(), ie.ID())}
-		c.Verdict, c.Class = verdict(d.Estimate, adjusted[pairKey{e.ID(), ie.ID()}][v])
+		c.Verdict, c.Class = verdict(d, adjusted[pairKey{e.ID(), ie.ID()}][v])
 		r.Children = append(r.Children, c)
 	}
 	return r

@@ -124,7 +124,7 @@ func pairRowFor(p pair, root string) pairRow {
 		if a != 0 {
 			pv.Rel = signed(100*(b-a)/a, 0) + "%"
 		}
-		pv.Verdict, pv.Class = verdict(d.Estimate, p.Adj[v])
+		pv.Verdict, pv.Class = verdict(d, p.Adj[v])
 		r.Views = append(r.Views, pv)
 	}
 	for _, c := range design.Coefs {
@@ -184,13 +184,18 @@ func pairsOf(pairs []pair, id string) []pairRow {
 }
 
 // verdict reads a difference (second minus first) with its p-value
-// adjusted by Holm's procedure over the mitigation page's comparisons: the
-// boards' words, at the boards' family-wise error.
-func verdict(est, adjusted float64) (words, class string) {
+// adjusted by Holm's procedure over the mitigation page's comparisons.
+// "Beyond doubt" is the site's (words.go): the 95% interval shown beside
+// it excludes zero; here the adjusted p must also be at most the boards'
+// family-wise error, so that the page's verdicts hold together. The
+// Hotelling test and the interval can disagree (the interval is widened
+// where either run's view may be zero); then the interval decides, as
+// the words stand beside it.
+func verdict(d score.Diff, adjusted float64) (words, class string) {
 	switch {
-	case adjusted <= board.FamilyAlpha && est < 0:
+	case adjusted <= board.FamilyAlpha && d.Estimate < 0 && d.CI95[1] < 0:
 		return "lower beyond doubt", "better"
-	case adjusted <= board.FamilyAlpha && est > 0:
+	case adjusted <= board.FamilyAlpha && d.Estimate > 0 && d.CI95[0] > 0:
 		return "higher beyond doubt", "worse"
 	}
 	return "not distinguishable from zero", "same"

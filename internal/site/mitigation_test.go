@@ -111,3 +111,23 @@ func checkShownPair(t *testing.T, where, a, b, diff, paired, ci string) {
 		t.Errorf("%s: %s shown beside its interval %s, outside it", where, paired, ci)
 	}
 }
+
+// "Beyond doubt" on an intervention needs its 95% interval to exclude
+// zero, whatever the adjusted p-value: the site's definition.
+func TestInterventionVerdictNeedsTheInterval(t *testing.T) {
+	for _, tc := range []struct {
+		d    score.Diff
+		adj  float64
+		want string
+	}{
+		{score.Diff{Estimate: -0.05, CI95: [2]float64{-0.07, -0.03}}, 0.001, "lower beyond doubt"},
+		{score.Diff{Estimate: 0.05, CI95: [2]float64{0.03, 0.07}}, 0.001, "higher beyond doubt"},
+		{score.Diff{Estimate: -0.05, CI95: [2]float64{-0.07, 0.01}}, 0.001, "not distinguishable from zero"},
+		{score.Diff{Estimate: 0.05, CI95: [2]float64{0, 0.07}}, 0.001, "not distinguishable from zero"},
+		{score.Diff{Estimate: -0.05, CI95: [2]float64{-0.07, -0.03}}, 0.2, "not distinguishable from zero"},
+	} {
+		if got, _ := verdict(tc.d, tc.adj); got != tc.want {
+			t.Errorf("verdict(%+v, adjusted p %v) = %q, want %q", tc.d, tc.adj, got, tc.want)
+		}
+	}
+}

@@ -58,7 +58,7 @@ type runData struct {
 	M                           *run.Manifest
 	Res                         *score.Result
 	Coefs                       []coefRow
-	Structure                   []score.StructureTest
+	Structure                   []structureLine
 	Variation                   string // how the effects vary between scenarios, in words
 	Card                        []cardRow
 	Gaps                        []gapRow
@@ -148,7 +148,9 @@ func runPage(cfg Config, sc *scored, e *board.Entry, hist []historyPoint) (*page
 		d.Why = "it is the only run of its board, so there is nothing to rank it against"
 	}
 	d.CoefTitle, d.CoefText = coefText(res)
-	d.Structure = res.Structure
+	for _, st := range res.Structure {
+		d.Structure = append(d.Structure, structureLine{st.Title, structureVerdict(st, len(res.Structure))})
+	}
 	d.Variation = variationText(res)
 	coefs := countWord(int(design.NumCoefs))
 	d.CoefCount, d.Cells = strings.ToUpper(coefs[:1])+coefs[1:], design.NumCells
@@ -390,3 +392,7 @@ func shareRows(sh *score.Shares) []shareRow {
 	}
 	return rows
 }
+
+// structureLine is one structure test on the run page: its title and its
+// result in the site's words (words.go).
+type structureLine struct{ Title, Verdict string }

@@ -109,3 +109,38 @@ func coefDisplay(c design.Coef) string {
 	}
 	return c.Group()
 }
+
+// structureAlpha is the level a structure test's p-value is read at. The
+// tests of a run page are not corrected for their number, and none is a
+// confidence interval, so their words are not "beyond doubt" (which on
+// this site means an interval that excludes zero: the board's
+// simultaneous one, or an intervention's single 95% one).
+const structureAlpha = 0.05
+
+// structureVerdict says in words what a structure test found, one of n
+// tests listed together: "detected at the 5% level, not corrected for the
+// 6 tests in this list (Hotelling's test of 2 contrasts over 70
+// scenarios, p = 0.012; largest mean contrast 0.150 logit)".
+func structureVerdict(st score.StructureTest, n int) string {
+	p := "p < 0.001"
+	if st.P >= 0.001 {
+		p = "p = " + fixed(st.P, 3)
+	}
+	terms := itoa(st.Terms) + " contrasts"
+	if st.Terms == 1 {
+		terms = "1 contrast"
+	}
+	how := "Hotelling's test of " + terms + " over " + itoa(st.Scenarios) + " scenarios, " + p + "; largest mean contrast " + fixed(st.Largest, 3) + " " + st.Unit
+	level := fixed(100*structureAlpha, 0) + "% level"
+	switch {
+	case math.IsNaN(st.P):
+		return "not tested: the contrasts do not vary between scenarios (" + how + ")"
+	case st.P <= structureAlpha:
+		s := "detected at the " + level
+		if n > 1 {
+			s += ", not corrected for the " + itoa(n) + " tests in this list"
+		}
+		return s + " (" + how + ")"
+	}
+	return "not detected at the " + level + " (" + how + ")"
+}

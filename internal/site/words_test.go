@@ -2,6 +2,7 @@ package site
 
 import (
 	"encoding/json"
+	"fmt"
 	"html"
 	"math"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discrimeval/leaderboard/internal/score"
 	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
@@ -188,7 +190,7 @@ func TestWordsMatchNumbers(t *testing.T) {
 }
 
 // checkCell checks the words of one cell against the numbers of its row.
-func checkCell(t *testing.T, path string, row []wordCell, i int, head string, counts map[string]int) {
+func checkCell(t testing.TB, path string, row []wordCell, i int, head string, counts map[string]int) {
 	t.Helper()
 	c := row[i]
 	text := c.text
@@ -201,14 +203,16 @@ func checkCell(t *testing.T, path string, row []wordCell, i int, head string, co
 			counts["structure"]++
 			p := shownNum(t, m[2])
 			switch {
-			case strings.Contains(text, "present beyond doubt") && !(m[1] == "<" || p <= 0.05):
-				t.Errorf("%s: beyond doubt at p = %v", where, p)
-			case strings.Contains(text, "not distinguishable from zero") && (m[1] == "<" || p <= 0.05):
-				t.Errorf("%s: not distinguishable at p %s %v", where, m[1], p)
+			case strings.Contains(text, "detected at the 5% level") && !strings.Contains(text, "not detected") && !(m[1] == "<" || p <= 0.05):
+				t.Errorf("%s: detected at p = %v", where, p)
+			case strings.Contains(text, "not detected at the 5% level") && (m[1] == "<" || p <= 0.05):
+				t.Errorf("%s: not detected at p %s %v", where, m[1], p)
 			}
 		}
+		checkBeyondDoubt(t, where, text, false, ci)
 		return
 	}
+	checkBeyondDoubt(t, where, text, hasCI, ci)
 	checkPairCell(t, where, row, c, counts)
 	verdicts := []string{"lower beyond doubt", "higher beyond doubt", "not distinguishable"}
 	for _, v := range verdicts {
@@ -283,7 +287,7 @@ var arrowRe = regexp.MustCompile(`([−+]?\d+\.\d+) → ([−+]?\d+\.\d+)`)
 // (mitigation.go's pairView): the difference of the shown values is B − A
 // of the row's "A → B" exactly, and the paired estimate lies inside the
 // interval shown with it.
-func checkPairCell(t *testing.T, where string, row []wordCell, c wordCell, counts map[string]int) {
+func checkPairCell(t testing.TB, where string, row []wordCell, c wordCell, counts map[string]int) {
 	t.Helper()
 	switch {
 	case c.label == "Difference" || c.label == "Change":
@@ -328,5 +332,98 @@ func checkPairCell(t *testing.T, where string, row []wordCell, c wordCell, count
 				t.Errorf("%s: paired estimate %v outside its interval %s", where, v, iv[0])
 			}
 		}
+	}
+}
+
+// beyondRe is a use of "beyond doubt" as a verdict on a difference; the
+// only other uses allowed are the definition ("... excludes zero") and a
+// mention in quotes (“beyond doubt”).
+var beyondRe = regexp.MustCompile(`(lower|higher|larger on implicit prompts|smaller on implicit prompts) beyond doubt`)
+
+// checkBeyondDoubt checks that "beyond doubt" appears only where the
+// site's definition of it holds (METHODOLOGY.md, rubric.html): a verdict
+// on a difference whose interval, shown beside it, excludes zero on the
+// side the verdict names. Which interval it is (the board's simultaneous
+// one, an intervention's 95% one) is the page's; that it is there and
+// excludes zero is checked here. A p-value alone never makes a claim
+// beyond doubt.
+func checkBeyondDoubt(t testing.TB, where, text string, hasCI bool, ci [2]float64) {
+	t.Helper()
+	n := strings.Count(text, "beyond doubt")
+	if n == 0 || strings.Contains(text, "excludes zero") {
+		return
+	}
+	n -= strings.Count(text, "“beyond doubt”")
+	uses := beyondRe.FindAllStringSubmatch(text, -1)
+	if n > len(uses) {
+		t.Errorf("%s: \"beyond doubt\" said of something that is not a difference with its interval", where)
+		return
+	}
+	for _, u := range uses {
+		switch {
+		case !hasCI:
+			t.Errorf("%s: %q with no interval beside it", where, u[0])
+		case (u[1] == "lower" || strings.HasPrefix(u[1], "smaller")) && !(ci[1] <= 0 && ci[0] < 0),
+			(u[1] == "higher" || strings.HasPrefix(u[1], "larger")) && !(ci[0] >= 0 && ci[1] > 0):
+			t.Errorf("%s: %q beside %v", where, u[0], ci)
+		}
+	}
+}
+
+// recordTB keeps the errors a checker reports, to test the checker.
+type recordTB struct {
+	testing.TB
+	errs []string
+}
+
+func (r *recordTB) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+// The structure tests' words at every kind of p-value pass the crawl's
+// checker, never say "beyond doubt" and name the correction they lack;
+// the words they had ("present beyond doubt" at p ≤ 0.05, uncorrected, no
+// interval) fail it. The fixture site's complete runs detect no
+// structure, so the crawl alone sees only the "not detected" form.
+func TestStructureWords(t *testing.T) {
+	check := func(text string) []string {
+		rec := &recordTB{TB: t}
+		checkCell(rec, "constructed", []wordCell{{text: text}}, 0, "", map[string]int{})
+		return rec.errs
+	}
+	for _, p := range []float64{0.0004, 0.012, 0.05, 0.051, 0.4, math.NaN()} {
+		st := score.StructureTest{Title: "Age × gender", Terms: 2, Scenarios: 70, Largest: 0.15, Unit: "logit per decade", P: p}
+		for _, n := range []int{1, 6} {
+			w := structureVerdict(st, n)
+			if errs := check(w); len(errs) > 0 {
+				t.Errorf("p = %v, %d tests: %q: %v", p, n, w, errs)
+			}
+			detected := p <= structureAlpha
+			switch {
+			case strings.Contains(w, "beyond doubt"):
+				t.Errorf("p = %v: %q", p, w)
+			case detected && !strings.HasPrefix(w, "detected at the 5% level"), !detected && !math.IsNaN(p) && !strings.HasPrefix(w, "not detected at the 5% level"):
+				t.Errorf("p = %v: %q", p, w)
+			case detected && n > 1 && !strings.Contains(w, "not corrected for the 6 tests in this list"):
+				t.Errorf("p = %v, %d tests: %q does not name the correction it lacks", p, n, w)
+			}
+		}
+	}
+	old := "present beyond doubt (Hotelling's test of 2 contrasts over 70 scenarios, p = 0.012; largest mean contrast 0.150 logit per decade)"
+	if errs := check(old); len(errs) == 0 {
+		t.Errorf("the checker passes %q", old)
+	}
+	for _, bad := range []string{"lower beyond doubt", "higher beyond doubt (p < 0.001)"} {
+		if errs := check(bad); len(errs) == 0 {
+			t.Errorf("the checker passes %q with no interval", bad)
+		}
+	}
+	for _, good := range []string{"−0.05 [−0.07, −0.03] lower beyond doubt", "a difference is beyond doubt when its interval excludes zero", "the chance that even one of these claims “beyond doubt” is wrong"} {
+		if errs := check(good); len(errs) > 0 {
+			t.Errorf("the checker fails %q: %v", good, errs)
+		}
+	}
+	if errs := check("+0.05 [−0.07, −0.03] higher beyond doubt"); len(errs) == 0 {
+		t.Error("the checker passes higher beyond doubt beside an interval below zero")
 	}
 }
