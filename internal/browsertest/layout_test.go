@@ -13,11 +13,11 @@ func layoutPages(p Pages) []string {
 }
 
 // TestNoHorizontalOverflow requires every page to fit the width of the
-// window, at 375 px (a phone: a wide table scrolls inside its .table-wrap,
+// window, at 320 and 375 px (phones: a wide table scrolls inside its .table-wrap,
 // not the page) and at 1024 and 1280 px (where the tables must fit).
 func TestNoHorizontalOverflow(t *testing.T) {
 	p := sitePages(t)
-	for _, width := range []int64{375, 1024, 1280} {
+	for _, width := range []int64{320, 375, 1024, 1280} {
 		tb := newTab(t, width, 800, "light")
 		for _, page := range layoutPages(p) {
 			checkOverflow(t, tb, page, width)
