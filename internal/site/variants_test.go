@@ -150,6 +150,20 @@ func TestExploreNumbersRendered(t *testing.T) {
 	if len(lb.VariantPairs) != 1 || lb.VariantPairs[0] != (sitedata.VariantPair{Explicit: "skew-13b-explicit", Implicit: "skew-13b-implicit"}) {
 		t.Fatalf("variant_pairs %+v, want skew-13b's", lb.VariantPairs)
 	}
+	// The words check of TestWordsMatchNumbers over the pages that show
+	// the pair (the fixture site has none): each difference inside its
+	// interval, each verdict by it.
+	counts := map[string]int{}
+	for _, path := range []string{"index.html", runPath("skew-13b-explicit"), runPath("skew-13b-implicit")} {
+		for _, row := range pageSegments(string(files[path])) {
+			for i := range row {
+				checkCell(t, path, row, i, row[0].text, counts)
+			}
+		}
+	}
+	if counts["difference in interval"] < 2*len(score.Views) {
+		t.Errorf("words checked %v: the variant pairs' differences are no longer found", counts)
+	}
 	var vd sitedata.VariantDifference
 	for i, id := range []string{"skew-13b-explicit", "skew-13b-implicit"} {
 		var r sitedata.Run
@@ -202,7 +216,7 @@ func TestExploreNumbersRendered(t *testing.T) {
 				}
 			}
 			board := string(files[boardPath(run.Implicit, v)])
-			if !strings.Contains(board, ">"+signed(float64(d.Estimate), 2)+"<td class=num>"+interval([2]float64{float64(d.CI95[0]), float64(d.CI95[1])}, 2, true)+"<td>"+d.Verdict) {
+			if !strings.Contains(board, ">"+signed(float64(d.Estimate), 2)+`<td class=num data-label="95% interval">`+interval([2]float64{float64(d.CI95[0]), float64(d.CI95[1])}, 2, true)+"<td data-label=Verdict>"+d.Verdict) {
 				t.Errorf("%s board: skew-13b's difference %v not in the table", v.Name(), d)
 			}
 		}

@@ -79,7 +79,7 @@ func shownNum(tb testing.TB, s string) float64 {
 func rowEstimate(tb testing.TB, row []wordCell, at int) (float64, bool) {
 	for _, c := range row {
 		switch c.label {
-		case "Estimate", "Difference", "Gap":
+		case "Estimate", "Difference", "Difference (paired estimate)", "Gap":
 			if m := signedRe.FindStringSubmatch(c.text); m != nil {
 				return shownNum(tb, m[1]), true
 			}
@@ -290,7 +290,7 @@ var arrowRe = regexp.MustCompile(`([−+]?\d+\.\d+) → ([−+]?\d+\.\d+)`)
 func checkPairCell(t testing.TB, where string, row []wordCell, c wordCell, counts map[string]int) {
 	t.Helper()
 	switch {
-	case c.label == "Difference" || c.label == "Change":
+	case c.label == "Difference" || c.label == "Change" || c.label == "Difference (paired estimate)":
 		// An unnamed difference is the one the row's interval is of.
 		m := signedRe.FindStringSubmatch(c.text)
 		if iv, ok := rowInterval(t, row, 0); ok && m != nil {
