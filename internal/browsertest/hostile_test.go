@@ -1,9 +1,13 @@
 package browsertest
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -111,7 +115,7 @@ func TestHostileTranscriptRunsNothing(t *testing.T) {
 			pwned: typeof window.__pwned,
 			handlers: Array.from(document.querySelectorAll("*")).flatMap(e => Array.from(e.attributes).filter(a => /^on/i.test(a.name)).map(a => e.tagName + " " + a.name)),
 			jsLinks: Array.from(document.querySelectorAll("[href], [src], [action], [formaction], [srcdoc]")).filter(e => /^\s*javascript:/i.test(e.getAttribute("href") || e.getAttribute("src") || e.getAttribute("action") || "") || e.hasAttribute("srcdoc")).map(e => e.outerHTML.slice(0, 80)),
-			scripts: Array.from(document.scripts).map(s => s.getAttribute("src") || "inline: " + s.textContent.slice(0, 60)),
+			scripts: Array.from(document.scripts).map(s => s.getAttribute("src") || (s.type === "application/json" ? "json: " : "inline: ") + s.textContent.slice(0, 60)),
 			frames: document.querySelectorAll("iframe, object, embed, svg[onload]").length,
 			text: document.body.innerText,
 		}), 200))`)
@@ -124,7 +128,17 @@ func TestHostileTranscriptRunsNothing(t *testing.T) {
 			}
 		}
 		for _, s := range got["scripts"].([]any) {
-			if src, _ := s.(string); !strings.Contains(src, "assets/") || !strings.HasSuffix(src, ".js") {
+			src, _ := s.(string)
+			switch {
+			case strings.Contains(src, "assets/") && strings.HasSuffix(src, ".js"):
+				// The site's own code.
+			case strings.HasPrefix(src, "json: "):
+				// Data the browser does not run (type application/json).
+			case dataScript.MatchString(src):
+				// A data file the site writes from the run's texts: it
+				// must be one assignment of JSON, nothing else.
+				checkDataScript(t, filepath.Join(dir, filepath.FromSlash(path.Join(path.Dir(page), src))))
+			default:
 				t.Errorf("%s: a script that is not the site's: %v", page, s)
 			}
 		}
@@ -168,5 +182,32 @@ func TestHostileTranscriptRunsNothing(t *testing.T) {
 	tb.mu.Unlock()
 	if !ran {
 		t.Error("control: the hostile text inserted as HTML opened no dialog; the dialog check proves nothing")
+	}
+}
+
+// dataScript is a script the site writes from texts it was given (cells.js's
+// prompt texts and a run's prompt template), by its relative address.
+var dataScript = regexp.MustCompile(`^(\.\./)*(prompts/(explicit|implicit)/q[0-9]+\.js|template\.js)$`)
+
+// checkDataScript requires a data script to be exactly
+// window.NAME=<JSON>; so that a text in it can only ever be data.
+func checkDataScript(t *testing.T, file string) {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	m := regexp.MustCompile(`^window\.[A-Z_]+=`).Find(b)
+	if m == nil {
+		t.Errorf("%s: not a window.NAME= assignment: %.60q", file, b)
+		return
+	}
+	rest := bytes.TrimSuffix(bytes.TrimSpace(b[len(m):]), []byte(";"))
+	if !json.Valid(rest) {
+		t.Errorf("%s: what it assigns is not one JSON value", file)
+	}
+	if bytes.ContainsAny(rest, "<>\u2028\u2029") {
+		t.Errorf("%s: a raw <, > or U+2028 in a script", file)
 	}
 }
