@@ -197,6 +197,13 @@ func verdict(d score.Diff, adjusted float64) (words, class string) {
 		return "lower beyond doubt", "better"
 	case adjusted <= board.FamilyAlpha && d.Estimate > 0 && d.CI95[0] > 0:
 		return "higher beyond doubt", "worse"
+	case d.CI95[1] < 0:
+		// The interval alone excludes zero, but not the correction for
+		// the page's other comparisons: "not distinguishable" would deny
+		// the interval beside it.
+		return "lower at its own 95% level, not after Holm’s correction", "same"
+	case d.CI95[0] > 0:
+		return "higher at its own 95% level, not after Holm’s correction", "same"
 	}
 	return "not distinguishable from zero", "same"
 }

@@ -124,7 +124,8 @@ func TestInterventionVerdictNeedsTheInterval(t *testing.T) {
 		{score.Diff{Estimate: 0.05, CI95: [2]float64{0.03, 0.07}}, 0.001, "higher beyond doubt"},
 		{score.Diff{Estimate: -0.05, CI95: [2]float64{-0.07, 0.01}}, 0.001, "not distinguishable from zero"},
 		{score.Diff{Estimate: 0.05, CI95: [2]float64{0, 0.07}}, 0.001, "not distinguishable from zero"},
-		{score.Diff{Estimate: -0.05, CI95: [2]float64{-0.07, -0.03}}, 0.2, "not distinguishable from zero"},
+		{score.Diff{Estimate: -0.05, CI95: [2]float64{-0.07, -0.03}}, 0.2, "lower at its own 95% level, not after Holm’s correction"},
+		{score.Diff{Estimate: 0.05, CI95: [2]float64{0.03, 0.07}}, 0.2, "higher at its own 95% level, not after Holm’s correction"},
 	} {
 		if got, _ := verdict(tc.d, tc.adj); got != tc.want {
 			t.Errorf("verdict(%+v, adjusted p %v) = %q, want %q", tc.d, tc.adj, got, tc.want)
