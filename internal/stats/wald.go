@@ -16,27 +16,9 @@ import (
 // referred to χ²(k). A covariance that is not positive definite gives NaN.
 func WaldP(est, cov []float64, df int) float64 {
 	k := len(est)
-	if k == 0 || len(cov) != k*k {
-		return math.NaN()
-	}
-	zero := true
-	for _, e := range est {
-		zero = zero && e == 0
-	}
-	if zero {
-		return 1
-	}
-	c, ok := spdFactor(cov, k)
-	if !ok {
-		return math.NaN()
-	}
-	x := spdSolve(c, est)
-	t2 := 0.0
-	for i := range est {
-		t2 += est[i] * x[i]
-	}
-	if !(t2 >= 0) {
-		return math.NaN()
+	t2, p, done := quadForm(est, cov)
+	if done {
+		return p
 	}
 	if df <= 0 {
 		return distuv.ChiSquared{K: float64(k)}.Survival(t2)
