@@ -45,7 +45,9 @@ func assemblePages(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *poo
 		return fmt.Errorf("provenance: %w", err)
 	}
 	pool.page(provenancePage(cfg, sc, inputs))
-	pool.page(downloadsPage(in, sc))
+	for _, p := range downloadsPages(downloadsPage(in, sc)) {
+		pool.page(p)
+	}
 	index := searchIndex(in.texts, sc)
 	indexJS, err := searchIndexJS(index)
 	if err != nil {
@@ -70,7 +72,9 @@ func assemblePages(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *poo
 		return err
 	}
 	if changes != nil {
-		pool.page(changes)
+		for _, p := range changesPages(changes) {
+			pool.page(p)
+		}
 	}
 	for _, f := range append(data, rubricJSON) {
 		if err := out.put(f.Path, f.Data); err != nil {
@@ -152,14 +156,21 @@ func queueBoards(sc *scored, pool *pool) {
 	for _, variant := range board.Variants {
 		for _, v := range score.Views {
 			pool.submit(func(r *renderer) error {
-				p, err := boardPage(sc, variant, v)
+				ps, err := boardPages(sc, variant, v)
 				if err != nil {
 					return err
 				}
-				if err := r.emit(p); err != nil {
-					return err
+				for _, p := range ps {
+					if err := r.emit(p); err != nil {
+						return err
+					}
 				}
-				return r.emit(pairwisePage(sc, variant, v))
+				for _, p := range pairwisePages(sc, variant, v) {
+					if err := r.emit(p); err != nil {
+						return err
+					}
+				}
+				return nil
 			})
 		}
 		if hasGroupFigure(sc, variant) {

@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/changes"
@@ -22,6 +23,14 @@ type changesData struct {
 	// Checks are R.Checks, and Boards R.Boards, as the page shows them.
 	Checks []runChecks
 	Boards []boardMoves
+	// Added and Removed are R's, sliced as every list of the page to the
+	// places of a page when the page has more than one (pager.go); their
+	// Slice notes say which.
+	Added, Removed                        []changes.Run
+	AddedSlice, RemovedSlice, ChecksSlice string
+	// AllChecks counts the runs checked on every page.
+	AllChecks int
+	Pager     *pager
 }
 
 // boardMoves are one board's moves on the page: the runs added are listed
@@ -33,6 +42,7 @@ type boardMoves struct {
 	ID, Title string
 	Moves     []changes.Move
 	Shifted   int
+	Slice     string
 }
 
 // runChecks are one run's checks on the page: those that passed by name
@@ -92,5 +102,38 @@ func changesPage(cfg Config, in *loaded, data []File) (*page, error) {
 		rc.Passed = strings.Join(passed, ", ")
 		d.Checks = append(d.Checks, rc)
 	}
+	d.Added, d.Removed, d.AllChecks = d.R.Added, d.R.Removed, len(d.Checks)
 	return &page{Path: changesPath, Title: "Changes since " + old.Release.Label, Section: secChanges, Body: d}, nil
+}
+
+// changesPages is the changes page in pages of pageRows places of each of
+// its lists (pager.go): runs added and removed, each board's moves and the
+// checks.
+func changesPages(whole *page) []*page {
+	d := whole.Body.(changesData)
+	rows := []int{len(d.Added), len(d.Removed), len(d.Checks)}
+	for _, b := range d.Boards {
+		rows = append(rows, len(b.Moves))
+	}
+	n := listingPages(rows...)
+	if n == 1 {
+		return []*page{whole}
+	}
+	var pages []*page
+	for k := 1; k <= n; k++ {
+		dk := d
+		dk.Pager = pagerOf(k, n, slices.Max(rows), func(j int) string { return pagedPath(changesPath, "changes", j) })
+		dk.Pager.Lists = "list"
+		dk.Added, dk.AddedSlice = pageOf(d.Added, k), sliceNote(len(d.Added), k, n)
+		dk.Removed, dk.RemovedSlice = pageOf(d.Removed, k), sliceNote(len(d.Removed), k, n)
+		dk.Checks, dk.ChecksSlice = pageOf(d.Checks, k), sliceNote(len(d.Checks), k, n)
+		dk.Boards = nil
+		for _, b := range d.Boards {
+			b.Moves, b.Slice = pageOf(b.Moves, k), sliceNote(len(b.Moves), k, n)
+			dk.Boards = append(dk.Boards, b)
+		}
+		title := whole.Title + fmt.Sprintf(", page %d of %d", k, n)
+		pages = append(pages, &page{Path: pagedPath(changesPath, "changes", k), Title: title, Section: secChanges, Body: dk})
+	}
+	return pages
 }

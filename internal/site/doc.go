@@ -41,29 +41,29 @@
 // template names, in every branch, against it. The kinds are one table,
 // pageKinds in kinds.go, from which this one is written:
 //
-//	kind           URL                                      file              inputs
-//	leaderboard    index.html, board/<variant>-<view>.html  leaderboard.go    boards
-//	groups         board/<variant>-groups.html              groups.go         the composite boards' ranked runs' coefficients
-//	pairwise       board/<variant>-<view>-pairwise.html     pairwise.go       boards' paired comparisons
-//	mitigation     mitigation.html                          mitigation.go     intervention runs against their model's default
-//	run            runs/<id>/index.html                     runpage.go        a run's result, board entry, pairs, its model in content/releases (history.go)
-//	runprovenance  runs/<id>/provenance.html                runprovenance.go  manifest, files, claimed numbers
-//	scenarios      runs/<id>/scenarios.html                 scenarios.go      per-question coefficients, coloured
-//	scenario       runs/<id>/q<N>.html                      scenario.go       the run's cells of one question
-//	swings         runs/<id>/swings.html                    swings.go         the run's cells, the noise reference of score.RunSwings
-//	transcript     runs/<id>/q<N>-transcripts[-<n>].html    transcript.go     a second pass over the run's file
-//	promptindex    prompts/<variant>/index.html             prompt.go         dataset texts
-//	prompt         prompts/<variant>/q<N>.html              prompt.go         dataset texts, word differences
-//	compare        compare/<variant>/q<N>.html              compare.go        every run's cells of one question
-//	hub            transcripts.html                         browser.go        runs, variants, which runs stored transcripts
-//	downloads      downloads.html                           downloads.go      the data files, CSV columns, schemas, run files
-//	rubric         rubric.html (and data/rubric.json)       rubric.go         the scoring code's settings, worked examples
-//	provenance     provenance.html (and provenance.json)    provenance.go     every input and output file
-//	changes        changes.html                             changes.go        the previous release's data/leaderboard.json, compared by internal/changes
-//	benchmark      benchmark.html                           benchmark.go      content/benchmarks/<id>.json
-//	article        methodology.html, pages/<slug>.html      page.go           METHODOLOGY.md, content/pages/*.md
-//	notfound       404.html                                 page.go           site.yaml's base_path
-//	search         search.html (and data/search-index.js)   search.go         dataset texts, runs, interventions
+//	kind           URL                                            file              inputs
+//	leaderboard    index.html, board/<variant>-<view>[-<k>].html  leaderboard.go    boards
+//	groups         board/<variant>-groups.html                    groups.go         the composite boards' ranked runs' coefficients
+//	pairwise       board/<variant>-<view>-pairwise[-<k>].html     pairwise.go       boards' paired comparisons
+//	mitigation     mitigation.html                                mitigation.go     intervention runs against their model's default
+//	run            runs/<id>/index.html                           runpage.go        a run's result, board entry, pairs, its model in content/releases (history.go)
+//	runprovenance  runs/<id>/provenance.html                      runprovenance.go  manifest, files, claimed numbers
+//	scenarios      runs/<id>/scenarios.html                       scenarios.go      per-question coefficients, coloured
+//	scenario       runs/<id>/q<N>.html                            scenario.go       the run's cells of one question
+//	swings         runs/<id>/swings.html                          swings.go         the run's cells, the noise reference of score.RunSwings
+//	transcript     runs/<id>/q<N>-transcripts[-<n>].html          transcript.go     a second pass over the run's file
+//	promptindex    prompts/<variant>/index.html                   prompt.go         dataset texts
+//	prompt         prompts/<variant>/q<N>.html                    prompt.go         dataset texts, word differences
+//	compare        compare/<variant>/q<N>.html                    compare.go        every run's cells of one question
+//	hub            transcripts.html                               browser.go        runs, variants, which runs stored transcripts
+//	downloads      downloads[-<k>].html                           downloads.go      the data files, CSV columns, schemas, run files
+//	rubric         rubric.html (and data/rubric.json)             rubric.go         the scoring code's settings, worked examples
+//	provenance     provenance.html (and provenance.json)          provenance.go     every input and output file
+//	changes        changes[-<k>].html                             changes.go        the previous release's data/leaderboard.json, compared by internal/changes
+//	benchmark      benchmark.html                                 benchmark.go      content/benchmarks/<id>.json
+//	article        methodology.html, pages/<slug>.html            page.go           METHODOLOGY.md, content/pages/*.md
+//	notfound       404.html                                       page.go           site.yaml's base_path
+//	search         search.html (and data/search-index.js)         search.go         dataset texts, runs, interventions
 //
 // The data files — data/runs/<id>.json, data/leaderboard.json and
 // data/leaderboard.csv — are built in data.go in the format of package

@@ -18,6 +18,11 @@ type downloadsData struct {
 	// rather than copied into the site.
 	Linked  bool
 	RunsURL string
+	// Pager links the page's pages when it lists more than pageRows runs
+	// (pager.go); the first alone documents the files. Slice says which
+	// runs this page lists.
+	Pager *pager
+	Slice string
 }
 
 // downloadFile is one kind of data file; Href is empty for a kind with
@@ -69,6 +74,31 @@ func downloadsPage(in *loaded, sc *scored) *page {
 		d.Runs = append(d.Runs, r)
 	}
 	return &page{Path: downloadsPath, Title: "Downloads: data files and their formats", Section: secData, Body: d}
+}
+
+// downloadsPages is the downloads page in pages of pageRows runs
+// (pager.go); the first alone documents the data files.
+func downloadsPages(whole *page) []*page {
+	d := whole.Body.(downloadsData)
+	n := listingPages(len(d.Runs))
+	if n == 1 {
+		return []*page{whole}
+	}
+	var pages []*page
+	for k := 1; k <= n; k++ {
+		dk := d
+		path := func(j int) string { return pagedPath(downloadsPath, "downloads", j) }
+		dk.Pager, dk.Runs, dk.Slice = pagerOf(k, n, len(d.Runs), path), pageOf(d.Runs, k), sliceNote(len(d.Runs), k, n)
+		if k > 1 {
+			dk.Files, dk.Columns, dk.Fields = nil, nil, nil
+		}
+		title := "Downloads: each run’s files, page " + itoa(k) + " of " + itoa(n)
+		if k == 1 {
+			title = whole.Title
+		}
+		pages = append(pages, &page{Path: path(k), Title: title, Section: secData, Body: dk})
+	}
+	return pages
 }
 
 // downloadLinks are a run's files with where to download them.

@@ -14,9 +14,9 @@ import (
 // (testdata/golden/<name>.html). doc.go's table is written from these
 // rows (go test -run TestDocListsKinds -update).
 var pageKinds = []kindInfo{
-	kindOf[boardData]("leaderboard", "index.html, board/<variant>-<view>.html", "leaderboard.go", "boards", "index.html"),
+	kindOf[boardData]("leaderboard", "index.html, board/<variant>-<view>[-<k>].html", "leaderboard.go", "boards", "index.html"),
 	kindOf[groupsData]("groups", "board/<variant>-groups.html", "groups.go", "the composite boards' ranked runs' coefficients", "board/explicit-groups.html"),
-	kindOf[pairwiseData]("pairwise", "board/<variant>-<view>-pairwise.html", "pairwise.go", "boards' paired comparisons", "board/explicit-composite-pairwise.html"),
+	kindOf[pairwiseData]("pairwise", "board/<variant>-<view>-pairwise[-<k>].html", "pairwise.go", "boards' paired comparisons", "board/explicit-composite-pairwise.html"),
 	kindOf[mitigationData]("mitigation", "mitigation.html", "mitigation.go", "intervention runs against their model's default", "mitigation.html"),
 	kindOf[runData]("run", "runs/<id>/index.html", "runpage.go", "a run's result, board entry, pairs, its model in content/releases (history.go)", "runs/beta/index.html"),
 	kindOf[runProvenanceData]("runprovenance", "runs/<id>/provenance.html", "runprovenance.go", "manifest, files, claimed numbers", "runs/beta/provenance.html"),
@@ -28,10 +28,10 @@ var pageKinds = []kindInfo{
 	kindOf[promptData]("prompt", "prompts/<variant>/q<N>.html", "prompt.go", "dataset texts, word differences", "prompts/explicit/q3.html"),
 	kindOf[compareData]("compare", "compare/<variant>/q<N>.html", "compare.go", "every run's cells of one question", "compare/explicit/q3.html"),
 	kindOf[hubData]("hub", "transcripts.html", "browser.go", "runs, variants, which runs stored transcripts", "transcripts.html"),
-	kindOf[downloadsData]("downloads", "downloads.html", "downloads.go", "the data files, CSV columns, schemas, run files", "downloads.html"),
+	kindOf[downloadsData]("downloads", "downloads[-<k>].html", "downloads.go", "the data files, CSV columns, schemas, run files", "downloads.html"),
 	kindOf[rubricData]("rubric", "rubric.html (and data/rubric.json)", "rubric.go", "the scoring code's settings, worked examples", "rubric.html"),
 	kindOf[provenanceData]("provenance", "provenance.html (and provenance.json)", "provenance.go", "every input and output file", "provenance.html"),
-	kindOf[changesData]("changes", "changes.html", "changes.go", "the previous release's data/leaderboard.json, compared by internal/changes", "changes.html"),
+	kindOf[changesData]("changes", "changes[-<k>].html", "changes.go", "the previous release's data/leaderboard.json, compared by internal/changes", "changes.html"),
 	kindOf[benchmarkData]("benchmark", "benchmark.html", "benchmark.go", "content/benchmarks/<id>.json", "benchmark.html"),
 	kindOf[article]("article", "methodology.html, pages/<slug>.html", "page.go", "METHODOLOGY.md, content/pages/*.md", "methodology.html"),
 	kindOf[notFound]("notfound", "404.html", "page.go", "site.yaml's base_path", "404.html"),

@@ -44,6 +44,11 @@ type boardData struct {
 	// board's models (groups.go), "" when it has none: a page of its own,
 	// seven plots of up to twenty runs being larger than the board.
 	Groups string
+	// Pager links the board's pages when it has more than pageRows runs
+	// (pager.go); First is its first page, which alone holds the charts,
+	// the explicit–implicit table and the runs not ranked.
+	Pager *pager
+	First string
 }
 
 type boardTable struct {
@@ -58,6 +63,12 @@ type boardTable struct {
 	Charted            string
 	// Robust is the robustness panel (composite view only).
 	Robust *robustPanel
+	// Slice says which places of the table this page shows, when the
+	// board has more than one page; Elsewhere, that the table has no row
+	// on this page (all of its Runs are on earlier pages).
+	Slice     string
+	Elsewhere bool
+	Runs      string
 }
 
 type boardRow struct {
@@ -190,6 +201,7 @@ func boardPage(sc *scored, variant run.Variant, v score.View) (*page, error) {
 	if hasGroupFigure(sc, variant) {
 		d.Groups = groupsPath(variant)
 	}
+	d.First = boardPath(variant, v)
 	title := fmt.Sprintf("Leaderboard: %s prompts, %s view", variant, strings.ToLower(v.Title()))
 	return &page{Path: boardPath(variant, v), Title: title, Section: secBoard, Body: d}, nil
 }

@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/board"
@@ -30,6 +31,10 @@ type pairwiseData struct {
 	Views   []tab
 	Alpha   string
 	Tables  []pairwiseTable
+	// Pager links the page's pages when a neighbours table has more than
+	// pageRows runs (pager.go); only the first has the matrices.
+	Pager *pager
+	First string
 }
 
 type pairwiseTable struct {
@@ -43,6 +48,11 @@ type pairwiseTable struct {
 	Cols       []pairwiseHead
 	Rows       []pairwiseRow
 	Neighbours []neighbourRow
+	// Slice says which places of the neighbours table this page shows
+	// when the page has more than one page (pager.go); Elsewhere, that the
+	// table has no row on this page.
+	Slice     string
+	Elsewhere bool
 }
 
 type pairwiseHead struct {
@@ -84,8 +94,42 @@ func pairwisePage(sc *scored, variant run.Variant, v score.View) *page {
 		}
 		d.Tables = append(d.Tables, pairwiseTableOf(bd, v))
 	}
+	d.First = pairwisePath(variant, v)
 	title := fmt.Sprintf("Pairwise comparisons: %s prompts, %s view", variant, strings.ToLower(v.Title()))
 	return &page{Path: pairwisePath(variant, v), Title: title, Section: secBoard, Body: d}
+}
+
+// pairwisePages is a pairwise page in pages of pageRows places of its
+// neighbours tables (pager.go); the first page alone has the matrices.
+func pairwisePages(sc *scored, variant run.Variant, v score.View) []*page {
+	whole := pairwisePage(sc, variant, v)
+	d := whole.Body.(pairwiseData)
+	rows := []int{0}
+	for _, t := range d.Tables {
+		rows = append(rows, len(t.Neighbours))
+	}
+	n := listingPages(rows...)
+	if n == 1 {
+		return []*page{whole}
+	}
+	var pages []*page
+	for k := 1; k <= n; k++ {
+		dk := d
+		dk.Pager = pagerOf(k, n, slices.Max(rows), func(j int) string { return pairwisePartPath(variant, v, j) })
+		dk.Tables = nil
+		for _, t := range d.Tables {
+			lo, hi := pageSpan(len(t.Neighbours), k)
+			t.Slice, t.Elsewhere = sliceNote(len(t.Neighbours), k, n), k > 1 && lo == hi
+			t.Neighbours = t.Neighbours[lo:hi]
+			if k > 1 {
+				t.Cols, t.Rows = nil, nil
+			}
+			dk.Tables = append(dk.Tables, t)
+		}
+		title := whole.Title + fmt.Sprintf(", page %d of %d", k, n)
+		pages = append(pages, &page{Path: pairwisePartPath(variant, v, k), Title: title, Section: secBoard, Body: dk})
+	}
+	return pages
 }
 
 func pairwiseTableOf(bd *board.Board, v score.View) pairwiseTable {

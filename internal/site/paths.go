@@ -69,6 +69,17 @@ func boardPath(variant run.Variant, v score.View) string {
 	return "board/" + string(variant) + "-" + v.Name() + ".html"
 }
 
+// boardPartPath is page k (from 1) of the board of a variant and view:
+// page 1 at boardPath, then board/<variant>-<view>-<k>.html (pager.go).
+func boardPartPath(variant run.Variant, v score.View, k int) string {
+	return pagedPath(boardPath(variant, v), "board/"+string(variant)+"-"+v.Name(), k)
+}
+
+// pairwisePartPath is page k (from 1) of a pairwise page.
+func pairwisePartPath(variant run.Variant, v score.View, k int) string {
+	return pagedPath(pairwisePath(variant, v), strings.TrimSuffix(pairwisePath(variant, v), ".html"), k)
+}
+
 // groupsPath is the page of a variant's signed per-group plots across
 // the models of its composite boards.
 func groupsPath(variant run.Variant) string {

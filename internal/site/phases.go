@@ -110,6 +110,7 @@ func (b *build) boards() (string, error) {
 	if sc.boards, err = board.Build(sc.entries); err != nil {
 		return "", err
 	}
+	sc.places = rowPlaces(sc.boards)
 	sc.pairs = interventionPairs(sc.boards)
 	sc.adjusted = adjustedByPair(sc.pairs)
 	sc.variants = variantPairs(sc.entries)
@@ -187,6 +188,9 @@ type scored struct {
 	// coefficient (board.NeedsCoefficients); the others' coefficient
 	// replicates are let go as they are committed.
 	needCoefs map[string]bool
+	// places holds each ranked run's place in every view's order of its
+	// board, and an intervention run's parent's (pager.go).
+	places map[string][score.NumViews]int
 }
 
 // keptCells is a run's prompts reduced to what the compare, prompt and

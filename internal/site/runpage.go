@@ -173,7 +173,7 @@ func runPage(cfg Config, sc *scored, e *board.Entry, hist []historyPoint) (*page
 		d.coefficients(res)
 	}
 	if res.Scored {
-		d.views(e)
+		d.views(sc, e)
 		d.otherTools(e)
 		d.Contrib, d.ContribMax = contributions(e.ID(), res), maxContributors
 	}
@@ -294,11 +294,11 @@ func (d *runData) coefficients(res *score.Result) {
 
 // views prepares the views with their ranks, and how each is computed
 // from the gaps between groups.
-func (d *runData) views(e *board.Entry) {
+func (d *runData) views(sc *scored, e *board.Entry) {
 	res := e.Result
 	for _, v := range score.Views {
 		d.Views = append(d.Views, viewRow{Title: v.Title(), Value: board.Display(res.Views[v].Estimate), CI: interval(res.Views[v].CI95, 2, false), Scale: plainScale(res.Views[v].Estimate),
-			Href: boardPath(e.Run.Manifest.Variant, v), Formula: v.Describe(), Rank: e.Rank[v], Tied: e.Tied[v], Set: rankSetText(e.RankSet[v]), BoardSet: rankSetText(e.BoardSet[v])})
+			Href: boardRowPath(sc, e, v), Formula: v.Describe(), Rank: e.Rank[v], Tied: e.Tied[v], Set: rankSetText(e.RankSet[v]), BoardSet: rankSetText(e.BoardSet[v])})
 	}
 	for _, a := range design.Attributes {
 		v := score.ViewOf(a)

@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"io/fs"
 	"path"
@@ -11,17 +12,20 @@ import (
 	"testing"
 
 	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
 )
 
 // pageBudget is the most any file of the site may weigh, at any number of
 // runs: a page that lists every run must be split or summarised.
 const pageBudget = 500_000
 
-// scaleRuns is how many runs TestNoFileOverBudget adds to the fixture's:
-// 400, 200 per prompt variant, the size issue 13 asks to stay within the
-// budget at.
-const scaleRuns = 400
+// scaleRunsFlag is how many runs TestNoFileOverBudget adds to the
+// fixture's: 400 in the suite, 200 per prompt variant; issue 26 asks for
+// 1,000 (go test ./internal/site -run TestNoFileOverBudget -args
+// -scale-runs=1000).
+var scaleRunsFlag = flag.Int("scale-runs", 400, "runs TestNoFileOverBudget adds to the fixture (even)")
 
 // aliasFS serves every file of a cloned run ("scale-…/manifest.yaml") from
 // the run it was cloned from, so the site can copy the clones' files.
@@ -37,21 +41,32 @@ func (a aliasFS) Open(name string) (fs.File, error) {
 	return a.fsys.Open(name)
 }
 
-// sizeSink keeps the size of every file and the text of a few pages.
+// sizeSink keeps the size of every file and the text of the pages that
+// keep names.
 type sizeSink struct {
 	mu    sync.Mutex
 	sizes map[string]int
-	keep  map[string][]byte
+	keep  func(p string) bool
+	kept  map[string][]byte
 }
 
 func (s *sizeSink) put(p string, data []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sizes[p] = len(data)
-	if _, ok := s.keep[p]; ok {
-		s.keep[p] = data
+	if s.keep(p) {
+		s.kept[p] = data
 	}
 	return nil
+}
+
+// pagesOf are the pages of a listing, in order, first at pathOf(1).
+func pagesOf(files map[string][]byte, pathOf func(k int) string) [][]byte {
+	var out [][]byte
+	for k := 1; files[pathOf(k)] != nil; k++ {
+		out = append(out, files[pathOf(k)])
+	}
+	return out
 }
 
 // TestNoFileOverBudget builds the fixture site with 400 more runs — clones
@@ -64,6 +79,7 @@ func TestNoFileOverBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a site of 400 runs")
 	}
+	scaleRuns := *scaleRunsFlag
 	cfg := fixture(t)
 	cfg.Runs = aliasFS{cfg.Runs, "alpha"}
 	moreRuns = func(in *loaded, sc *scored) {
@@ -96,7 +112,11 @@ func TestNoFileOverBudget(t *testing.T) {
 		}
 	}
 	defer func() { moreRuns = nil }()
-	out := &sizeSink{sizes: map[string]int{}, keep: map[string][]byte{"index.html": nil, "board/implicit-age-pairwise.html": nil}}
+	home := func(k int) string { return boardPartPath(run.Explicit, score.Composite, k) }
+	pw := func(k int) string { return pairwisePartPath(run.Implicit, score.ViewOf(design.AttrAge), k) }
+	out := &sizeSink{sizes: map[string]int{}, kept: map[string][]byte{}, keep: func(p string) bool {
+		return strings.HasPrefix(p, "board/explicit-composite") || p == homePath || strings.HasPrefix(p, "board/implicit-age-pairwise")
+	}}
 	if _, err := generate(cfg, out); err != nil {
 		t.Fatal(err)
 	}
@@ -120,25 +140,32 @@ func TestNoFileOverBudget(t *testing.T) {
 	// Every run is on its board; the chart and the pairwise matrix show
 	// the top runs, and the pairwise page every run against its
 	// neighbours.
-	home := out.keep["index.html"]
+	homes := pagesOf(out.kept, home)
+	if got, want := len(homes), (scaleRuns/2+3+pageRows-1)/pageRows; got != want {
+		t.Errorf("the explicit composite board has %d pages, want %d of %d runs", got, want, pageRows)
+	}
 	// The explicit board: the clones, alpha, alpha-twin and beta, and the
 	// decision run's board.
-	if got, want := bytes.Count(home, []byte("<tbody ")), scaleRuns/2+4; got != want {
-		t.Errorf("index.html lists %d runs, want %d", got, want)
+	if got, want := bytes.Count(bytes.Join(homes, nil), []byte("<tbody ")), scaleRuns/2+4; got != want {
+		t.Errorf("the explicit composite board's pages list %d runs, want %d", got, want)
 	}
-	if !bytes.Contains(home, []byte(fmt.Sprintf("the %d runs ranked highest (of %d)", chartMax, scaleRuns/2+3))) {
+	if !bytes.Contains(homes[0], []byte(fmt.Sprintf("the %d runs ranked highest (of %d)", chartMax, scaleRuns/2+3))) {
 		t.Error("index.html does not say its chart shows the top runs")
 	}
-	pw := out.keep["board/implicit-age-pairwise.html"]
-	heads := regexp.MustCompile(`<table class=pairwise>.*?<tbody>`).Find(pw)
+	pws := pagesOf(out.kept, pw)
+	heads := regexp.MustCompile(`<table class=pairwise>.*?<tbody>`).Find(pws[0])
 	if got := bytes.Count(heads, []byte("<th scope=col>")); got != matrixMax+1 {
 		t.Errorf("the pairwise matrix has %d columns, want the top %d and the row labels", got, matrixMax)
 	}
-	neighbours := regexp.MustCompile(`(?s)<table class="pairwise neighbours">.*?</table>`).Find(pw)
-	if got := bytes.Count(neighbours, []byte("<tr id=")); got != scaleRuns/2 {
-		t.Errorf("the neighbours table has %d rows, want every ranked run (%d)", got, scaleRuns/2)
+	rows := 0
+	for _, p := range pws {
+		neighbours := regexp.MustCompile(`(?s)<table class="pairwise neighbours">.*?</table>`).Find(p)
+		rows += bytes.Count(neighbours, []byte("<tr id="))
 	}
-	if !bytes.Contains(pw, []byte(fmt.Sprintf("over all %s of the board", plural(scaleRuns/2*(scaleRuns/2-1)/2, "comparison")))) {
+	if rows != scaleRuns/2 {
+		t.Errorf("the neighbours tables have %d rows, want every ranked run (%d)", rows, scaleRuns/2)
+	}
+	if !bytes.Contains(pws[0], []byte(fmt.Sprintf("over all %s of the board", plural(scaleRuns/2*(scaleRuns/2-1)/2, "comparison")))) {
 		t.Error("the pairwise page does not say its p-values are over all the board's pairs")
 	}
 }

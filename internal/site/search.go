@@ -99,7 +99,7 @@ func searchIndex(texts *datasetTexts, sc *scored) []searchItem {
 			ids = append(ids, m.Model.ID)
 		}
 		if e.Ranked && !strings.Contains(md.href, "#") {
-			md.href = boardPath(m.Variant, score.Composite) + "#" + e.ID()
+			md.href = boardRowPath(sc, e, score.Composite)
 		}
 		md.runs = append(md.runs, e.ID())
 	}

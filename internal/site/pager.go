@@ -1,0 +1,152 @@
+package site
+
+// Listings of every run — the boards, the pairwise pages' neighbour
+// tables — are split into pages of pageRows places each, so that no file
+// passes the 500 KB budget at 1,000 runs. Page 1 keeps the listing's URL
+// and the top of the ranking; page k > 1 is the same name with "-k"
+// (board/explicit-age-2.html). Ranks are the whole board's: a page only
+// slices the rows. Each page says which places of how many runs it shows
+// and links to every other page with plain links.
+
+import (
+	"strconv"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/score"
+)
+
+// pageRows is the most places (runs, with their intervention rows) one
+// page of a listing shows. The heaviest row is a composite board's, about
+// 1.7 KB with its robustness row (865 KB for ~500 runs at 1,000 runs
+// before pagination), so a page's rows stay near 170 KB, under half the
+// budget with the page's fixed parts (chart, capped tables) beside them.
+// The same rule holds for every listing. A variable so that tests can
+// force small pages.
+var pageRows = 100
+
+// pager is what a page of a listing says of its slice and of the others.
+type pager struct {
+	Page, Of int
+	// Places is the places of each table this page shows, "101–200";
+	// Lists names what the places are of: "table", or "list".
+	Places, Lists string
+	Prev, Next    *pagerLink
+	Pages         []pagerLink // every page, this one marked
+}
+
+type pagerLink struct {
+	Label, Href string
+	Current     bool
+}
+
+// listingPages is how many pages a listing of tables with these many
+// rows takes: at least one.
+func listingPages(rows ...int) int {
+	n := 1
+	for _, r := range rows {
+		n = max(n, (r+pageRows-1)/pageRows)
+	}
+	return n
+}
+
+// pageSpan is the rows of page k (from 1) of a table of n rows: [lo, hi).
+func pageSpan(n, k int) (lo, hi int) {
+	lo = min(n, (k-1)*pageRows)
+	return lo, min(n, lo+pageRows)
+}
+
+// pagedPath is page k (from 1) of the listing whose first page is at
+// first; name is the listing's file name without ".html" for pages after
+// the first (board pages share "board/<variant>-<view>").
+func pagedPath(first, name string, k int) string {
+	if k == 1 {
+		return first
+	}
+	return name + "-" + strconv.Itoa(k) + ".html"
+}
+
+// placesLabel is "101–200", the places page k of a listing of most rows
+// shows.
+func placesLabel(most, k int) string {
+	lo, hi := pageSpan(most, k)
+	if hi-lo == 1 {
+		return itoa(hi)
+	}
+	return itoa(lo+1) + "–" + itoa(hi)
+}
+
+// pagerOf is page k's pager among n pages of a listing whose longest table
+// has most rows, page j at pathOf(j); nil when the listing has one page.
+// Its links are relative to page k, as a partial template cannot call
+// the page's Rel.
+func pagerOf(k, n, most int, pathOf func(int) string) *pager {
+	if n == 1 {
+		return nil
+	}
+	p := &pager{Page: k, Of: n, Places: placesLabel(most, k), Lists: "table"}
+	for j := 1; j <= n; j++ {
+		l := pagerLink{Label: placesLabel(most, j), Href: relPath(pathOf(k), pathOf(j)), Current: j == k}
+		p.Pages = append(p.Pages, l)
+		if j == k-1 {
+			p.Prev = &pagerLink{Label: "← places " + l.Label, Href: l.Href}
+		}
+		if j == k+1 {
+			p.Next = &pagerLink{Label: "places " + l.Label + " →", Href: l.Href}
+		}
+	}
+	return p
+}
+
+// pageOf is page k (from 1) of a list.
+func pageOf[T any](list []T, k int) []T {
+	lo, hi := pageSpan(len(list), k)
+	return list[lo:hi]
+}
+
+// sliceNote is what a table's caption says of its slice on page k of a
+// listing of pages: "" when the listing has one page, else "places
+// 101–200 of 523 runs" ("" too when the table has no row on the page).
+func sliceNote(n, k, pages int) string {
+	lo, hi := pageSpan(n, k)
+	if pages == 1 || lo == hi {
+		return ""
+	}
+	return "places " + placesLabel(n, k) + " of " + plural(n, "run")
+}
+
+// rowPlaces maps every ranked run to its place (from 0) in each view's
+// order of its board; an intervention run to its parent's, whose row
+// lists it.
+func rowPlaces(boards []*board.Board) map[string][score.NumViews]int {
+	m := map[string][score.NumViews]int{}
+	for _, bd := range boards {
+		for _, v := range score.Views {
+			for i, e := range bd.Ranked[v] {
+				p := m[e.ID()]
+				p[v] = i
+				m[e.ID()] = p
+				for _, iv := range e.Interventions {
+					q := m[iv.Entry.ID()]
+					q[v] = i
+					m[iv.Entry.ID()] = q
+				}
+			}
+		}
+	}
+	return m
+}
+
+// boardRowPath is the page of the board of a variant and view that
+// holds run e's row (its own or, for an intervention run, its parent's),
+// with the row's anchor; the board's first page when it has no row there.
+func boardRowPath(sc *scored, e *board.Entry, v score.View) string {
+	place, ok := sc.places[e.ID()]
+	if !ok {
+		return boardPath(e.Run.Manifest.Variant, v)
+	}
+	holder := e
+	if e.Parent != nil {
+		holder = e.Parent
+	}
+	return anchored(boardPartPath(e.Run.Manifest.Variant, v, place[v]/pageRows+1), holder.ID())
+}

@@ -1,0 +1,138 @@
+package site
+
+import (
+	"bytes"
+	"github.com/google/go-cmp/cmp"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/crawl"
+	"github.com/discrimeval/leaderboard/internal/score"
+)
+
+// segments cuts the parts of a minified page (whose end tags may be left
+// out) that start with start and run to the next start or to the end of
+// their table, within the tables whose caption begins with within ("" for
+// any); by table, named by its caption up to " · ".
+func segments(page []byte, within, start string, into map[string][][]byte) {
+	for _, table := range bytes.Split(page, []byte("<table"))[1:] {
+		table, _, _ = bytes.Cut(table, []byte("</table>"))
+		_, caption, ok := bytes.Cut(table, []byte("<caption>"+within))
+		if !ok {
+			continue
+		}
+		caption, _, _ = bytes.Cut(caption, []byte("</caption>"))
+		name, _, _ := bytes.Cut(caption, []byte(" · "))
+		parts := bytes.Split(table, []byte(start))
+		for _, p := range parts[1:] {
+			into[string(name)] = append(into[string(name)], append([]byte(start), p...))
+		}
+	}
+}
+
+// boardRows adds one board page's rows, a run's tbody each, and its
+// robustness panel's rows, by table.
+func boardRows(page []byte, rows, robust map[string][][]byte) {
+	segments(page, "", "<tbody data-provider", rows)
+	segments(page, "Composite rank of each run", "<tr><th scope=row>", robust)
+}
+
+// TestPaginationKeepsTheReading builds the fixture site with pages of two
+// places and checks it against the fixture site of one page a board:
+// every board's pages, in order, hold exactly the rows of the whole board
+// (each run once, with the whole board's ranks and every number), every
+// page says which places of how many runs it shows, the pager's and every
+// other link resolves and no id repeats (crawl.Site over the whole site),
+// and a run page's link to its board reaches the page with its row.
+func TestPaginationKeepsTheReading(t *testing.T) {
+	skipWholeSitesUnderRace(t)
+	whole := fixtureSite(t)
+	defer func(n int) { pageRows = n }(pageRows)
+	pageRows = 2
+	paged := generateMap(t, fixture(t))
+	pageRows = 100
+	for _, p := range crawl.Site(paged) {
+		t.Error(p)
+	}
+	paginated := 0
+	for _, variant := range board.Variants {
+		for _, v := range score.Views {
+			first := boardPath(variant, v)
+			rows, robust := map[string][][]byte{}, map[string][][]byte{}
+			k := 1
+			for ; paged[boardPartPath(variant, v, k)] != nil; k++ {
+				p := paged[boardPartPath(variant, v, k)]
+				if k > 1 && first == homePath {
+					// Pages after the home page's are in board/: their links
+					// climb one folder more.
+					p = bytes.ReplaceAll(p, []byte("../"), nil)
+				}
+				if k > 1 && !bytes.Contains(p, []byte("Page "+itoa(k)+" of ")) {
+					t.Errorf("%s does not say which page it is", boardPartPath(variant, v, k))
+				}
+				boardRows(p, rows, robust)
+			}
+			if k > 2 {
+				paginated++
+			}
+			wantRows, wantRobust := map[string][][]byte{}, map[string][][]byte{}
+			boardRows(whole[first], wantRows, wantRobust)
+			if variant == board.Variants[0] && len(wantRows["Log-probability runs"]) < 3 {
+				t.Fatalf("%s: %d rows found: the pattern is stale", first, len(wantRows))
+			}
+			if variant == board.Variants[0] && v == score.Composite && len(wantRobust) == 0 {
+				t.Fatalf("%s: no robustness row found: the pattern is stale", first)
+			}
+			for _, c := range []struct {
+				what      string
+				got, want map[string][][]byte
+			}{{"rows", rows, wantRows}, {"robustness rows", robust, wantRobust}} {
+				if diff := cmp.Diff(c.want, c.got); diff != "" {
+					t.Errorf("%s: its %d pages' %s are not the whole board's (-whole +pages):\n%s", first, k-1, c.what, diff)
+				}
+			}
+		}
+	}
+	if paginated == 0 {
+		t.Fatal("no board has more than one page at two places a page")
+	}
+	// A run page links to the page of each board that holds its row.
+	for _, id := range []string{"beta", "alpha-twin"} {
+		run := paged[runPath(id)]
+		for _, v := range score.Views {
+			m := regexp.MustCompile(`href="?\.\./\.\./(board/[^" >]*-` + v.Name() + `(?:-\d+)?\.html|index\.html)#` + regexp.QuoteMeta(id) + `"?[ >]`).FindSubmatch(run)
+			if m == nil {
+				t.Errorf("%s: no link to its row on the %s board", runPath(id), v.Name())
+				continue
+			}
+			if !bytes.Contains(paged[string(m[1])], []byte("<tr id="+id+">")) {
+				t.Errorf("%s links to %s#%s, which does not hold the row", runPath(id), m[1], id)
+			}
+		}
+	}
+	// The downloads pages list each run's files once, the changes pages
+	// each added run's checks once.
+	for _, c := range []struct {
+		first, name string
+		item        func(id string) string
+	}{
+		{downloadsPath, "downloads", func(id string) string { return "href=" + runDataPath(id) + ">" }},
+		{changesPath, "changes", func(id string) string { return "id=checks-" + id + ">" }},
+	} {
+		pages := pagesOf(paged, func(k int) string { return pagedPath(c.first, c.name, k) })
+		if len(pages) < 2 {
+			t.Errorf("%s: %d pages at two places a page", c.first, len(pages))
+		}
+		all := bytes.Join(pages, nil)
+		for _, e := range []string{"alpha-twin", "beta", "delta", "gamma"} {
+			if n, want := bytes.Count(all, []byte(c.item(e))), bytes.Count(whole[c.first], []byte(c.item(e))); n != want || want != 1 {
+				t.Errorf("%s: its pages hold %q %d times, the whole page %d", c.first, c.item(e), n, want)
+			}
+		}
+	}
+	if !strings.Contains(string(paged[homePath]), "sorting and filters act on this page’s runs only") {
+		t.Error("the paged home page does not say its sorting acts on the page")
+	}
+}
