@@ -253,6 +253,105 @@
     render();
     slot.scrollIntoView({ block: "nearest" });
   });
-  window.addEventListener("hashchange", fromHash);
-  if (!fromHash()) { selA.value = data.base && byId[data.base] !== undefined ? data.base : cells[0].id; render(); }
+  selA.value = data.base && byId[data.base] !== undefined ? data.base : cells[0].id;
+  if (!fromHash()) { render(); }
+
+  // Every pair of cells whose P(yes) (share of yes answers) differs by
+  // more than a threshold, as the run's swing finder counts them
+  // (swings.html; score.RunSwings): P(yes) from the log-probabilities in
+  // hundredths as this page holds them, with the same arithmetic as Go's
+  // (internal/site/cellview.go swingCells), so the count is the finder's.
+  // The threshold is in the URL: "#swings?t=0.30".
+  function lse(v) {
+    var m = -Infinity, s = 0, k;
+    for (k = 0; k < v.length; k++) { m = Math.max(m, v[k]); }
+    if (m === -Infinity) { return m; }
+    for (k = 0; k < v.length; k++) { s += Math.exp(v[k] - m); }
+    return m + Math.log(s);
+  }
+  function pOf(i) {
+    if (decision) {
+      var p = picks[i] || "", y = 0, n = 0;
+      for (var k = 0; k < p.length; k += data.width) {
+        var c = data.counted.charAt(code(p, k, data.width));
+        if (c === "y") { y++; } else if (c === "n") { n++; }
+      }
+      return y + n > 0 ? y / (y + n) : NaN;
+    }
+    var f = data.forms.length, at = i * f * 2, v = [];
+    if (data.lp.charAt(at) === ".") { return NaN; }
+    for (var j = 0; j < f; j++) { var c2 = code(data.lp, at + 2 * j, 2); v.push(c2 === ZERO ? -Infinity : -c2 / 100); }
+    var logit = lse(v.slice(0, data.yes)) - lse(v.slice(data.yes));
+    return 1 / (1 + Math.exp(-logit));
+  }
+  var picks = decision ? data.picks.split(".") : [];
+  var ps = cells.map(function (td, i) { return pOf(i); });
+  function pText(p) { return decision ? Math.round(100 * p) + "%" : p.toFixed(2); }
+  var sw = el("details", "sw-pairs"), swSum = el("summary", "", "Pairs of cells whose " + (decision ? "share of yes answers" : "P(yes)") + " differs by more than a threshold");
+  sw.id = "sw-pairs";
+  sw.appendChild(swSum);
+  var swForm = el("form", "filters"), swLabel = el("label", "", "Threshold "), swSel = el("select");
+  swForm.setAttribute("aria-label", "Threshold");
+  swSel.name = "t";
+  var ts = [];
+  for (var k = 0; k < 19; k++) { ts.push(((k + 1) / 20).toFixed(2)); swSel.add(new Option(ts[k], ts[k])); }
+  swSel.value = "0.30";
+  swLabel.appendChild(swSel);
+  swForm.appendChild(swLabel);
+  swForm.addEventListener("submit", function (e) { e.preventDefault(); });
+  var swCount = el("p", "sw-count"), swList = el("ol", "sw-list");
+  swCount.setAttribute("aria-live", "polite");
+  sw.appendChild(swForm);
+  sw.appendChild(swCount);
+  sw.appendChild(swList);
+  slot.parentNode.insertBefore(sw, slot.nextSibling);
+  function pairs(k) {
+    var t = (k + 1) / 20, out = [];
+    for (var i = 0; i < ps.length; i++) {
+      for (var j = i + 1; j < ps.length; j++) {
+        if (isNaN(ps[i]) || isNaN(ps[j]) || ps[i] === ps[j]) { continue; }
+        var lo = ps[i] < ps[j] ? i : j, hi = lo === i ? j : i, d = ps[hi] - ps[lo];
+        if (!(d <= t + 1e-9)) { out.push({ d: d, lo: lo, hi: hi, i: i, j: j }); }
+      }
+    }
+    // Largest first; ties by the two cells' places in the grid.
+    out.sort(function (x, y) { return y.d - x.d || x.i - y.i || x.j - y.j; });
+    return out;
+  }
+  var scrollNext = false;
+  function showPairs() {
+    var k = ts.indexOf(swSel.value), t = ts[k], list = pairs(k);
+    swCount.textContent = "";
+    swCount.appendChild(document.createTextNode(list.length.toLocaleString("en-US") + (list.length === 1 ? " pair" : " pairs") + " of cells differ by more than " + t + ", as counted in "));
+    var fl = el("a", "", "the run’s swing finder");
+    fl.href = "swings.html#swings?t=" + t;
+    swCount.appendChild(fl);
+    swCount.appendChild(document.createTextNode(", which gives each scenario’s noise reference. A pair opens its two cells side by side above."));
+    swList.textContent = "";
+    list.forEach(function (x) {
+      var li = el("li"), a = el("a", "", x.d.toFixed(2));
+      a.href = "#cells?a=" + cells[x.lo].id + "&b=" + cells[x.hi].id;
+      li.appendChild(a);
+      li.appendChild(document.createTextNode(": " + label(cells[x.lo].id) + " " + pText(ps[x.lo]) + " to " + label(cells[x.hi].id) + " " + pText(ps[x.hi])));
+      swList.appendChild(li);
+    });
+  }
+  function swFromHash() {
+    var m = /^#swings\?t=([0-9.]+)$/.exec(location.hash);
+    if (!m) { return; }
+    var v = Number(m[1]).toFixed(2);
+    if (ts.indexOf(v) >= 0) { swSel.value = v; }
+    sw.open = true;
+    showPairs();
+    sw.scrollIntoView({ block: "start" });
+  }
+  swSel.addEventListener("change", function () { history.replaceState(null, "", "#swings?t=" + swSel.value); showPairs(); });
+  sw.addEventListener("toggle", function () { if (sw.open && !swList.firstChild) { showPairs(); } });
+  swList.addEventListener("click", function (e) { if (e.target.closest("a")) { scrollNext = true; } });
+  window.addEventListener("hashchange", function () {
+    if (fromHash() && scrollNext) { slot.scrollIntoView({ block: "start" }); }
+    scrollNext = false;
+    swFromHash();
+  });
+  swFromHash();
 })();

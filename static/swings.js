@@ -31,10 +31,17 @@
     var t = ts[k], shown = 0, pairs = 0, nullPairs = 0;
     rows.forEach(function (tr, i) {
       var p = at(data.pairs[i], k), np = at(data.nullPairs[i], k), na = data.nullAny[i][k];
-      tr.cells[1].textContent = thousands(p);
       tr.cells[2].textContent = np < 0 ? "n/a" : (np / 10).toFixed(1);
       tr.cells[3].textContent = na < 0 ? "n/a" : Math.round(na / 10) + "%";
       tr.hidden = p === 0;
+      // The scenario page lists the pairs at this threshold.
+      var q = tr.cells[0].querySelector("a"), href = q.getAttribute("href").split("#")[0] + "#swings?t=" + t;
+      q.href = href;
+      var count = document.createElement("a");
+      count.href = href;
+      count.textContent = thousands(p);
+      tr.cells[1].textContent = "";
+      tr.cells[1].appendChild(count);
       if (p > 0) { shown++; }
       if (np >= 0) { pairs += p; nullPairs += np / 10; }
     });
@@ -47,7 +54,7 @@
       summary.textContent = w + " of " + data.of + " scenarios have a swing over " + t + " (" + thousands(pairs) + " pairs); under the run’s own noise alone " +
         (data.expected[k] / 10).toFixed(1) + " would be expected, 95% between " + data.lo[k] + " and " + data.hi[k] + " (" + thousands(Math.round(nullPairs)) + " pairs expected): " + verdict + ".";
     }
-    out.textContent = shown + " of " + rows.length + " scenarios shown";
+    out.textContent = shown + " of " + rows.length + " scenarios shown; a scenario’s number of pairs opens the list of them on its page";
   }
   function fromHash() {
     var m = /^#swings\?t=([0-9.]+)$/.exec(location.hash), k = ts.indexOf(m ? Number(m[1]).toFixed(2) : def);

@@ -47,7 +47,7 @@ func runPages(cfg Config, in *loaded, e *board.Entry, cells map[int]*score.Quest
 		}
 		return r.emitTo(prov, out)
 	}))
-	swings := swingsPage(in.texts, e, score.RunSwings(cells, e.Run.Manifest.Scoring == run.Decision))
+	swings := swingsPage(in.texts, e, score.RunSwings(swingCells(e.Run.Manifest, cells), e.Run.Manifest.Scoring == run.Decision))
 	pool.submit(out.job(func(r *renderer) error { return r.emitTo(swings, out) }))
 	ids := slices.Sorted(maps.Keys(cells))
 	for i, q := range ids {

@@ -207,3 +207,61 @@ func boundedForms(m *run.Manifest, row *run.Row) uint32 {
 	}
 	return mask
 }
+
+// lpValue is the log-probability a code stands for, as static/cells.js
+// reads it: "below −40.93" is taken as −40.94.
+func lpValue(n int) float64 {
+	if n == lpZero {
+		return math.Inf(-1)
+	}
+	return -float64(n) / 100
+}
+
+// swingCells is the run's cells as the swing finder counts them: for a
+// log-probability run, each cell's logit and P(yes) from its answer forms'
+// log-probabilities as its scenario page holds them (in hundredths), so
+// that the page's list of pairs over a threshold (static/cells.js, the
+// same arithmetic) has exactly the finder's count. This moves a P(yes) by
+// at most 0.0025. A sampled run's shares are exact on the page already.
+func swingCells(m *run.Manifest, cells map[int]*score.QuestionCells) map[int]*score.QuestionCells {
+	if m.Scoring == run.Decision {
+		return cells
+	}
+	forms, yes := len(m.Choices.Forms()), len(m.Choices.Yes)
+	out := make(map[int]*score.QuestionCells, len(cells))
+	lps := make([]float64, forms)
+	for q, qs := range cells {
+		c := *qs
+		for i := range c {
+			s := &c[i]
+			if !s.Present || len(s.Cell.LP) != forms {
+				s.Present = false // ".." on the page
+				continue
+			}
+			for k, lp := range s.Cell.LP {
+				lps[k] = lpValue(lpCode(lp))
+			}
+			s.Cell.Logit = pageLSE(lps[:yes]) - pageLSE(lps[yes:])
+			s.P = 1 / (1 + math.Exp(-s.Cell.Logit))
+		}
+		out[q] = &c
+	}
+	return out
+}
+
+// pageLSE is log Σ exp(lp), in the order of operations of run's
+// logSumExp and of static/cells.js.
+func pageLSE(lps []float64) float64 {
+	m := math.Inf(-1)
+	for _, lp := range lps {
+		m = math.Max(m, lp)
+	}
+	if math.IsInf(m, -1) {
+		return m
+	}
+	var s float64
+	for _, lp := range lps {
+		s += math.Exp(lp - m)
+	}
+	return m + math.Log(s)
+}

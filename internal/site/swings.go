@@ -5,7 +5,10 @@ package site
 // happens under the run's own noise alone (score.RunSwings, METHODOLOGY.md
 // "Prompt-level swings"). The table is written at the default threshold;
 // static/swings.js shows it at another from the numbers in the page, and
-// keeps the threshold in the URL ("#swings?t=0.50").
+// keeps the threshold in the URL ("#swings?t=0.50"). It links each
+// scenario's number of pairs to its scenario page at that threshold, where
+// static/cells.js lists every pair from the page's own numbers; the
+// finder counts on those same numbers (swingCells), so the two agree.
 
 import (
 	"math"
