@@ -298,3 +298,53 @@ func TestScrollCueWithoutScrollState(t *testing.T) {
 		t.Errorf("%d boxes overflowing and %d fitting: the test no longer sees both", over, fits)
 	}
 }
+
+// TestGroupPlotsFitPhone: the group page's per-group plots (the narrow
+// dot plots, chart.DotNarrowWidth) fit a 320 and a 375 px phone with no
+// sideways scroll in their boxes, at a size where their smallest text (12
+// units) is at least 11 px, all shown at one width (one scale on screen);
+// at 1280 px they stand side by side.
+func TestGroupPlotsFitPhone(t *testing.T) {
+	type plots struct {
+		Page, Inner int
+		Widths      []float64
+		Scales      []float64
+		Scrolling   []string
+		Tops        []float64
+	}
+	const js = `(() => {
+		const vw = document.documentElement.clientWidth, out = {page: document.documentElement.scrollWidth, inner: vw, widths: [], scales: [], scrolling: [], tops: []};
+		for (const svg of document.querySelectorAll(".group-plots svg")) {
+			const r = svg.getBoundingClientRect(), vb = svg.viewBox.baseVal.width;
+			out.widths.push(Math.round(r.width * 10) / 10);
+			out.scales.push(r.width / vb);
+			out.tops.push(Math.round(r.top));
+			for (let e = svg; e && e !== document.body; e = e.parentElement) {
+				if (e.scrollWidth > e.clientWidth + 1 || r.right > vw + 1 || r.left < -1) { out.scrolling.push(svg.id + " in " + e.tagName + "." + e.className); break; }
+			}
+		}
+		return out;
+	})()`
+	for _, width := range []int64{320, 375, 1280} {
+		tb := newTab(t, width, 800, "light")
+		for _, page := range []string{"board/explicit-groups.html", "board/implicit-groups.html"} {
+			tb.open(siteDir, page)
+			v := eval[plots](tb, js)
+			if len(v.Widths) < 7 {
+				t.Fatalf("%s: %d plots", page, len(v.Widths))
+			}
+			if v.Page > v.Inner || len(v.Scrolling) > 0 {
+				t.Errorf("%s at %d px: page %d px in a %d px window; plots that scroll or stick out: %v", page, width, v.Page, v.Inner, v.Scrolling)
+			}
+			for i, s := range v.Scales {
+				if 12*s < 11 || v.Widths[i] != v.Widths[0] {
+					t.Errorf("%s at %d px: plot %d is %v px wide (its 12-unit text at %.1f px), the first %v", page, width, i, v.Widths[i], 12*s, v.Widths[0])
+				}
+			}
+			if width == 1280 && v.Tops[1] != v.Tops[0] {
+				t.Errorf("%s at 1280 px: the first two plots are not side by side (tops %v, %v)", page, v.Tops[0], v.Tops[1])
+			}
+			tb.checkClean(page)
+		}
+	}
+}

@@ -40,6 +40,9 @@
 //	chart-muted             secondary text (axis title, hints, n/a)
 //	chart-legend            a legend
 //	chart-tie               a tied rank ("=2")
+//	chart-halo              the narrow dot plot's labels and values, with
+//	                        a halo (stroke #fff) that keeps them legible
+//	                        across the grid lines
 //
 // Suggested CSS (the site's custom properties):
 //
@@ -47,6 +50,8 @@
 //	/* never wider than the viewBox; at least 11/12 of it, so text ≥ 11px */
 //	.chart-dots { max-width: 640px; min-width: 587px; }
 //	.chart-intervals { max-width: 720px; min-width: 660px; }
+//	.chart-dots-narrow { max-width: 300px; }   /* fits a 320 px phone */
+//	.chart-halo { stroke: var(--bg); }
 //	.chart-pos { color: var(--pos); }
 //	.chart-neg { color: var(--neg); }
 //	@media print { .chart-dots, .chart-intervals { break-inside: avoid; } }
@@ -73,9 +78,12 @@ import (
 // The viewBox widths of the kinds of chart. Heights follow from the number
 // of rows.
 const (
-	DotWidth      = 640
-	IntervalWidth = 720
-	NarrowWidth   = 360 // IntervalPlot's phone layout
+	DotWidth = 640
+	// DotNarrowWidth is DotPlot's narrow layout: small multiples that fit
+	// a 320 px phone at full size.
+	DotNarrowWidth = 300
+	IntervalWidth  = 720
+	NarrowWidth    = 360 // IntervalPlot's phone layout
 )
 
 // Interval is an estimate with its 95% interval. Value NaN (or infinite)
@@ -444,9 +452,13 @@ func (w *svg) axis(sc scale, vals []float64, decimals int, withSign bool, top, b
 	w.line(x0, top-4, x0, bottom, s("class", "chart-zeroline"), s("stroke", "currentColor"), n("stroke-width", 1.5))
 	y := bottom + 36
 	if left != "" || right != "" {
-		// At the ends of the axis, where they cannot collide.
+		// At the ends of the axis, where they cannot collide; on two
+		// lines if they would not both fit on one.
 		if left != "" {
 			w.text(sc.x0, y, "start", "chart-muted", left)
+			if right != "" && textWidth(left, 13)+textWidth(right, 13)+12 > sc.x1-sc.x0 {
+				y += 18
+			}
 		}
 		if right != "" {
 			w.text(sc.x1, y, "end", "chart-muted", right)

@@ -461,3 +461,47 @@ func TestDotIncludeSharesScale(t *testing.T) {
 		t.Error("a NaN axis value was accepted")
 	}
 }
+
+// TestDotNarrowFits: the narrow dot plot is DotNarrowWidth wide, and no
+// piece of its text (at the 0.6 em the layout assumes, 13 units) leaves
+// the viewBox or runs into another on the same line: the labels and
+// values on their own line, the axis's direction hints on two lines when
+// they would collide. Labels of up to 28 characters are not cut.
+func TestDotNarrowFits(t *testing.T) {
+	p := dots()
+	p.Narrow = true
+	p.Rows[0].Label = "Synthetic Skew 13B (sampled)" // 28 characters
+	p.Rows[1].Label = "A model whose name is far too long for one line"
+	p.Include = []float64{-0.6, 1.6}
+	out := render(t, p.SVG)
+	if !strings.Contains(out, `class="chart chart-dots-narrow"`) || !strings.Contains(out, `viewBox="0.00 0.00 300.00 `) {
+		t.Fatalf("not a 300-unit narrow dot plot: %.300s", out)
+	}
+	if !strings.Contains(out, ">Synthetic Skew 13B (sampled)</text>") {
+		t.Error("a 28-character label is cut")
+	}
+	re := regexp.MustCompile(`<text x="([0-9.]+)" y="([0-9.]+)"(?: text-anchor="(\w+)")?[^>]*>([^<]+)</text>`)
+	type span struct {
+		a, b float64
+		tick bool
+	}
+	lines := map[string][]span{}
+	for _, m := range re.FindAllStringSubmatch(out, -1) {
+		x, _ := strconv.ParseFloat(m[1], 64)
+		w := float64(len([]rune(m[4]))) * 13 * 0.6
+		a := map[string]float64{"": x, "start": x, "middle": x - w/2, "end": x - w}[m[3]]
+		if a < 0 || a+w > chart.DotNarrowWidth {
+			t.Errorf("%q spans %.1f to %.1f, outside 0 to %d", m[4], a, a+w, chart.DotNarrowWidth)
+		}
+		tick := regexp.MustCompile(`^[−+]?[0-9.]+$`).MatchString(m[4])
+		for _, o := range lines[m[2]] {
+			if a < o.b && o.a < a+w && !(tick && o.tick) {
+				t.Errorf("%q (%.1f to %.1f) runs into another text on the line y=%s", m[4], a, a+w, m[2])
+			}
+		}
+		lines[m[2]] = append(lines[m[2]], span{a, a + w, tick})
+	}
+	if n := strings.Count(out, "favours baseline") + strings.Count(out, "favours group"); n < 4 {
+		t.Errorf("%d direction words (legend and hints), want 4", n)
+	}
+}

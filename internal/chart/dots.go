@@ -35,6 +35,10 @@ type DotPlot struct {
 	// Include lists values the x axis must reach besides the data's, so
 	// that several plots set side by side share one scale.
 	Include []float64
+	// Narrow lays the plot out DotNarrowWidth wide, for small multiples
+	// that fit a phone: each row's label (and value) on a line of its own
+	// above its interval, so the scale has the whole width.
+	Narrow bool
 }
 
 // DotRow is one row of a DotPlot.
@@ -56,8 +60,12 @@ func (p DotPlot) SVG() (template.HTML, error) {
 	}
 	title := or(p.Title, "Coefficients with 95% intervals")
 	unit := or(p.Axis, "logit points")
+	width, kind := float64(DotWidth), "dots"
+	if p.Narrow {
+		width, kind = DotNarrowWidth, "dots-narrow"
+	}
 	if len(p.Rows) == 0 {
-		return noData("dots", p.ID, title, DotWidth)
+		return noData(kind, p.ID, title, width)
 	}
 	// The data range, with every interval end and second value.
 	lo, hi := 0.0, 0.0
@@ -111,15 +119,31 @@ func (p DotPlot) SVG() (template.HTML, error) {
 	if p.Second != "" {
 		items = append(items, legendItem{func(w *svg, x, y float64) { diamond(w, x, y) }, p.Second})
 	}
-	legendY := body.legend(items, pad, 18, DotWidth-pad)
+	legendY := body.legend(items, pad, 18, width-pad)
 
 	top := legendY + 14
-	bottom := top + rowH*float64(len(p.Rows))
+	// Where a row's label, value and dot go below its top: beside one
+	// another, or stacked (label and value on a line above the dot).
+	lay := dotLayout{labelX: pad + labelW, labelDY: rowH / 2, dotDY: rowH / 2, valueX: width - pad, max: maxDotLabel, anchor: "end"}
 	x0 := pad + labelW + 16
-	x1 := DotWidth - pad - valuesW - 16
+	x1 := width - pad - valuesW - 16
+	if p.Narrow {
+		rowH += 10
+		lay = dotLayout{labelX: pad, labelDY: 10, dotDY: rowH - 12, valueX: width - pad, anchor: "start",
+			max: int((width - 2*pad - valuesW) / (13 * 0.6))}
+		x0, x1 = pad+8, width-pad-8
+	}
+	if p.Second != "" {
+		lay.dotDY -= 5
+	}
+	lay.valueDY = lay.dotDY
+	if p.Narrow {
+		lay.valueDY = lay.labelDY
+	}
+	bottom := top + rowH*float64(len(p.Rows))
 	vals, decimals := ticks(lo, hi, 6)
 	sc := scale{vals[0], vals[len(vals)-1], x0, x1}
-	body.bands(len(p.Rows), top, rowH, DotWidth)
+	body.bands(len(p.Rows), top, rowH, width)
 	left, right := "", ""
 	if sc.lo < 0 {
 		left = "← favours baseline"
@@ -129,23 +153,47 @@ func (p DotPlot) SVG() (template.HTML, error) {
 	}
 	last := body.axis(sc, vals, decimals, true, top, bottom, unit, left, right)
 	for i, r := range p.Rows {
-		cy := top + rowH*float64(i) + rowH/2
-		body.label(pad+labelW, cy+4.5, "end", r.Label, maxDotLabel)
-		dotY := cy
-		if p.Second != "" {
-			dotY = cy - 5
+		y0 := top + rowH*float64(i)
+		if !p.Narrow {
+			body.label(lay.labelX, y0+lay.labelDY+4.5, lay.anchor, r.Label, lay.max)
 		}
-		p.row(&body, sc, r, dotY)
+		p.row(&body, sc, r, y0+lay.dotDY, lay.valueX, y0+lay.valueDY, p.Values && !p.Narrow)
 		if p.Second != "" && finite(r.Second) {
-			diamond(&body, sc.x(r.Second), cy+8)
+			diamond(&body, sc.x(r.Second), y0+lay.dotDY+13)
 		}
 	}
+	if p.Narrow {
+		// The labels and values, on their own line across the grid
+		// lines: drawn last, with a halo of the background colour
+		// (class chart-halo; white here, the page's background by CSS).
+		body.open("g", s("class", "chart-halo"), s("stroke", "#fff"), n("stroke-width", 4), s("stroke-linejoin", "round"), s("paint-order", "stroke"))
+		for i, r := range p.Rows {
+			y := top + rowH*float64(i) + lay.labelDY + 4.5
+			body.label(lay.labelX, y, lay.anchor, r.Label, lay.max)
+			if p.Values && r.Estimate.hasValue() {
+				body.signGroup(sign(r.Estimate.Value))
+				body.text(lay.valueX, y, "end", "", signed(r.Estimate.Value))
+				body.close("g")
+			}
+		}
+		body.close("g")
+	}
 
-	return chart(header{kind: "dots", id: p.ID, title: title, desc: desc, width: DotWidth, height: last + 10}, &body)
+	return chart(header{kind: kind, id: p.ID, title: title, desc: desc, width: width, height: last + 10}, &body)
 }
 
-// row draws one estimate: its interval, its dot and, if asked, its value.
-func (p DotPlot) row(w *svg, sc scale, r DotRow, y float64) {
+// dotLayout places a dot plot's row below the row's top: its label (at
+// labelX, anchored, cut to max characters), its dot and bar, its value
+// (ending at valueX).
+type dotLayout struct {
+	labelX, labelDY, dotDY, valueX, valueDY float64
+	anchor                                  string
+	max                                     int
+}
+
+// row draws one estimate: its interval and its dot at y and, if asked,
+// its value ending at (valueX, valueY).
+func (p DotPlot) row(w *svg, sc scale, r DotRow, y, valueX, valueY float64, value bool) {
 	iv := r.Estimate
 	if !iv.hasValue() {
 		w.text(sc.x0+4, y+4.5, "start", "chart-muted", "n/a")
@@ -171,8 +219,8 @@ func (p DotPlot) row(w *svg, sc scale, r DotRow, y float64) {
 		w.caps(a, b, y, 5)
 	}
 	marker(w, x, y, sg)
-	if p.Values {
-		w.text(DotWidth-12, y+4.5, "end", "", signed(iv.Value))
+	if value {
+		w.text(valueX, valueY+4.5, "end", "", signed(iv.Value))
 	}
 	w.close("g")
 }

@@ -74,5 +74,10 @@ func golden(t *testing.T) map[string]func() (template.HTML, error) {
 		"dots_edge":  dotsEdge().SVG,
 		"intervals":  intervals().SVG,
 		"dots_empty": chart.DotPlot{ID: "empty"}.SVG,
+		"dots_narrow": func() (template.HTML, error) {
+			p := dots()
+			p.Narrow = true
+			return p.SVG()
+		},
 	}
 }

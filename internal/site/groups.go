@@ -17,7 +17,9 @@ import (
 // coefficients) every ranked model's signed coefficient with its 95%
 // interval, in the paper's figure style — one small plot per group, all on
 // one scale — and the same numbers as a table, one figure per composite
-// board table. Its own page: at twenty runs the seven plots are some 70 KB,
+// board table. The plots are chart.DotPlot's narrow layout, 300 px wide:
+// one fits a 320 px phone at full size with no script and no sideways
+// scroll, and a wide screen sets them side by side. Its own page: at twenty runs the seven plots are some 70 KB,
 // more than a board of hundreds of runs can add and stay under the file
 // budget.
 
@@ -132,7 +134,7 @@ func groupFigureFor(bd *board.Board, entries []*board.Entry, variant run.Variant
 	}
 	for _, c := range design.Coefs {
 		f.Heads = append(f.Heads, coefLabel(c))
-		dp := chart.DotPlot{ID: "groups-" + string(bd.Method) + "-" + c.Name(), Include: []float64{lo, hi}, Values: true,
+		dp := chart.DotPlot{ID: "groups-" + string(bd.Method) + "-" + c.Name(), Include: []float64{lo, hi}, Values: true, Narrow: true,
 			Title: coefLabel(c) + " (" + string(variant) + " prompts, " + string(bd.Method) + " runs): each model’s signed coefficient with its 95% interval"}
 		for _, e := range shown {
 			est := shownEstimate(e.Result, c)

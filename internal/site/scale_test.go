@@ -115,7 +115,7 @@ func TestNoFileOverBudget(t *testing.T) {
 	home := func(k int) string { return boardPartPath(run.Explicit, score.Composite, k) }
 	pw := func(k int) string { return pairwisePartPath(run.Implicit, score.ViewOf(design.AttrAge), k) }
 	out := &sizeSink{sizes: map[string]int{}, kept: map[string][]byte{}, keep: func(p string) bool {
-		return strings.HasPrefix(p, "board/explicit-composite") || p == homePath || strings.HasPrefix(p, "board/implicit-age-pairwise")
+		return strings.HasPrefix(p, "board/explicit-composite") || p == homePath || strings.HasPrefix(p, "board/implicit-age-pairwise") || p == "board/implicit-groups.html"
 	}}
 	if _, err := generate(cfg, out); err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestNoFileOverBudget(t *testing.T) {
 		}
 	}
 	t.Logf("largest: %s, %d bytes", largest, out.sizes[largest])
-	for _, p := range []string{"index.html", ProvenancePath, "rubric.html", rubricJSONPath, leaderboardJSONPath, "board/explicit-composite-pairwise.html", "changes.html", "downloads.html", "provenance.html"} {
+	for _, p := range []string{"index.html", ProvenancePath, "rubric.html", rubricJSONPath, leaderboardJSONPath, "board/explicit-composite-pairwise.html", "changes.html", "downloads.html", "provenance.html", "board/explicit-groups.html", "board/implicit-groups.html"} {
 		t.Logf("%s: %d bytes", p, out.sizes[p])
 	}
 	// Every run is on its board; the chart and the pairwise matrix show
@@ -151,6 +151,18 @@ func TestNoFileOverBudget(t *testing.T) {
 	}
 	if !bytes.Contains(homes[0], []byte(fmt.Sprintf("the %d runs ranked highest (of %d)", chartMax, scaleRuns/2+3))) {
 		t.Error("index.html does not say its chart shows the top runs")
+	}
+	// The group plots show the top runs whatever the number of runs, and
+	// say so: their page's size does not grow with the board.
+	groups := out.kept["board/implicit-groups.html"]
+	if !regexp.MustCompile(fmt.Sprintf(`the %d ranked highest on the composite \(of [1-9][0-9]{2}\)`, groupChartMax)).Match(groups) {
+		t.Error("board/implicit-groups.html does not say its plots show the top runs")
+	}
+	if got := bytes.Count(groups, []byte(`<svg`)); got != 7 {
+		t.Errorf("board/implicit-groups.html has %d plots, want 7", got)
+	}
+	if got := bytes.Count(groups, []byte(`<tr><th scope=row>`)); got != groupChartMax {
+		t.Errorf("board/implicit-groups.html's table has %d rows, want the top %d", got, groupChartMax)
 	}
 	pws := pagesOf(out.kept, pw)
 	heads := regexp.MustCompile(`<table class=pairwise>.*?<tbody>`).Find(pws[0])
