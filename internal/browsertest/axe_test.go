@@ -61,6 +61,9 @@ func axePages(p Pages) []string {
 		"board/explicit-composite-pairwise.html",
 		"runs/" + p.RunID + "/scenarios.html",
 		"runs/" + p.RunID + "/swings.html",
+		// The scenario page with its list of pairs over a threshold open.
+		p.Scenario + "#swings?t=0.30",
+		"board/explicit-groups.html",
 		"runs/" + p.RunID + "/provenance.html",
 		"transcripts.html",
 		"benchmark.html",

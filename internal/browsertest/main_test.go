@@ -288,7 +288,8 @@ func existing(pages ...string) []string {
 			continue
 		}
 		seen[page] = true
-		if _, err := os.Stat(filepath.Join(siteDir, filepath.FromSlash(page))); err == nil {
+		file, _, _ := strings.Cut(page, "#") // a page opened at a fragment
+		if _, err := os.Stat(filepath.Join(siteDir, filepath.FromSlash(file))); err == nil {
 			out = append(out, page)
 		}
 	}
