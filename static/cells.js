@@ -326,7 +326,7 @@
     var fl = el("a", "", "the run’s swing finder");
     fl.href = "swings.html#swings?t=" + t;
     swCount.appendChild(fl);
-    swCount.appendChild(document.createTextNode(", which gives each scenario’s noise reference. A pair opens its two cells side by side above."));
+    swCount.appendChild(document.createTextNode(", which gives each scenario’s noise reference." + (list.length ? " A pair opens its two cells side by side above." : "")));
     swList.textContent = "";
     list.forEach(function (x) {
       var li = el("li"), a = el("a", "", x.d.toFixed(2));
