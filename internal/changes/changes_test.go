@@ -365,6 +365,38 @@ func TestReadFS(t *testing.T) {
 	}
 }
 
+// TestReadFilesSkipsQuestions: a run file's questions are read past (no
+// comparison uses them), but must still be an array.
+func TestReadFilesSkipsQuestions(t *testing.T) {
+	r := oldSpecs[0].record()
+	r.Questions = []sitedata.Question{{ID: 3, Rows: 135}}
+	data, err := sitedata.MarshalRun(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"questions": [`) {
+		t.Fatalf("the run file has no questions:\n%s", data)
+	}
+	lb, _ := sitedata.Marshal(sitedata.Leaderboard{Release: sitedata.Release{Label: "x"}, Runs: []sitedata.RunSummary{r.Summary()}})
+	files := map[string][]byte{sitedata.LeaderboardJSON: lb, sitedata.RunFile("a"): data}
+	s, err := ReadFiles(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := s.Details["a"]
+	if d == nil || d.Questions != nil || d.ID != "a" || d.Quality.Rows != r.Quality.Rows {
+		t.Errorf("Details[a] = %+v, want the run without its questions", d)
+	}
+	files[sitedata.RunFile("a")] = []byte(strings.Replace(string(data), `"questions": [`, `"questions": 5, "x": [`, 1))
+	if _, err := ReadFiles(files); err == nil || !strings.Contains(err.Error(), "data/runs/a.json: questions: 5") {
+		t.Errorf("questions not an array: %v", err)
+	}
+	files[sitedata.RunFile("a")] = data[:len(data)-3]
+	if _, err := ReadFiles(files); err == nil {
+		t.Error("a run file cut short: read")
+	}
+}
+
 // TestReadsEarlierReleases reads the committed previous release, written
 // by an earlier generator whose boards listed each run's rank beside its
 // id: a release's leaderboard.json stays readable when the boards' format

@@ -22,8 +22,9 @@ type Site struct {
 	// it was recorded are version 1.
 	ViewsVersion int
 	Runs         []sitedata.RunSummary // by id
-	// Details holds each run's data file; nil when only a leaderboard is
-	// known (a previous release keeps only data/leaderboard.json).
+	// Details holds each run's data file, without its questions (which
+	// no comparison reads); nil when only a leaderboard is known (a
+	// previous release keeps only data/leaderboard.json).
 	Details map[string]*sitedata.Run
 }
 
@@ -45,6 +46,17 @@ func ReadLeaderboard(data []byte) (*Site, error) {
 	return s, nil
 }
 
+// skipped reads past a JSON array or null (whose syntax json.Unmarshal
+// has checked) without keeping it.
+type skipped struct{}
+
+func (*skipped) UnmarshalJSON(b []byte) error {
+	if b[0] != '[' && string(b) != "null" {
+		return fmt.Errorf("questions: %.20s: not an array", b)
+	}
+	return nil
+}
+
 // ReadFiles reads a site's data files, given as path → contents (other
 // files are ignored). A run's data file, when there is one, stands for its
 // leaderboard entry: it is the fuller record of the same numbers.
@@ -62,10 +74,17 @@ func ReadFiles(files map[string][]byte) (*Site, error) {
 		if !sitedata.IsRunFile(p) {
 			continue
 		}
-		var r sitedata.Run
-		if err := json.Unmarshal(data, &r); err != nil {
+		// The questions, the bulk of the file, are read past: no
+		// comparison looks at them, and a site of a thousand runs would
+		// hold them all at once.
+		var w struct {
+			sitedata.Run
+			Questions skipped `json:"questions"`
+		}
+		if err := json.Unmarshal(data, &w); err != nil {
 			return nil, fmt.Errorf("%s: %v", p, err)
 		}
+		r := w.Run
 		if sitedata.RunFile(r.ID) != p {
 			return nil, fmt.Errorf("%s: holds run %q", p, r.ID)
 		}

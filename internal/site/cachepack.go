@@ -77,8 +77,8 @@ func packDeltas(kept map[int]*keptQuestion) []byte {
 	for _, q := range slices.Sorted(maps.Keys(kept)) {
 		k := kept[q]
 		b = binary.LittleEndian.AppendUint32(b, uint32(q))
-		for _, d := range k.Digits {
-			b = binary.LittleEndian.AppendUint32(b, uint32(d))
+		for i := range design.NumCells {
+			b = binary.LittleEndian.AppendUint32(b, uint32(k.Digits(i)))
 		}
 		for _, c := range k.Codes {
 			b = append(b, byte(c))
@@ -95,11 +95,8 @@ func unpackDeltas(b []byte) map[int]*keptQuestion {
 	kept := make(map[int]*keptQuestion, len(b)/deltasRecord)
 	for ; len(b) > 0; b = b[deltasRecord:] {
 		k := new(keptQuestion)
-		for i := range k.Digits {
-			k.Digits[i] = int32(binary.LittleEndian.Uint32(b[4+4*i:]))
-		}
-		for i := range k.Codes {
-			k.Codes[i] = cellCode(b[4+4*design.NumCells+i])
+		for i := range design.NumCells {
+			k.set(i, int32(binary.LittleEndian.Uint32(b[4+4*i:])), cellCode(b[4+4*design.NumCells+i]))
 		}
 		kept[int(binary.LittleEndian.Uint32(b))] = k
 	}

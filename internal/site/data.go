@@ -302,6 +302,9 @@ func dataFiles(cfg Config, in *loaded, sc *scored, site *siteInfo, out sink) ([]
 		records[i] = runRecord(e, rf, incompleteQuestions(sc, e.ID()), diffOf(sc, e.ID()))
 		data, err := sitedata.MarshalRun(records[i])
 		files[i], errs[i] = File{Path: runDataPath(e.ID()), Data: data}, err
+		// The summary and the CSV do not use the questions, the bulk of
+		// a record: they go now, not when every run's record is made.
+		records[i].Questions = nil
 	})
 	for i, err := range errs {
 		if err != nil {
