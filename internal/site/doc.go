@@ -93,8 +93,10 @@
 // (render.go). The output (write.go) hard-links any file whose bytes the
 // previous site already has. A rebuild with nothing changed — the same
 // whole-build key, a hash of the generator and of every file of the
-// inputs — reads and hashes the previous site and, when it is exactly the
-// site that key built, leaves it as it is (unchanged.go). None of it may
+// inputs — checks the previous site and, when it is exactly the site that
+// key built, leaves it as it is (unchanged.go): each file is read and
+// hashed, or, when the kernel describes it (inode, size, times) as when
+// the build recorded it, read back, taken as unchanged. None of it may
 // change a byte of the site: TestCacheNeverChangesTheSite,
 // TestMemoAcrossProcesses, TestUnchangedRebuild.
 //

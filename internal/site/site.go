@@ -95,7 +95,7 @@ func Build(cfg Config, out string, opt WriteOptions) error {
 				io.WriteString(cfg.Warnings, rec.Warnings)
 			}
 			if cfg.Progress != nil {
-				fmt.Fprintf(cfg.Progress, "build: nothing changed since the build the cache recorded: the %d files of %s read and verified (%.1f s)\n", len(rec.Files), out, time.Since(start).Seconds())
+				fmt.Fprintf(cfg.Progress, "build: nothing changed since the build the cache recorded: the %d files of %s verified, %d of them read, the others as the kernel described them when recorded (%.1f s)\n", len(rec.Files), out, rec.read, time.Since(start).Seconds())
 			}
 			if err := o.unlock(); err != nil {
 				return fmt.Errorf("write: %w", err)
@@ -120,7 +120,7 @@ func Build(cfg Config, out string, opt WriteOptions) error {
 		return fmt.Errorf("write: %w", err)
 	}
 	if key != "" {
-		if err := recordSite(cfg.withDefaults(), cfg.Cache, gen, key, files, tee.buf.String()); err != nil {
+		if err := recordSite(cfg.withDefaults(), cfg.Cache, gen, key, o.out, files, tee.buf.String()); err != nil {
 			return fmt.Errorf("cache: %w", err)
 		}
 	}

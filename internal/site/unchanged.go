@@ -33,10 +33,38 @@ import (
 // usual. The cache stays only a shortcut: a missing or damaged entry is a
 // build.
 
+//
+// Reading the site is most of such a rebuild's cost, so the record also
+// keeps, for each file, what the kernel said of it when the build recorded
+// it, its bytes then read back and found the build's: device, inode,
+// size, mode, modification time and status-change time (statOf). A file
+// the kernel describes the same way now is not read again. A change of a
+// file's bytes sets its status-change time to the clock, which no program
+// can set back, so a file edited by hand, or replaced, or copied over
+// with its times kept (cp -p, rsync -t) is read and found different. Only
+// a file whose status-change time is older than a stamp taken before it
+// was described has its description kept (a file created beside the
+// site, on the same file system and clock): a change after the
+// description then gets a later time, even where the file system's clock
+// is coarse. Elsewhere than on Linux every file is read.
+
 // siteRecord is what the cache keeps of a build under its whole-build key.
 type siteRecord struct {
-	Files    []hashedFile // by path
+	Files []hashedFile // by path
+	// Stats holds, for each of Files, the file as described when it was
+	// recorded, or the zero fileStat when its description is not to be
+	// trusted (it is then read and hashed).
+	Stats    []fileStat
 	Warnings string
+	read     int // files unchangedSite read (not kept)
+}
+
+// fileStat is what the kernel says of a file (statOf).
+type fileStat struct {
+	Dev, Ino     uint64
+	Size         int64
+	Mode         uint32
+	Mtime, Ctime int64 // nanoseconds since 1970
 }
 
 // inputsHash hashes every file of the content and runs folders (by path
@@ -147,7 +175,10 @@ func unchangedSite(c *cache.Cache, key, out string) (bool, *siteRecord) {
 	}
 	// The folder holds the recorded files and folders, in the modes a
 	// build gives them, and nothing else but the files a rebuild keeps.
+	// A file described as when it was recorded is not read again.
 	seen := 0
+	same := make([]bool, len(rec.Files))
+	described := len(rec.Stats) == len(rec.Files)
 	err = filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -173,8 +204,13 @@ func unchangedSite(c *cache.Cache, key, out string) (bool, *siteRecord) {
 				seen++
 			}
 		default:
-			if _, listed := want[rel]; !listed {
+			i, listed := want[rel]
+			if !listed {
 				return errNotTheSite
+			}
+			if described && rec.Stats[i] != (fileStat{}) {
+				st, ok := statOf(info)
+				same[i] = ok && st == rec.Stats[i]
 			}
 			seen++
 		}
@@ -183,12 +219,14 @@ func unchangedSite(c *cache.Cache, key, out string) (bool, *siteRecord) {
 	if err != nil || seen != len(rec.Files) {
 		return false, nil
 	}
-	// Every file read and hashed, on every core.
+	// Every other file read and hashed, on every core.
 	var bad atomic.Bool
+	var read atomic.Int64
 	parallel(len(rec.Files), func(i int) {
-		if bad.Load() {
+		if bad.Load() || same[i] {
 			return
 		}
+		read.Add(1)
 		f := rec.Files[i]
 		if !sameFile(filepath.Join(out, filepath.FromSlash(f.Path)), f.SHA256, f.Size) {
 			bad.Store(true)
@@ -197,6 +235,7 @@ func unchangedSite(c *cache.Cache, key, out string) (bool, *siteRecord) {
 	if bad.Load() {
 		return false, nil
 	}
+	rec.read = int(read.Load())
 	return true, &rec
 }
 
@@ -221,19 +260,82 @@ func sameFile(p, sum string, size int64) bool {
 	return hex.EncodeToString(h.Sum(nil)) == sum
 }
 
-// recordSite keeps the build's files and warnings under key, when the
-// inputs still hash to it (none changed while the site was built).
-func recordSite(cfg Config, c *cache.Cache, gen, key string, files []hashedFile, warnings string) error {
+// recordSite keeps the build's files, as now found in the site at out,
+// and warnings under key, when the inputs still hash to it (none changed
+// while the site was built).
+func recordSite(cfg Config, c *cache.Cache, gen, key, out string, files []hashedFile, warnings string) error {
 	if key == "" || siteKey(cfg, gen) != key {
 		return nil
 	}
 	files = slices.Clone(files)
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	data, err := encodeGob(siteRecord{Files: files, Warnings: warnings})
+	data, err := encodeGob(siteRecord{Files: files, Stats: describe(out, files), Warnings: warnings})
 	if err != nil {
 		return err
 	}
 	return c.PutEntry(key, data)
+}
+
+// describe reads back each of the files in the site at out, and returns
+// the description of each found with the recorded bytes, regular, of mode
+// 0644, described the same before and after the read, and with a
+// status-change time before a stamp taken first (the zero fileStat for
+// any other); nil when no stamp can be taken.
+func describe(out string, files []hashedFile) []fileStat {
+	stamp, ok := clockStamp(out)
+	if !ok {
+		return nil
+	}
+	stats := make([]fileStat, len(files))
+	parallel(len(files), func(i int) {
+		stats[i] = describeFile(filepath.Join(out, filepath.FromSlash(files[i].Path)), files[i], stamp)
+	})
+	return stats
+}
+
+func describeFile(p string, want hashedFile, stamp int64) fileStat {
+	f, err := os.OpenFile(p, os.O_RDONLY|oNoFollow, 0)
+	if err != nil {
+		return fileStat{}
+	}
+	defer f.Close()
+	before, err := f.Stat()
+	if err != nil || !before.Mode().IsRegular() || before.Mode().Perm() != 0o644 || before.Size() != want.Size {
+		return fileStat{}
+	}
+	st, ok := statOf(before)
+	if !ok || st.Ctime >= stamp {
+		return fileStat{}
+	}
+	h := sha256.New()
+	if n, err := io.Copy(h, f); err != nil || n != want.Size || hex.EncodeToString(h.Sum(nil)) != want.SHA256 {
+		return fileStat{}
+	}
+	after, err := f.Stat()
+	if err != nil {
+		return fileStat{}
+	}
+	if st2, ok := statOf(after); !ok || st2 != st {
+		return fileStat{}
+	}
+	return st
+}
+
+// clockStamp is the status-change time the file system of the folder out
+// is in gives a file created now (one made beside out, then removed).
+func clockStamp(out string) (int64, bool) {
+	f, err := os.CreateTemp(filepath.Dir(out), filepath.Base(out)+".tmp-stamp-")
+	if err != nil {
+		return 0, false
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return 0, false
+	}
+	st, ok := statOf(info)
+	return st.Ctime, ok
 }
 
 // teeWarnings passes warnings on to w and keeps them.

@@ -5,9 +5,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/discrimeval/leaderboard/internal/cache"
 )
@@ -17,7 +19,10 @@ import (
 // the warnings of the build it recorded; a previous site damaged in any
 // way — a byte changed, a file removed or added, a file made a link, a
 // file's or a folder's mode changed — is refused and built again, and
-// every result is the clean build's; the key changes with every input.
+// every result is the clean build's; the key changes with every input. A
+// file described (statOf) as when recorded is not read, so each damage is
+// also one its description shows (a byte changed with the file's times put
+// back changes its status-change time).
 func TestUnchangedRebuild(t *testing.T) {
 	skipWholeSitesUnderRace(t)
 	cfg := fixture(t)
@@ -112,6 +117,7 @@ func TestUnchangedRebuild(t *testing.T) {
 			}
 			return os.Symlink(copyPath, at("index.html"))
 		}, func() error { return restore("index.html") }},
+		{"a byte changed, the file's times put back", func() error { return keepTimes(at("runs/beta/q3.html"), flip) }, func() error { return keepTimes(at("runs/beta/q3.html"), flip) }},
 		{"a file's mode changed", func() error { return os.Chmod(at("data/leaderboard.csv"), 0o600) }, func() error { return os.Chmod(at("data/leaderboard.csv"), 0o644) }},
 		{"a folder's mode changed", func() error { return os.Chmod(at("runs/gamma"), 0o700) }, func() error { return os.Chmod(at("runs/gamma"), 0o755) }},
 		{"the kept file's mode changed", func() error { return os.Chmod(at(".gitignore"), 0o600) }, func() error { return os.Chmod(at(".gitignore"), 0o644) }},
@@ -186,5 +192,120 @@ func TestUnchangedRebuild(t *testing.T) {
 	}
 	if siteKey(cfg.withDefaults(), gen) != key {
 		t.Error("the same inputs, another key")
+	}
+}
+
+// keepTimes does change to the file at p and puts its access and
+// modification times back.
+func keepTimes(p string, change func() error) error {
+	st, err := os.Stat(p)
+	if err != nil {
+		return err
+	}
+	if err := change(); err != nil {
+		return err
+	}
+	return os.Chtimes(p, st.ModTime(), st.ModTime())
+}
+
+// TestUnchangedDescribed: a file described as when it was recorded is not
+// read (a record whose hash of it is wrong still passes), and one whose
+// description changed is, even when rewritten with its own bytes; only
+// files with the recorded bytes, and changed before the stamp, are
+// described.
+func TestUnchangedDescribed(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "site")
+	files := map[string]string{"index.html": "<p>index", "runs/a/q1.html": "<p>q1", "data/x.json": "{}"}
+	var rec []hashedFile
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		full := filepath.Join(out, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(files[p]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		h := hashBytes([]byte(files[p]))
+		h.Path = p
+		rec = append(rec, h)
+	}
+	for _, d := range []string{out, filepath.Join(out, "runs"), filepath.Join(out, "runs/a"), filepath.Join(out, "data")} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	info, err := os.Stat(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, ok := statOf(info)
+	if !ok {
+		t.Skip("no file descriptions on this system: every file is read")
+	}
+	// A stamp the files' times are before, however coarse the clock.
+	for {
+		if s, ok := clockStamp(out); ok && s > last.Ctime {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	stats := describe(out, rec)
+	for i, st := range stats {
+		if st == (fileStat{}) {
+			t.Fatalf("%s: not described", rec[i].Path)
+		}
+	}
+	c, err := cache.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := cache.Key("test", "site")
+	put := func(r siteRecord) {
+		t.Helper()
+		data, err := encodeGob(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.PutEntry(key, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := slices.IndexFunc(rec, func(h hashedFile) bool { return h.Path == "index.html" })
+	wrong := slices.Clone(rec)
+	wrong[at].SHA256 = strings.Repeat("0", 64)
+	put(siteRecord{Files: wrong, Stats: stats})
+	if ok, r := unchangedSite(c, key, out); !ok || r.read != 0 {
+		t.Fatalf("a described file was read (%v)", ok)
+	}
+	put(siteRecord{Files: wrong})
+	if ok, _ := unchangedSite(c, key, out); ok {
+		t.Fatal("without descriptions, a wrong hash passes")
+	}
+	// Rewritten with its own bytes and times: its status-change time
+	// moved, so it is read, and the record's wrong hash refuses it.
+	put(siteRecord{Files: wrong, Stats: stats})
+	index := filepath.Join(out, "index.html")
+	if err := keepTimes(index, func() error { return os.WriteFile(index, []byte(files["index.html"]), 0o644) }); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := unchangedSite(c, key, out); ok {
+		t.Error("a rewritten file was not read")
+	}
+	put(siteRecord{Files: rec, Stats: stats})
+	if ok, r := unchangedSite(c, key, out); !ok || r.read != 1 {
+		t.Errorf("the rewritten file, read, does not pass, or others were read (%v)", ok)
+	}
+	// Not described: a file changed at or after the stamp, or whose bytes
+	// are not the recorded ones.
+	now, _ := os.Stat(index)
+	st, _ := statOf(now)
+	if d := describeFile(index, rec[at], st.Ctime); d != (fileStat{}) {
+		t.Error("a file changed at the stamp is described")
+	}
+	if d := describeFile(index, wrong[at], st.Ctime+1); d != (fileStat{}) {
+		t.Error("a file of other bytes than the recorded is described")
+	}
+	if d := describeFile(index, rec[at], st.Ctime+1); d != st {
+		t.Errorf("the file as recorded, before the stamp: described %+v, want %+v", d, st)
 	}
 }
