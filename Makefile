@@ -61,9 +61,10 @@ bench:
 # The scale figures of BENCHMARKS.md: synthetic runs (cmd/synth -n),
 # clean, verify and cached builds, and hugo side by side (Debian's hugo).
 # Minutes on two cores; run it on a quiet machine.
-SCALE ?= 25,50,100,200,400
+SCALE ?= 25,50,100,200,400,1000
+TRIES ?= 3,3,3,2,1,1
 scale:
-	$(GO) run ./cmd/scale -n $(SCALE) -hugo
+	$(GO) run ./cmd/scale -n $(SCALE) -tries $(TRIES) -hugo
 
 # Regenerate the committed synthetic demonstration runs.
 synth:

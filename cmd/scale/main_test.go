@@ -1,0 +1,132 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestSizes(t *testing.T) {
+	for _, c := range []struct {
+		n, tries string
+		want     []size
+		err      string
+	}{
+		{"25,50", "3", []size{{25, 3}, {50, 3}}, ""},
+		{"1000, 25,400", "1,3,2", []size{{25, 3}, {400, 2}, {1000, 1}}, ""},
+		{"25", "2", []size{{25, 2}}, ""},
+		{"25,50", "3,2,1", nil, `-tries "3,2,1": want one number, or one for each of the 2 sizes of -n`},
+		{"25,x", "3", nil, `-n "x": want positive whole numbers, comma-separated`},
+		{"0", "3", nil, `-n "0": want positive whole numbers, comma-separated`},
+		{"25", "0", nil, `-tries "0": want positive whole numbers, comma-separated`},
+		{"25,25", "3", nil, `-n: 25 runs given twice`},
+	} {
+		got, err := sizes(c.n, c.tries)
+		if c.err != "" {
+			if err == nil || err.Error() != c.err {
+				t.Errorf("sizes(%q, %q): error %v, want %q", c.n, c.tries, err, c.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("sizes(%q, %q) = %v, %v; want %v", c.n, c.tries, got, err, c.want)
+		}
+	}
+}
+
+func TestGroup(t *testing.T) {
+	for n, want := range map[int64]string{0: "0", 999: "999", 1000: "1,000", 500_000: "500,000", 1_234_567: "1,234,567", -1500: "-1,500"} {
+		if got := group(n); got != want {
+			t.Errorf("group(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// site writes files of the given sizes under a temporary folder.
+func site(t *testing.T, files map[string]int) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, n := range files {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, make([]byte, n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestStatSite(t *testing.T) {
+	dir := site(t, map[string]int{"index.html": 300, "a/b.html": 500, "data/x.json": 500, "style.css": 10})
+	st, err := statSite(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []siteFile{{"a/b.html", 500}, {"data/x.json", 500}, {"index.html", 300}, {"style.css", 10}}
+	if !reflect.DeepEqual(st.files, want) || st.size != 1310 || st.html != 800 || st.pages != 2 {
+		t.Errorf("statSite = %+v, want files %v, 1310 bytes, 800 of HTML in 2 pages", st, want)
+	}
+}
+
+func TestOverBudget(t *testing.T) {
+	// Two runs: one file at the budget (allowed), one a byte over, and
+	// 1.9 MB in all: 950,000 a run, at the per-run budget.
+	dir := site(t, map[string]int{"index.html": fileBudget, "board/a.html": fileBudget + 1, "rest.bin": 450_000, "more.bin": 2*perRunBudget - 2*fileBudget - 450_001})
+	st, err := statSite(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"2 runs: board/a.html is 500,001 bytes, over the budget of 500,000 bytes a file"}
+	if got := overBudget(2, st); !reflect.DeepEqual(got, want) {
+		t.Errorf("overBudget:\n%q\nwant\n%q", got, want)
+	}
+	// A byte more: over the per-run budget too.
+	st.size++
+	want = append(want, "2 runs: the site is 1,900,001 bytes, 950,000 a run, over the budget of 950,000 bytes a run (1,000 runs in GitHub Pages' 1 GB)")
+	if got := overBudget(2, st); !reflect.DeepEqual(got, want[:1]) {
+		// 1,900,001 / 2 is 950,000 in whole bytes: still within.
+		t.Errorf("overBudget at 950,000.5 a run: %q, want only the file", got)
+	}
+	st.size++
+	want[1] = "2 runs: the site is 1,900,002 bytes, 950,001 a run, over the budget of 950,000 bytes a run (1,000 runs in GitHub Pages' 1 GB)"
+	if got := overBudget(2, st); !reflect.DeepEqual(got, want) {
+		t.Errorf("overBudget:\n%q\nwant\n%q", got, want)
+	}
+	st, _ = statSite(site(t, map[string]int{"index.html": 100}))
+	if got := overBudget(1, st); got != nil {
+		t.Errorf("a 100-byte site: %q, want nothing over", got)
+	}
+}
+
+func TestRowMarkdown(t *testing.T) {
+	s := time.Second
+	r := row{
+		runs:   25,
+		floor:  2 * s,
+		build:  usage{wall: 5 * s, cpu: 9 * s, rssKB: 100_000},
+		verify: usage{wall: 4 * s, cpu: 8 * s, rssKB: 110_000},
+		added:  usage{wall: s, cpu: 2 * s},
+		same:   usage{wall: s / 2, cpu: s / 4},
+		cache:  30_400_000,
+		site:   siteStats{size: 41_000_000, files: []siteFile{{"data/big.json", 600_000}, {"x.html", 501_000}, {"y.html", 20}}},
+		hugo:   &rate{wall: 10 * s},
+	}
+	want := "| 25 | 2.0 s | 5.0 s | 2.5× | 9.0 s | 102 MB | 4.0 s (0.80×), 113 MB | 41 MB | 1.64 MB | 3 | data/big.json 600 KB | 2 | 1.0 s (20%), 2.0 s CPU | 0.5 s (10%), 0.2 s CPU | 30 MB | 10.0 s (0.50×) |\n"
+	if got := r.markdown(); got != want {
+		t.Errorf("row:\n%s\nwant\n%s", got, want)
+	}
+	if cols, hcols := strings.Count(want, "|"), strings.Count(strings.SplitN(header, "\n", 2)[0], "|"); cols != hcols {
+		t.Errorf("the row has %d separators, the header %d", cols, hcols)
+	}
+	// One run: no cached rebuilds, no hugo.
+	r = row{runs: 1, floor: s, build: usage{wall: s, cpu: s}, verify: usage{wall: s}, site: siteStats{size: 100}}
+	want = "| 1 | 1.0 s | 1.0 s | 1.0× | 1.0 s | 0 MB | 1.0 s (1.00×), 0 MB | 0 MB | 0.00 MB | 0 | – | 0 | – | – | – | – |\n"
+	if got := r.markdown(); got != want {
+		t.Errorf("row of one run:\n%s\nwant\n%s", got, want)
+	}
+}
