@@ -74,28 +74,32 @@ func TestStatSite(t *testing.T) {
 }
 
 func TestOverBudget(t *testing.T) {
-	// Two runs: one file at the budget (allowed), one a byte over, and
-	// 1.9 MB in all: 950,000 a run, at the per-run budget.
-	dir := site(t, map[string]int{"index.html": fileBudget, "board/a.html": fileBudget + 1, "rest.bin": 450_000, "more.bin": 2*perRunBudget - 2*fileBudget - 450_001})
+	// One file at the budget (allowed), one a byte over.
+	dir := site(t, map[string]int{"index.html": fileBudget, "board/a.html": fileBudget + 1, "rest.bin": 450_000})
 	st, err := statSite(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"2 runs: board/a.html is 500,001 bytes, over the budget of 500,000 bytes a file"}
-	if got := overBudget(2, st); !reflect.DeepEqual(got, want) {
-		t.Errorf("overBudget:\n%q\nwant\n%q", got, want)
+	file := "2 runs: board/a.html is 500,001 bytes, over the budget of 500,000 bytes a file"
+	if got := overBudget(2, st); !reflect.DeepEqual(got, []string{file}) {
+		t.Errorf("overBudget: %q, want %q", got, file)
 	}
-	// A byte more: over the per-run budget too.
-	st.size++
-	want = append(want, "2 runs: the site is 1,900,001 bytes, 950,000 a run, over the budget of 950,000 bytes a run (1,000 runs in GitHub Pages' 1 GB)")
-	if got := overBudget(2, st); !reflect.DeepEqual(got, want[:1]) {
-		// 1,900,001 / 2 is 950,000 in whole bytes: still within.
-		t.Errorf("overBudget at 950,000.5 a run: %q, want only the file", got)
-	}
-	st.size++
-	want[1] = "2 runs: the site is 1,900,002 bytes, 950,001 a run, over the budget of 950,000 bytes a run (1,000 runs in GitHub Pages' 1 GB)"
-	if got := overBudget(2, st); !reflect.DeepEqual(got, want) {
-		t.Errorf("overBudget:\n%q\nwant\n%q", got, want)
+	// The per-run budget holds from 1,000 runs: at 999 even 9.5 MB a run
+	// passes; at 1,000, 950,000 a run does and 950,001 does not.
+	for _, c := range []struct {
+		runs int
+		size int64
+		want []string
+	}{
+		{999, 999 * 10 * perRunBudget, nil},
+		{1000, 1000 * perRunBudget, nil},
+		{1000, 1000*perRunBudget + 999, nil},
+		{1000, 1000*perRunBudget + 1000, []string{"1000 runs: the site is 950,001,000 bytes, 950,001 a run, over the budget of 950,000 bytes a run (1,000 runs in GitHub Pages' 1 GB)"}},
+		{2000, 2001 * perRunBudget, []string{"2000 runs: the site is 1,900,950,000 bytes, 950,475 a run, over the budget of 950,000 bytes a run (1,000 runs in GitHub Pages' 1 GB)"}},
+	} {
+		if got := overBudget(c.runs, siteStats{size: c.size}); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%d runs, %d bytes: %q, want %q", c.runs, c.size, got, c.want)
+		}
 	}
 	st, _ = statSite(site(t, map[string]int{"index.html": 100}))
 	if got := overBudget(1, st); got != nil {
