@@ -151,7 +151,8 @@ func siteKey(cfg Config, gen string) string {
 }
 
 // unchangedSite reports whether the site at out is the one recorded under
-// key, every file read and hashed; with it the record's warnings.
+// key, every file read and hashed or described as when recorded; with it
+// the record's warnings.
 func unchangedSite(c *cache.Cache, key, out string) (bool, *siteRecord) {
 	if key == "" {
 		return false, nil
@@ -165,6 +166,35 @@ func unchangedSite(c *cache.Cache, key, out string) (bool, *siteRecord) {
 		c.Forget(key)
 		return false, nil
 	}
+	same, ok := matchSite(out, &rec)
+	if !ok {
+		return false, nil
+	}
+	// Every other file read and hashed, on every core.
+	var bad atomic.Bool
+	var read atomic.Int64
+	parallel(len(rec.Files), func(i int) {
+		if bad.Load() || same[i] {
+			return
+		}
+		read.Add(1)
+		f := rec.Files[i]
+		if !sameFile(filepath.Join(out, filepath.FromSlash(f.Path)), f.SHA256, f.Size) {
+			bad.Store(true)
+		}
+	})
+	if bad.Load() {
+		return false, nil
+	}
+	rec.read = int(read.Load())
+	return true, &rec
+}
+
+// matchSite reports whether the folder out holds the recorded files and
+// folders, in the modes a build gives them, and nothing else but the files
+// a rebuild keeps; and which of the files the kernel describes as when
+// they were recorded.
+func matchSite(out string, rec *siteRecord) ([]bool, bool) {
 	want := make(map[string]int, len(rec.Files)) // path → index in rec.Files
 	dirs := map[string]bool{".": true}
 	for i, f := range rec.Files {
@@ -173,13 +203,10 @@ func unchangedSite(c *cache.Cache, key, out string) (bool, *siteRecord) {
 			dirs[d] = true
 		}
 	}
-	// The folder holds the recorded files and folders, in the modes a
-	// build gives them, and nothing else but the files a rebuild keeps.
-	// A file described as when it was recorded is not read again.
 	seen := 0
 	same := make([]bool, len(rec.Files))
 	described := len(rec.Stats) == len(rec.Files)
-	err = filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -216,27 +243,7 @@ func unchangedSite(c *cache.Cache, key, out string) (bool, *siteRecord) {
 		}
 		return nil
 	})
-	if err != nil || seen != len(rec.Files) {
-		return false, nil
-	}
-	// Every other file read and hashed, on every core.
-	var bad atomic.Bool
-	var read atomic.Int64
-	parallel(len(rec.Files), func(i int) {
-		if bad.Load() || same[i] {
-			return
-		}
-		read.Add(1)
-		f := rec.Files[i]
-		if !sameFile(filepath.Join(out, filepath.FromSlash(f.Path)), f.SHA256, f.Size) {
-			bad.Store(true)
-		}
-	})
-	if bad.Load() {
-		return false, nil
-	}
-	rec.read = int(read.Load())
-	return true, &rec
+	return same, err == nil && seen == len(rec.Files)
 }
 
 var errNotTheSite = errors.New("not the recorded site")
