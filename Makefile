@@ -2,43 +2,81 @@
 # and `make check`.
 GO ?= go
 
-.PHONY: build test check vet fmt workflows determinism race fuzz bench scale synth screenshots
+# The steps of `make check` (and the three parts of `make test`) run side
+# by side: each step's lines come prefixed with its name, and each ends
+# with a line giving its status, wall and CPU time (.ci/phase). Make goes
+# on past a failing step, so one run shows every failure, and exits
+# non-zero if any step failed.
+MAKEFLAGS += --jobs=6 --keep-going
+PHASE = bash .ci/phase
+
+.PHONY: build test test-pkgs test-import test-browser check vet fmt workflows determinism race \
+	setup-python setup-npm fuzz bench scale synth screenshots
 
 build:
 	$(GO) run ./cmd/build
 
-# -v for the browser tests: they take minutes and print a line per page.
-test:
-	$(GO) test -timeout 20m $$($(GO) list ./... | grep -v /internal/browsertest)
-	$(GO) test -v -timeout 30m ./internal/browsertest
+# Every package's tests, in three parts run side by side: the harness
+# tests of cmd/import (they run Python, in the venvs of .ci/python.sh), the
+# browser tests (-v: they take minutes and print a line per page), and all
+# the other packages.
+test: test-pkgs test-import test-browser
+test-pkgs:
+	@$(PHASE) test $(GO) test -timeout 20m $$($(GO) list ./... | grep -v -e '/internal/browsertest$$' -e '/cmd/import$$')
+test-import:
+	@$(PHASE) import $(GO) test -v -timeout 20m ./cmd/import
+test-browser:
+	@$(PHASE) browser $(GO) test -v -timeout 30m ./internal/browsertest
 
 # The race detector on the packages that run goroutines (loading runs,
 # scoring and rendering in parallel, the write lock); -short skips the
 # whole-site builds, which the plain test run covers. An explicit timeout:
 # Go's default of 10 minutes a package was reached on a busy machine.
+# -vet=off: `make vet` runs every analyzer on these packages already.
 RACE_PKGS = ./internal/run ./internal/board ./internal/site ./internal/flock ./cmd/build
 race:
-	$(GO) test -race -short -timeout 30m $(RACE_PKGS)
+	@$(PHASE) race $(GO) test -race -short -vet=off -timeout 30m $(RACE_PKGS)
 
 vet:
-	$(GO) vet ./...
+	@$(PHASE) vet $(GO) vet ./...
 
 fmt:
-	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@$(PHASE) fmt bash -c 'out=$$(gofmt -l $$(git ls-files "*.go")); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi'
 
 # The GitHub workflows, checked by actionlint: built from its module
 # through the Go proxy at this version, so a fresh machine needs nothing
 # else (it also runs shellcheck on the scripts when that is installed).
 ACTIONLINT = github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 workflows:
-	$(GO) run $(ACTIONLINT) $(wildcard .github/workflows/*.yml)
+	@$(PHASE) workflows $(GO) run $(ACTIONLINT) $(wildcard .github/workflows/*.yml)
 
 # Two builds under different GOMAXPROCS, TZ, LANG, umask and working
 # directory must give identical bytes.
 determinism:
-	bash .ci/determinism
+	@$(PHASE) determinism bash .ci/determinism
 
-check: vet fmt workflows test race determinism
+# Listed in the order they start. The race detector compiles every
+# package again (with -race), so it starts at once; the tests and the
+# determinism check start when vet has compiled the packages, which run
+# beside it they would each compile again.
+check: vet race fmt workflows test determinism
+ifneq ($(filter check,$(MAKECMDGOALS)),)
+test-pkgs test-import test-browser determinism: | vet
+endif
+
+# The set-up of a fresh machine (bash .ci/run: make check SETUP=1): the
+# Python venvs of the harness tests and the npm packages of the browser
+# tests, each made beside the steps that do not need it.
+ifdef SETUP
+test-import: setup-python
+test-browser: setup-npm
+endif
+setup-python:
+	@$(PHASE) python bash .ci/python.sh
+# Exact versions from .ci/package-lock.json. --ignore-scripts: vnu-jar's
+# postinstall would download a Java runtime; the machine's java is used.
+setup-npm:
+	@$(PHASE) npm npm ci --prefix .ci --ignore-scripts --no-audit --no-fund
 
 # Each fuzz target for FUZZTIME, then the executions of each (.ci/fuzz).
 # A target is PACKAGE:FUNC at the parser level (no whole build); add

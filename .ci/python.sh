@@ -43,8 +43,23 @@ venv() {
     "$dir/bin/pip" install -q --disable-pip-version-check --no-deps --require-hashes --no-binary :all: --no-build-isolation -r "$src"
   fi
   echo "$sum" >"$dir/.requirements.sha256"
+  echo ".ci/python.sh: made $dir"
 }
 
-venv .ci/venv/inspect cmd/import/inspect-requirements.txt
-venv .ci/venv/inspect-old cmd/import/inspect-old-requirements.txt
-venv .ci/venv/lmeval cmd/import/lmeval-requirements.txt cmd/import/lmeval-sdist-requirements.txt
+# The three side by side: most of the time is downloading and unpacking,
+# one core each at most. Each one's status is checked.
+pids=() names=()
+venv .ci/venv/inspect cmd/import/inspect-requirements.txt &
+pids+=($!) names+=(inspect)
+venv .ci/venv/inspect-old cmd/import/inspect-old-requirements.txt &
+pids+=($!) names+=(inspect-old)
+venv .ci/venv/lmeval cmd/import/lmeval-requirements.txt cmd/import/lmeval-sdist-requirements.txt &
+pids+=($!) names+=(lmeval)
+failed=0
+for i in "${!pids[@]}"; do
+  if ! wait "${pids[$i]}"; then
+    echo ".ci/python.sh: making .ci/venv/${names[$i]} failed" >&2
+    failed=1
+  fi
+done
+exit "$failed"

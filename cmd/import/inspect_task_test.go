@@ -52,7 +52,14 @@ func venvOr(t *testing.T, env, def, exe string) string {
 // log-probabilities and sampled answers. The .eval
 // files are imported, checked against what the mock returned, and built
 // into a site.
+//
+// The three tests that run a harness (this one, TestInspectTaskOldVersion
+// and TestLMEvalForReal) run in parallel with each other, after the
+// package's other tests (go test's -parallel, GOMAXPROCS at a time): each
+// is mostly Python starting and running in one process, and one after the
+// other they made cmd/import the slowest package.
 func TestInspectTaskForReal(t *testing.T) {
+	t.Parallel()
 	inspectForReal(t, venvOr(t, "INSPECT_VENV", inspectVenv, "inspect"), "0.3.260")
 }
 
@@ -61,6 +68,7 @@ func TestInspectTaskForReal(t *testing.T) {
 // have no output.completion: the importer reads the answer from the first
 // choice's message, in a log that version wrote.
 func TestInspectTaskOldVersion(t *testing.T) {
+	t.Parallel()
 	inspectForReal(t, venvOr(t, "INSPECT_OLD_VENV", inspectOldVenv, "inspect"), "0.3.122")
 }
 
