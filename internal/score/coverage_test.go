@@ -21,6 +21,7 @@ func decisionSpec(seed uint64) synth.Spec {
 // regression's own (model-based) standard errors ignore that variation and
 // cover far less often.
 func TestDecisionCoverage(t *testing.T) {
+	t.Parallel() // one goroutine, own seeds: beside the other such simulations, GOMAXPROCS at a time
 	n := 200
 	if testing.Short() {
 		n = 30

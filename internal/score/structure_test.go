@@ -13,6 +13,7 @@ import (
 // interaction planted (the age slope 0.15 logit per decade steeper for
 // women in every scenario) that test finds it, and only that one.
 func TestStructureTests(t *testing.T) {
+	t.Parallel() // one goroutine, own seeds: beside the other such simulations, GOMAXPROCS at a time
 	n := 60
 	if testing.Short() {
 		n = 15

@@ -42,6 +42,7 @@ func none(design.Cell) float64 { return 0 }
 // of pairs, for known parameters, against the frequencies of a seeded
 // simulation of the null (logits N(μ, σ²); five sampled answers a cell).
 func TestSwingNullExact(t *testing.T) {
+	t.Parallel() // one goroutine, own seeds: beside the other such simulations, GOMAXPROCS at a time
 	reps := 3000
 	if testing.Short() {
 		reps = 600
@@ -96,6 +97,7 @@ func TestSwingNullExact(t *testing.T) {
 // 90% of runs and averages what the reference expects; with a planted
 // race effect it is beyond the range.
 func TestSwingReference(t *testing.T) {
+	t.Parallel() // one goroutine, own seeds: beside the other such simulations, GOMAXPROCS at a time
 	runs := 200
 	if testing.Short() {
 		runs = 30

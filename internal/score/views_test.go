@@ -118,6 +118,7 @@ func gapSE(res *Result) float64 {
 // among the best runs is not decided by noise. Without the correction the
 // same runs average about 0.8.
 func TestNullCompositeBias(t *testing.T) {
+	t.Parallel() // one goroutine, own seeds: beside the other such simulations, GOMAXPROCS at a time
 	n := 100
 	if testing.Short() {
 		n = 20
