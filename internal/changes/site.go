@@ -33,15 +33,26 @@ type Site struct {
 // (a board once listed each run's rank beside its id), and the runs hold
 // every rank.
 func ReadLeaderboard(data []byte) (*Site, error) {
+	return readLeaderboard(data, func(p string) ([]byte, error) {
+		return nil, fmt.Errorf("lists its runs in parts (%s …): read the whole site (ReadFiles), or merge the parts' runs into its runs", p)
+	})
+}
+
+// readLeaderboard reads a data/leaderboard.json, its parts read with part
+// when it lists its runs in parts.
+func readLeaderboard(data []byte, part func(p string) ([]byte, error)) (*Site, error) {
 	var lb struct {
-		Release      sitedata.Release      `json:"release"`
-		ViewsVersion int                   `json:"views_version"`
-		Runs         []sitedata.RunSummary `json:"runs"`
+		Release      sitedata.Release `json:"release"`
+		ViewsVersion int              `json:"views_version"`
 	}
 	if err := json.Unmarshal(data, &lb); err != nil {
 		return nil, err
 	}
-	s := &Site{Release: lb.Release, ViewsVersion: max(lb.ViewsVersion, 1), Runs: lb.Runs}
+	runs, err := sitedata.JoinRuns(data, part)
+	if err != nil {
+		return nil, err
+	}
+	s := &Site{Release: lb.Release, ViewsVersion: max(lb.ViewsVersion, 1), Runs: runs}
 	sort.Slice(s.Runs, func(i, j int) bool { return s.Runs[i].ID < s.Runs[j].ID })
 	return s, nil
 }
@@ -65,7 +76,13 @@ func ReadFiles(files map[string][]byte) (*Site, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s: missing: not a built site", sitedata.LeaderboardJSON)
 	}
-	s, err := ReadLeaderboard(lb)
+	s, err := readLeaderboard(lb, func(p string) ([]byte, error) {
+		data, ok := files[p]
+		if !ok {
+			return nil, fmt.Errorf("%s: missing: the leaderboard lists it among its parts", p)
+		}
+		return data, nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", sitedata.LeaderboardJSON, err)
 	}
@@ -116,6 +133,11 @@ func ReadFS(fsys fs.FS, label string) (*Site, error) {
 		return nil, input.Explain(path.Join(label, runsDir), err)
 	}
 	names := []string{sitedata.LeaderboardJSON}
+	parts, err := fs.Glob(fsys, "data/leaderboard-runs-*.json")
+	if err != nil {
+		return nil, err
+	}
+	names = append(names, parts...)
 	for _, e := range entries {
 		if p := path.Join(runsDir, e.Name()); !e.IsDir() && sitedata.IsRunFile(p) && !strings.HasPrefix(e.Name(), ".") {
 			names = append(names, p)

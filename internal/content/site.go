@@ -341,6 +341,7 @@ type release struct {
 		} `json:"views"`
 		Rank map[string]int `json:"rank"`
 	} `json:"runs"`
+	RunParts []json.RawMessage `json:"run_parts"`
 }
 
 // CheckRelease checks a previous release's data/leaderboard.json.
@@ -355,6 +356,9 @@ func CheckRelease(name string, data []byte) error {
 	}
 	if err := input.DuplicateKey(name, data); err != nil {
 		return err
+	}
+	if r.Runs == nil && r.RunParts != nil {
+		return fileerr.New(name, keyLine(data, "run_parts"), "lists its runs in %d parts (data/leaderboard-runs-<k>.json), which a release kept here cannot read: merge them into its runs (README, \"Releases\")", len(r.RunParts))
 	}
 	if r.Release.Label == "" || r.Runs == nil {
 		return fileerr.New(name, keyLine(data, "release"), "not a leaderboard.json: it needs release.label and runs; copy the previous release's data/leaderboard.json unchanged")

@@ -45,7 +45,7 @@ func assemblePages(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *poo
 		return fmt.Errorf("provenance: %w", err)
 	}
 	pool.page(provenancePage(cfg, sc, inputs))
-	for _, p := range downloadsPages(downloadsPage(in, sc)) {
+	for _, p := range downloadsPages(downloadsPage(in, sc, site)) {
 		pool.page(p)
 	}
 	index := searchIndex(in.texts, sc)
@@ -123,6 +123,7 @@ func newSiteInfo(cfg Config, in *loaded) *siteInfo {
 	for _, r := range in.runs {
 		info.Synthetic = info.Synthetic || r.Manifest.Synthetic
 	}
+	info.splitRuns(len(in.runs) + moreRunsCount)
 	info.Cite = cite(c.Site.Title, info.Release, info.Version, info.Repository)
 	info.Nav = []navItem{
 		{"Leaderboard", homePath, secBoard},

@@ -312,15 +312,19 @@ func dataFiles(cfg Config, in *loaded, sc *scored, site *siteInfo, out sink) ([]
 		}
 		lb.Runs = append(lb.Runs, records[i].Summary())
 	}
-	data, err := sitedata.MarshalLeaderboard(lb)
+	// At most pageRows runs a file, as a page lists (pager.go), when the
+	// site says so (siteInfo.splitRuns, which its links follow).
+	per := len(records)
+	if site.CSV != leaderboardCSVPath {
+		per = pageRows
+	}
+	parts, err := sitedata.SplitRuns(lb, records, max(1, per))
 	if err != nil {
 		return nil, err
 	}
-	csv, err := sitedata.CSV(records)
-	if err != nil {
-		return nil, err
+	for _, f := range parts {
+		files = append(files, File{Path: f.Path, Data: f.Data})
 	}
-	files = append(files, File{Path: leaderboardJSONPath, Data: data}, File{Path: leaderboardCSVPath, Data: csv})
 	for _, s := range schemas {
 		data, err := sitedata.Schema(s.v, s.title, s.desc)
 		if err != nil {
@@ -338,6 +342,7 @@ var schemas = []struct {
 	v                 any
 }{
 	{sitedata.LeaderboardSchema, "data/leaderboard.json", "The boards and a summary of every run of a Discrim-Eval leaderboard release.", &sitedata.Leaderboard{}},
+	{sitedata.RunsSchema, "data/leaderboard-runs-<k>.json", "Part k of the runs of data/leaderboard.json, when a release has more runs than fit one file: the runs' summaries, in order.", &sitedata.RunsPart{}},
 	{sitedata.RunSchema, "data/runs/<id>.json", "Everything the leaderboard computed for one run, recomputed from its per-prompt data.", &sitedata.Run{}},
 	{rubricSchemaPath, "data/rubric.json", "How every number of the leaderboard is scored, as read from the scoring code at build time.", &rubricJSON{}},
 	{provenanceSchemaPath, "provenance.json", "The root of trust of a built site: every input and output file that belongs to no run with its SHA-256, and each run's provenance file by its SHA-256.", &provenanceJSON{}},

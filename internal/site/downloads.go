@@ -23,6 +23,16 @@ type downloadsData struct {
 	// runs this page lists.
 	Pager *pager
 	Slice string
+	// Parts are the files of the runs when they are in parts
+	// (sitedata.SplitRuns): nil when data/leaderboard.json and .csv hold
+	// them.
+	Parts []downloadPart
+	Per   int
+}
+
+// downloadPart is one part of the runs: its JSON and CSV files.
+type downloadPart struct {
+	JSON, CSV, Runs, First, Last string
 }
 
 // downloadFile is one kind of data file; Href is empty for a kind with
@@ -57,15 +67,24 @@ var rowFields = []rowField{
 	{"response", "optional: the model's response text"},
 }
 
-func downloadsPage(in *loaded, sc *scored) *page {
+func downloadsPage(in *loaded, sc *scored, site *siteInfo) *page {
 	d := downloadsData{Columns: sitedata.Columns(), Fields: rowFields, RunsURL: in.content.Site.RunsURL, Linked: in.content.Site.RunsURL != ""}
 	d.Files = []downloadFile{
 		{leaderboardCSVPath, leaderboardCSVPath, "", "One row per run: its board, ranks, views with intervals, other composites and coefficients. The columns are below."},
-		{leaderboardJSONPath, leaderboardJSONPath, sitedata.LeaderboardSchema, "The boards (per prompt variant and scoring method, the ranked runs of every view in rank order) and a summary of every run: its views and ranks. Written without indentation, as it lists every run."},
+		{leaderboardJSONPath, leaderboardJSONPath, sitedata.LeaderboardSchema, "The boards (per prompt variant and scoring method, the ranked runs of every view in rank order) and a summary of every run: its views and ranks; a release of more than " + itoa(pageRows) + " runs lists instead the parts that hold the summaries (run_parts). Written without indentation, one board and one run a line."},
 		{runDataPath("<id>"), "", sitedata.RunSchema, "Everything computed for one run: coefficients, card differences, gaps, views, ranks, data quality, per-question coefficients, its files, and how it was scored (its part of the rubric)."},
 		{rubricJSONPath, rubricJSONPath, rubricSchemaPath, "How every number is scored, read from the scoring code at build time, with worked examples."},
 		{ProvenancePath, ProvenancePath, provenanceSchemaPath, "The root of trust: the SHA-256 and size of every file of the site and every input the build read that belong to no run, and of each run’s provenance.json."},
 		{runProvenanceJSONPath("<id>"), "", runProvenanceSchema, "One run’s input files and the site’s files of that run (its pages, data file and copies), with their SHA-256 and size."},
+	}
+	if site.CSV != leaderboardCSVPath {
+		d.Per = pageRows
+		d.Files[0] = downloadFile{sitedata.RunsPartCSV(1)[:len("data/leaderboard-runs-")] + "<k>.csv", "", "", "Part k of the runs, " + itoa(pageRows) + " a part, in the order of data/leaderboard.json's run_parts: one row per run, its board, ranks, views with intervals, other composites and coefficients. The parts are listed below the columns."}
+		d.Files = append(d.Files, downloadFile{sitedata.RunsPartJSON(1)[:len("data/leaderboard-runs-")] + "<k>.json", "", sitedata.RunsSchema, "Part k of the runs' summaries of data/leaderboard.json, which lists the parts in order (run_parts)."})
+		for k := 1; (k-1)*pageRows < len(sc.entries); k++ {
+			lo, hi := pageSpan(len(sc.entries), k)
+			d.Parts = append(d.Parts, downloadPart{sitedata.RunsPartJSON(k), sitedata.RunsPartCSV(k), placesLabel(len(sc.entries), k), sc.entries[lo].ID(), sc.entries[hi-1].ID()})
+		}
 	}
 	for _, e := range sc.entries {
 		r := downloadRun{ID: e.ID(), Model: e.Run.Manifest.Model.Name + " · " + string(e.Run.Manifest.Variant) + " · " + e.Run.Manifest.Intervention,

@@ -12,6 +12,10 @@ import (
 // hundreds.
 var moreRuns func(in *loaded, sc *scored)
 
+// moreRunsCount is how many runs moreRuns adds, for the decisions made
+// at load from the number of runs (siteInfo.splitRuns).
+var moreRunsCount int
+
 // loaded is what the load phase reads: the content, METHODOLOGY.md and
 // the runs' manifests; the runs' rows are read run by run later.
 type loaded struct {

@@ -55,6 +55,20 @@ type siteInfo struct {
 	// files (empty: to their copies in the site). Being part of the
 	// frame, it is in the key of a run's cached pages.
 	RunsURL string
+	// CSV is where the footer links the CSV: data/leaderboard.csv, or,
+	// when the runs are more than one file's (pageRows) and the CSV is in
+	// parts, the Downloads page's list of them. Decided from the runs
+	// found at load (splitRuns), which the data files follow.
+	CSV string
+}
+
+// splitRuns says whether a site of n runs lists them in parts
+// (sitedata.SplitRuns), and sets where the footer links the CSV.
+func (s *siteInfo) splitRuns(n int) {
+	s.CSV = leaderboardCSVPath
+	if n > pageRows {
+		s.CSV = downloadsPath + "#csv"
+	}
 }
 
 // designFacts are the numbers and names of the benchmark's design that

@@ -2,8 +2,13 @@ package site
 
 import (
 	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"github.com/discrimeval/leaderboard/internal/changes"
+	"github.com/discrimeval/leaderboard/internal/sitedata"
 	"github.com/google/go-cmp/cmp"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,6 +44,9 @@ func boardRows(page []byte, rows, robust map[string][][]byte) {
 	segments(page, "Composite rank of each run", "<tr><th scope=row>", robust)
 }
 
+// pageRowsForced is the page size TestPaginationKeepsTheReading forces.
+const pageRowsForced = 2
+
 // TestPaginationKeepsTheReading builds the fixture site with pages of two
 // places and checks it against the fixture site of one page a board:
 // every board's pages, in order, hold exactly the rows of the whole board
@@ -50,7 +58,7 @@ func TestPaginationKeepsTheReading(t *testing.T) {
 	skipWholeSitesUnderRace(t)
 	whole := fixtureSite(t)
 	defer func(n int) { pageRows = n }(pageRows)
-	pageRows = 2
+	pageRows = pageRowsForced
 	paged := generateMap(t, fixture(t))
 	pageRows = 100
 	for _, p := range crawl.Site(paged) {
@@ -132,7 +140,76 @@ func TestPaginationKeepsTheReading(t *testing.T) {
 			}
 		}
 	}
+	dataPartsAreTheWhole(t, whole, paged)
 	if !strings.Contains(string(paged[homePath]), "sorting and filters act on this page’s runs only") {
 		t.Error("the paged home page does not say its sorting acts on the page")
+	}
+}
+
+// dataPartsAreTheWhole checks a site's data files in parts against the
+// same site's unsplit: leaderboard.json lists its parts, which validate
+// against their schema; the parts' runs, joined in order, are the whole
+// file's runs, and everything else of leaderboard.json is the same; the
+// CSV parts' rows, joined, are the whole CSV's under the same header; the
+// changes comparison reads the same runs from both sites.
+func dataPartsAreTheWhole(t *testing.T, whole, paged map[string][]byte) {
+	t.Helper()
+	var lb, wlb sitedata.Leaderboard
+	if err := json.Unmarshal(paged[sitedata.LeaderboardJSON], &lb); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(whole[sitedata.LeaderboardJSON], &wlb); err != nil {
+		t.Fatal(err)
+	}
+	if lb.Runs != nil || len(lb.RunParts) != (len(wlb.Runs)+pageRowsForced-1)/pageRowsForced {
+		t.Fatalf("leaderboard.json lists %d runs and %d parts, want no runs and the parts of %d runs", len(lb.Runs), len(lb.RunParts), len(wlb.Runs))
+	}
+	if checked, _, _ := validateDataFiles(t, paged); checked < len(lb.RunParts)+5 {
+		t.Errorf("validated %d data files of the site in parts", checked)
+	}
+	runs, err := sitedata.JoinRuns(paged[sitedata.LeaderboardJSON], func(p string) ([]byte, error) { return paged[p], nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wlb.Runs, runs); diff != "" {
+		t.Errorf("the parts' runs are not leaderboard.json's (-whole +parts):\n%s", diff)
+	}
+	lb.RunParts, wlb.Runs = nil, nil
+	if diff := cmp.Diff(wlb, lb); diff != "" {
+		t.Errorf("leaderboard.json in parts differs from the whole but for its runs (-whole +parts):\n%s", diff)
+	}
+	var rows [][]string
+	for k := 1; paged[sitedata.RunsPartCSV(k)] != nil; k++ {
+		part, err := csv.NewReader(bytes.NewReader(paged[sitedata.RunsPartCSV(k)])).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k == 1 {
+			rows = append(rows, part[0])
+		} else if !slices.Equal(part[0], rows[0]) {
+			t.Errorf("%s has another header", sitedata.RunsPartCSV(k))
+		}
+		rows = append(rows, part[1:]...)
+	}
+	want, err := csv.NewReader(bytes.NewReader(whole[sitedata.LeaderboardCSV])).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, rows); diff != "" {
+		t.Errorf("the CSV parts are not the whole CSV (-whole +parts):\n%s", diff)
+	}
+	if paged[sitedata.LeaderboardCSV] != nil {
+		t.Error("a site in parts has a data/leaderboard.csv too")
+	}
+	a, err := changes.ReadFiles(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := changes.ReadFiles(paged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(a.Runs, b.Runs); diff != "" {
+		t.Errorf("the changes comparison reads other runs from the site in parts (-whole +parts):\n%s", diff)
 	}
 }

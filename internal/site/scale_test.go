@@ -111,7 +111,8 @@ func TestNoFileOverBudget(t *testing.T) {
 			sc.kept[id], sc.transcripts[id] = sc.kept["alpha"], sc.transcripts["alpha"]
 		}
 	}
-	defer func() { moreRuns = nil }()
+	moreRunsCount = scaleRuns
+	defer func() { moreRuns, moreRunsCount = nil, 0 }()
 	home := func(k int) string { return boardPartPath(run.Explicit, score.Composite, k) }
 	pw := func(k int) string { return pairwisePartPath(run.Implicit, score.ViewOf(design.AttrAge), k) }
 	out := &sizeSink{sizes: map[string]int{}, kept: map[string][]byte{}, keep: func(p string) bool {

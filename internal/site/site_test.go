@@ -757,9 +757,12 @@ func TestCacheNeverChangesTheSite(t *testing.T) {
 // TestDataFilesMatchSchemas validates every JSON data file of the fixture
 // site against the JSON Schema the site publishes for it, and checks that
 // the CSV's header is its documented columns, each named once.
-func TestDataFilesMatchSchemas(t *testing.T) {
-	files := fixtureSite(t)
-	load := func(name string) any {
+// validateDataFiles validates every JSON data file of a site against its
+// schema, and returns how many it validated; load and compile read the
+// site's files.
+func validateDataFiles(t *testing.T, files map[string][]byte) (checked int, load func(string) any, compile func(string) *jsonschema.Schema) {
+	t.Helper()
+	load = func(name string) any {
 		t.Helper()
 		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(files[name]))
 		if err != nil {
@@ -767,7 +770,7 @@ func TestDataFilesMatchSchemas(t *testing.T) {
 		}
 		return v
 	}
-	compile := func(name string) *jsonschema.Schema {
+	compile = func(name string) *jsonschema.Schema {
 		t.Helper()
 		c := jsonschema.NewCompiler()
 		if err := c.AddResource(name, load(name)); err != nil {
@@ -780,7 +783,6 @@ func TestDataFilesMatchSchemas(t *testing.T) {
 		return s
 	}
 	run := compile(sitedata.RunSchema)
-	checked := 0
 	for name := range files {
 		var s *jsonschema.Schema
 		switch {
@@ -788,6 +790,8 @@ func TestDataFilesMatchSchemas(t *testing.T) {
 			s = run
 		case name == sitedata.LeaderboardJSON:
 			s = compile(sitedata.LeaderboardSchema)
+		case strings.HasPrefix(name, "data/leaderboard-runs-") && strings.HasSuffix(name, ".json"):
+			s = compile(sitedata.RunsSchema)
 		case name == rubricJSONPath:
 			s = compile(rubricSchemaPath)
 		case name == ProvenancePath:
@@ -802,6 +806,13 @@ func TestDataFilesMatchSchemas(t *testing.T) {
 		}
 		checked++
 	}
+	return checked, load, compile
+}
+
+func TestDataFilesMatchSchemas(t *testing.T) {
+	files := fixtureSite(t)
+	checked, _, compile := validateDataFiles(t, files)
+	run := compile(sitedata.RunSchema)
 	if checked < 5 {
 		t.Errorf("validated %d data files, want every run's, leaderboard.json, rubric.json and provenance.json", checked)
 	}

@@ -279,7 +279,8 @@ type Leaderboard struct {
 	// the CSV, so that this file holds each number once.
 	VariantPairs []VariantPair `json:"variant_pairs,omitempty" jsonschema_description:"each model's default-prompt runs of the two variants that the boards compare (the boards' explicit-against-implicit table); the differences are in each run's data file, field variant_difference, and the CSV's variant_diff_* columns"`
 	Boards       []Board       `json:"boards" jsonschema_description:"the boards: one per prompt variant and scoring method"`
-	Runs         []RunSummary  `json:"runs" jsonschema_description:"every run, ranked or not"`
+	Runs         []RunSummary  `json:"runs,omitempty" jsonschema_description:"every run, ranked or not, by id; absent when the runs are in parts (run_parts)"`
+	RunParts     []RunPart     `json:"run_parts,omitempty" jsonschema_description:"when the release has more runs than fit one file (more than 100), the files that list them in order instead of runs: each part's JSON and CSV files, its number of runs and its first and last run's ids"`
 }
 
 // Release names a release of the site.
@@ -351,48 +352,77 @@ func marshalCompact(v any) ([]byte, error) {
 }
 
 // MarshalLeaderboard writes data/leaderboard.json: without indentation,
-// as it lists every run, but one board and one run a line, so that an
-// error in the file names the run's line and two releases' files differ
-// line by line.
+// as it lists every run, but one board and one run (or part of the runs)
+// a line, so that an error in the file names the run's line and two
+// releases' files differ line by line.
 func MarshalLeaderboard(lb Leaderboard) ([]byte, error) {
-	boards, runs := lb.Boards, lb.Runs
-	lb.Boards, lb.Runs = []Board{}, []RunSummary{}
+	boards, runs, parts := lb.Boards, lb.Runs, lb.RunParts
+	lb.Boards, lb.Runs, lb.RunParts = []Board{}, nil, nil
 	head, err := marshalCompact(lb)
 	if err != nil {
 		return nil, err
 	}
 	// Boards and runs are the last fields.
-	const tail = `"boards":[],"runs":[]}`
+	const tail = `"boards":[]}`
 	if !bytes.HasSuffix(head, []byte(tail)) {
 		return nil, fmt.Errorf("leaderboard.json: boards and runs must be its last fields: %s", head)
 	}
 	var buf bytes.Buffer
 	buf.Write(head[:len(head)-len(tail)])
-	list := func(name string, n int, item func(i int) any) error {
-		buf.WriteString("\n\"" + name + "\":[")
-		for i := 0; i < n; i++ {
-			data, err := marshalCompact(item(i))
-			if err != nil {
-				return err
-			}
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			buf.WriteByte('\n')
-			buf.Write(data)
-		}
-		buf.WriteString("]")
-		return nil
-	}
-	if err := list("boards", len(boards), func(i int) any { return boards[i] }); err != nil {
+	if err := writeList(&buf, "boards", len(boards), func(i int) any { return boards[i] }); err != nil {
 		return nil, err
 	}
 	buf.WriteByte(',')
-	if err := list("runs", len(runs), func(i int) any { return runs[i] }); err != nil {
+	if parts != nil {
+		err = writeList(&buf, "run_parts", len(parts), func(i int) any { return parts[i] })
+	} else {
+		err = writeList(&buf, "runs", len(runs), func(i int) any { return runs[i] })
+	}
+	if err != nil {
 		return nil, err
 	}
 	buf.WriteString("}\n")
 	return buf.Bytes(), nil
+}
+
+// marshalPart writes data/leaderboard-runs-<k>.json as leaderboard.json
+// is written: one run a line.
+func marshalPart(p RunsPart) ([]byte, error) {
+	runs := p.Runs
+	p.Runs = []RunSummary{}
+	head, err := marshalCompact(p)
+	if err != nil {
+		return nil, err
+	}
+	const tail = `"runs":[]}`
+	if !bytes.HasSuffix(head, []byte(tail)) {
+		return nil, fmt.Errorf("runs must be the last field: %s", head)
+	}
+	var buf bytes.Buffer
+	buf.Write(head[:len(head)-len(tail)])
+	if err := writeList(&buf, "runs", len(runs), func(i int) any { return runs[i] }); err != nil {
+		return nil, err
+	}
+	buf.WriteString("}\n")
+	return buf.Bytes(), nil
+}
+
+// writeList writes "name":[ and the n items, one a line, and ].
+func writeList(buf *bytes.Buffer, name string, n int, item func(i int) any) error {
+	buf.WriteString("\n\"" + name + "\":[")
+	for i := 0; i < n; i++ {
+		data, err := marshalCompact(item(i))
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.WriteByte('\n')
+		buf.Write(data)
+	}
+	buf.WriteString("]")
+	return nil
 }
 
 // Column is one column of data/leaderboard.csv with what it holds; the
