@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -122,19 +123,24 @@ func TestNoFileOverBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%d files", len(out.sizes))
-	var largest string
+	var largest []string
 	for p, n := range out.sizes {
 		switch {
 		case strings.HasPrefix(p, "data/runs/") && strings.Count(p, "/") == 3:
 			// A copy of a run's own file, as committed.
+			continue
 		case n > pageBudget:
 			t.Errorf("%s is %d bytes, over the %d budget", p, n, pageBudget)
 		}
-		if largest == "" || n > out.sizes[largest] && !strings.HasPrefix(p, "data/runs/") {
-			largest = p
-		}
+		largest = append(largest, p)
 	}
-	t.Logf("largest: %s, %d bytes", largest, out.sizes[largest])
+	sort.Slice(largest, func(i, j int) bool {
+		a, b := out.sizes[largest[i]], out.sizes[largest[j]]
+		return a > b || a == b && largest[i] < largest[j]
+	})
+	for _, p := range largest[:min(8, len(largest))] {
+		t.Logf("largest: %s, %d bytes", p, out.sizes[p])
+	}
 	for _, p := range []string{"index.html", ProvenancePath, "rubric.html", rubricJSONPath, leaderboardJSONPath, "board/explicit-composite-pairwise.html", "changes.html", "downloads.html", "provenance.html", "board/explicit-groups.html", "board/implicit-groups.html"} {
 		t.Logf("%s: %d bytes", p, out.sizes[p])
 	}

@@ -369,14 +369,14 @@ func MarshalLeaderboard(lb Leaderboard) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	buf.Write(head[:len(head)-len(tail)])
-	if err := writeList(&buf, "boards", len(boards), func(i int) any { return boards[i] }); err != nil {
+	if err := WriteList(&buf, "boards", len(boards), func(i int) any { return boards[i] }); err != nil {
 		return nil, err
 	}
 	buf.WriteByte(',')
 	if parts != nil {
-		err = writeList(&buf, "run_parts", len(parts), func(i int) any { return parts[i] })
+		err = WriteList(&buf, "run_parts", len(parts), func(i int) any { return parts[i] })
 	} else {
-		err = writeList(&buf, "runs", len(runs), func(i int) any { return runs[i] })
+		err = WriteList(&buf, "runs", len(runs), func(i int) any { return runs[i] })
 	}
 	if err != nil {
 		return nil, err
@@ -400,15 +400,16 @@ func marshalPart(p RunsPart) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	buf.Write(head[:len(head)-len(tail)])
-	if err := writeList(&buf, "runs", len(runs), func(i int) any { return runs[i] }); err != nil {
+	if err := WriteList(&buf, "runs", len(runs), func(i int) any { return runs[i] }); err != nil {
 		return nil, err
 	}
 	buf.WriteString("}\n")
 	return buf.Bytes(), nil
 }
 
-// writeList writes "name":[ and the n items, one a line, and ].
-func writeList(buf *bytes.Buffer, name string, n int, item func(i int) any) error {
+// WriteList writes "name":[ and the n items, compact and one a line, and
+// ]: the layout of a data file that lists every run or file.
+func WriteList(buf *bytes.Buffer, name string, n int, item func(i int) any) error {
 	buf.WriteString("\n\"" + name + "\":[")
 	for i := 0; i < n; i++ {
 		data, err := marshalCompact(item(i))
