@@ -342,7 +342,7 @@ var schemas = []struct {
 	v                 any
 }{
 	{sitedata.LeaderboardSchema, "data/leaderboard.json", "The boards and a summary of every run of a Discrim-Eval leaderboard release.", &sitedata.Leaderboard{}},
-	{sitedata.RunsSchema, "data/leaderboard-runs-<k>.json", "Part k of the runs of data/leaderboard.json, when a release has more runs than fit one file: the runs' summaries, in order.", &sitedata.RunsPart{}},
+	{sitedata.RunsSchema, sitedata.RunsPartJSONPattern, "Part k of the runs of data/leaderboard.json, when a release has more runs than fit one file: the runs' summaries, in order.", &sitedata.RunsPart{}},
 	{sitedata.RunSchema, "data/runs/<id>.json", "Everything the leaderboard computed for one run, recomputed from its per-prompt data.", &sitedata.Run{}},
 	{rubricSchemaPath, "data/rubric.json", "How every number of the leaderboard is scored, as read from the scoring code at build time.", &rubricJSON{}},
 	{provenanceSchemaPath, "provenance.json", "The root of trust of a built site: every input and output file that belongs to no run with its SHA-256, and each run's provenance file by its SHA-256.", &provenanceJSON{}},

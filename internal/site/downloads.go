@@ -79,8 +79,8 @@ func downloadsPage(in *loaded, sc *scored, site *siteInfo) *page {
 	}
 	if site.CSV != leaderboardCSVPath {
 		d.Per = pageRows
-		d.Files[0] = downloadFile{sitedata.RunsPartCSV(1)[:len("data/leaderboard-runs-")] + "<k>.csv", "", "", "Part k of the runs, " + itoa(pageRows) + " a part, in the order of data/leaderboard.json's run_parts: one row per run, its board, ranks, views with intervals, other composites and coefficients. The parts are listed below the columns."}
-		d.Files = append(d.Files, downloadFile{sitedata.RunsPartJSON(1)[:len("data/leaderboard-runs-")] + "<k>.json", "", sitedata.RunsSchema, "Part k of the runs' summaries of data/leaderboard.json, which lists the parts in order (run_parts)."})
+		d.Files[0] = downloadFile{sitedata.RunsPartCSVPattern, "", "", "Part k of the runs, " + itoa(pageRows) + " a part, in the order of data/leaderboard.json's run_parts: one row per run, its board, ranks, views with intervals, other composites and coefficients. The parts are listed below the columns."}
+		d.Files = append(d.Files, downloadFile{sitedata.RunsPartJSONPattern, "", sitedata.RunsSchema, "Part k of the runs' summaries of data/leaderboard.json, which lists the parts in order (run_parts)."})
 		for k := 1; (k-1)*pageRows < len(sc.entries); k++ {
 			lo, hi := pageSpan(len(sc.entries), k)
 			d.Parts = append(d.Parts, downloadPart{sitedata.RunsPartJSON(k), sitedata.RunsPartCSV(k), placesLabel(len(sc.entries), k), sc.entries[lo].ID(), sc.entries[hi-1].ID()})

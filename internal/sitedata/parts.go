@@ -16,9 +16,16 @@ import (
 // RunsSchema is the JSON Schema of a part of the runs.
 const RunsSchema = "data/schema/leaderboard-runs.schema.json"
 
-// RunsPartJSON and RunsPartCSV are the paths of part k (from 1).
-func RunsPartJSON(k int) string { return "data/leaderboard-runs-" + strconv.Itoa(k) + ".json" }
-func RunsPartCSV(k int) string  { return "data/leaderboard-runs-" + strconv.Itoa(k) + ".csv" }
+// RunsPartJSON and RunsPartCSV are the paths of part k (from 1); the
+// patterns name them all.
+func RunsPartJSON(k int) string { return runsPart + strconv.Itoa(k) + ".json" }
+func RunsPartCSV(k int) string  { return runsPart + strconv.Itoa(k) + ".csv" }
+
+const (
+	runsPart            = "data/leaderboard-runs-"
+	RunsPartJSONPattern = runsPart + "<k>.json"
+	RunsPartCSVPattern  = runsPart + "<k>.csv"
+)
 
 // RunPart names one part of the runs in data/leaderboard.json.
 type RunPart struct {
