@@ -196,40 +196,50 @@ func TestSwitchViewAndVariant(t *testing.T) {
 	}
 }
 
-// TestSortKeepsHeaderLinks sorts the comparison page by a run's column: the
-// run's heading keeps its link and its second line, and the rows come in
-// the order of that run's differences (signed, with a true minus sign).
+// TestSortKeepsHeaderLinks sorts the comparison page's runs by their
+// female coefficient on the question: every run's heading keeps its link
+// and its second line, and the rows come in the order of that column
+// (signed, with a true minus sign).
 func TestSortKeepsHeaderLinks(t *testing.T) {
 	p := sitePages(t)
 	tb := newTab(t, 1280, 900, "light")
 	tb.open(siteDir, p.Compare)
 	type head struct {
 		Columns int `json:"columns"`
+		Buttons int `json:"buttons"`
+		Rows    int `json:"rows"`
 		Links   int `json:"links"`
 		Subs    int `json:"subs"`
-		Buttons int `json:"buttons"`
+		Female  int `json:"female"`
 	}
-	h := eval[head](tb, `({
-		columns: document.querySelectorAll("table.compare thead tr:last-child th").length,
-		links: document.querySelectorAll("table.compare thead tr:last-child th a").length,
-		subs: document.querySelectorAll("table.compare thead tr:last-child th .sub").length,
-		buttons: document.querySelectorAll("table.compare thead tr:last-child th button.sort").length,
-	})`)
-	if h.Columns < 2 || h.Links != h.Columns-1 || h.Subs != h.Columns-1 || h.Buttons != h.Columns {
-		t.Fatalf("%s: %d columns, %d run links, %d second lines and %d sort buttons in the heading; want a link, a second line per run and a button per column", p.Compare, h.Columns, h.Links, h.Subs, h.Buttons)
+	const table = `document.querySelector("table.compare")`
+	count := `({
+		columns: ` + table + `.tHead.rows[0].cells.length,
+		buttons: ` + table + `.querySelectorAll("thead th button.sort").length,
+		rows: ` + table + `.tBodies[0].rows.length,
+		links: ` + table + `.querySelectorAll("tbody th a").length,
+		subs: ` + table + `.querySelectorAll("tbody th .sub").length,
+		female: Array.from(` + table + `.tHead.rows[0].cells).findIndex(th => th.textContent.trim().startsWith("female")),
+	})`
+	h := eval[head](tb, count)
+	if h.Columns < 3 || h.Buttons != h.Columns || h.Rows < 2 || h.Links != h.Rows || h.Subs != h.Rows || h.Female < 1 {
+		t.Fatalf("%s: %d columns, %d sort buttons, %d runs, %d run links, %d second lines, female column %d; want a button per column, a link and a second line per run", p.Compare, h.Columns, h.Buttons, h.Rows, h.Links, h.Subs, h.Female)
 	}
-	tb.do(clickCSS(`table.compare thead tr:last-child th:nth-child(2) button.sort`))
-	vals := eval[[]string](tb, `Array.from(document.querySelector("table.compare").tBodies[0].rows).map(r => r.cells[1].textContent.trim())`)
+	tb.do(clickCSS(fmt.Sprintf(`table.compare thead th:nth-child(%d) button.sort`, h.Female+1)))
+	vals := eval[[]string](tb, `Array.from(`+table+`.tBodies[0].rows).map(r => r.cells[`+strconv.Itoa(h.Female)+`].textContent.trim())`)
 	var keys []float64
 	for _, v := range vals {
 		f, err := strconv.ParseFloat(strings.NewReplacer("\u2212", "-", "+", "").Replace(v), 64)
 		if err != nil {
-			continue // a missing cell sorts last
+			continue // a missing value sorts last
 		}
 		keys = append(keys, f)
 	}
 	if len(keys) < 2 || !sort.Float64sAreSorted(keys) {
-		t.Errorf("%s sorted by its first run: differences not ascending: %v", p.Compare, keys)
+		t.Errorf("%s sorted by the female coefficient: not ascending: %v", p.Compare, keys)
+	}
+	if after := eval[head](tb, count); after != h {
+		t.Errorf("%s after sorting: %+v, before %+v", p.Compare, after, h)
 	}
 	tb.checkClean(p.Compare)
 }

@@ -1,12 +1,18 @@
 package site
 
 // Compare pages: every run of a variant on the same 135 prompts of one
-// decision question, side by side, compareRunsPerPage runs to a page so
-// that no page grows with the board.
+// decision question, compareRunsPerPage runs to a page so that no page
+// grows with the board. A run is a row of what it says about the question
+// (its own views and coefficients, its largest difference from the
+// baseline), and each prompt a row of the spread of the runs' differences:
+// a run's 135 differences are its scenario page's grid, which its row
+// links, and were 0.19 MB a run when the compare pages repeated them as
+// columns.
 
 import (
 	"fmt"
 	"html/template"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +20,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
 )
 
 type compareData struct {
@@ -23,13 +30,14 @@ type compareData struct {
 	Label      string
 	PromptHref string
 	Cells      int // prompts per scenario
+	// Heads and RaceCols head the spread's grid, as on a scenario page.
+	Heads    []gridHead
+	RaceCols int
 	// Groups are the log-probability runs and the sampled-answer runs,
-	// each on its own colour scale; Runs are all of them, in group order.
+	// each in its own unit and table.
 	Groups []compareGroup
-	Runs   []compareRun
-	Rows   compareRows
 	// Parts are the pages of runs, when there is more than one, and
-	// Range says which of the runs this page shows ("runs 41–80"). No
+	// Range says which of the runs this page shows ("runs 101–200"). No
 	// page shows how many runs there are in all, so that adding a run
 	// changes only the page it lands on.
 	Parts   []comparePart
@@ -43,54 +51,84 @@ type comparePart struct {
 	Current     bool
 }
 
-// compareRunsPerPage keeps a compare page near 100 KB: a run adds about
-// 2.4 KB (135 cells and a heading).
-const compareRunsPerPage = 40
+// compareRunsPerPage keeps a compare page near 50 KB: a run adds a row of
+// about 300 bytes (its own views and coefficients on the question, its
+// largest difference), and the page's per-prompt spread is 135 rows.
+const compareRunsPerPage = 100
 
-// compareGroup is the runs of one scoring method: a column group with its
-// own unit and legend.
+// compareGroup is the runs of one scoring method, with its own unit and
+// legend: a row per run, and a row per prompt with the spread of the
+// runs' differences from the baseline.
 type compareGroup struct {
-	Title, Short, Unit string
-	Runs               int
+	ID, Title, Unit    string
 	LegendLo, LegendHi string
+	// ViewNames and Names head the columns of the question's own views
+	// and coefficients (the run's scenarios page's), when a run of the
+	// group has them.
+	ViewNames, Names []string
+	Runs             []compareRun
+	Spread           compareRows
 }
 
+// compareRun is one run's row: its heading (through the template: the
+// model's name and intervention are the manifest's text) and its cells,
+// numbers written in Go.
 type compareRun struct {
-	ID, Model, Intervention, Href, Group string
+	ID, Model, Intervention, Href string
+	Cells                         template.HTML
 }
 
-// compareRow is a variant's row: its cell of the design and a difference
-// per run (no link in a cell: the column heading links to the run).
+// compareRow is a prompt's cell of the spread: over the page's runs of
+// the group, the lowest and highest difference from the baseline and how
+// many runs favour either side.
 type compareRow struct {
-	Cell  design.Cell
-	Cells deltaRow
+	Cell             design.Cell
+	Low, High        deltaCell
+	Person, Baseline int
 }
 
-// compareRows are a page's 135 rows and the relative link to the prompt
-// page, whose sections the row headings link to.
+// compareRows are a group's 135 prompts, as a grid of the scenario
+// pages' shape (an age a row, a gender and race a column): the first grid
+// of a page gets its cells' ids from browse.js, for links to a variant
+// (#age-60-male-white).
 type compareRows struct {
-	PromptRel string
-	Rows      []compareRow
+	Rows []compareRow
 }
 
-// HTML writes the rows in Go: a row's id, heading and link come from the
-// design (anchors and labels such as "20, female, Black"), its cells are
-// numbers (deltaRow) — no input text — so the table body is one template
-// call, not four a row.
+// HTML writes the grid's rows in Go: the ages and numbers only, no input
+// text, one template call for the table body. A cell reads "−0.65 …
+// +1.11" over "4 : 3" (runs favouring the person : the baseline), one
+// number when the runs agree, "—" when no run answered.
 func (rs compareRows) HTML() template.HTML {
 	var b strings.Builder
-	for _, r := range rs.Rows {
-		a := r.Cell.Anchor()
-		b.WriteString(`<tr id="` + a + `"><th scope="row"><a href="` + rs.PromptRel + "#" + a + `">` + r.Cell.Label() + `</a></th>`)
-		b.WriteString(string(r.Cells.HTML()))
-		b.WriteString("</tr>\n")
+	for i, r := range rs.Rows {
+		if i == 0 || r.Cell.Age != rs.Rows[i-1].Cell.Age {
+			if i > 0 {
+				b.WriteString("</tr>\n")
+			}
+			b.WriteString(`<tr><th scope="row">` + itoa(r.Cell.Age) + `</th>`)
+		}
+		b.WriteString("<td>")
+		switch {
+		case r.Low.Code > 8:
+			b.WriteString("—")
+		case r.Low.Digits == r.High.Digits:
+			b.WriteString(r.Low.text())
+		default:
+			b.WriteString(r.Low.text() + " … " + r.High.text())
+		}
+		if r.Low.Code <= 8 {
+			b.WriteString("\n" + itoa(r.Person) + " : " + itoa(r.Baseline))
+		}
+		b.WriteString("</td>")
 	}
+	b.WriteString("</tr>\n")
 	return template.HTML(b.String())
 }
 
 // compareColumn is a run with an answer on the question.
 type compareColumn struct {
-	run      compareRun
+	entry    *board.Entry
 	deltas   *keptQuestion
 	decision bool
 	date     string // the run's run_date
@@ -106,7 +144,7 @@ func comparePages(texts *datasetTexts, sc *scored, variant run.Variant, q int, r
 	for _, e := range runs {
 		kept := sc.kept[e.ID()]
 		if qs := kept.deltas[q]; qs != nil {
-			cols = append(cols, compareColumn{compareRun{e.ID(), e.Run.Manifest.Model.Name, e.Run.Manifest.Intervention, scenarioPath(e.ID(), q), ""}, qs, kept.decision, e.Run.Manifest.RunDate})
+			cols = append(cols, compareColumn{e, qs, kept.decision, e.Run.Manifest.RunDate})
 		}
 	}
 	// runs are by id, so the stable sort ends in a unique tiebreak.
@@ -121,15 +159,7 @@ func comparePages(texts *datasetTexts, sc *scored, variant run.Variant, q int, r
 	var pages []*page
 	for k := range n {
 		lo, hi := k*compareRunsPerPage, min(len(cols), (k+1)*compareRunsPerPage)
-		part := make([]compareColumn, 0, hi-lo)
-		for _, isDec := range []bool{false, true} {
-			for _, c := range cols[lo:hi] {
-				if c.decision == isDec {
-					part = append(part, c)
-				}
-			}
-		}
-		p := comparePage(texts, variant, q, part)
+		p := comparePage(texts, variant, q, cols[lo:hi], comparePartPath(variant, q, k+1))
 		d := p.Body.(compareData)
 		d.PerPage = compareRunsPerPage
 		if parts != nil {
@@ -138,40 +168,153 @@ func comparePages(texts *datasetTexts, sc *scored, variant run.Variant, q int, r
 			d.Range = fmt.Sprintf("runs %d–%d", lo+1, hi)
 			p.Title += fmt.Sprintf(" (%s)", d.Range)
 		}
-		p.Path = comparePartPath(variant, q, k+1)
-		d.Rows.PromptRel = relPath(p.Path, promptPath(variant, q))
 		p.Body = d
 		pages = append(pages, p)
 	}
 	return pages
 }
 
-// comparePage is one page of a question's runs (cols).
-func comparePage(texts *datasetTexts, variant run.Variant, q int, cols []compareColumn) *page {
+// comparePage is one page of a question's runs (cols), at path.
+func comparePage(texts *datasetTexts, variant run.Variant, q int, cols []compareColumn, path string) *page {
 	d := compareData{Variant: variant, Q: q, Title: texts.title(variant, q), PromptHref: promptPath(variant, q), Cells: design.NumCells}
 	d.Label = scenarioLabel(d.Title)
+	d.Heads, d.RaceCols = gridHeads(), int(design.NumRaces)
 	for _, isDec := range []bool{false, true} {
-		g := compareGroup{Title: "Log-probability runs", Short: "Δ logit", Unit: "logit points"}
+		g := compareGroup{ID: "logprob", Title: "Log-probability runs", Unit: "logit points"}
 		if isDec {
-			g = compareGroup{Title: "Sampled-answer runs", Short: "Δ share of yes, pp", Unit: "percentage points of yes answers"}
+			g = compareGroup{ID: "sampled", Title: "Sampled-answer runs", Unit: "percentage points of yes answers"}
 		}
 		g.LegendLo, g.LegendHi = legendEnds(isDec)
+		var group []compareColumn
 		for _, c := range cols {
 			if c.decision == isDec {
-				d.Runs = append(d.Runs, c.run)
-				g.Runs++
+				group = append(group, c)
 			}
 		}
-		if g.Runs > 0 {
-			d.Groups = append(d.Groups, g)
+		if len(group) == 0 {
+			continue
+		}
+		own := false
+		for _, c := range group {
+			if _, ok := ownQuestion(c.entry.Result, q); ok {
+				own = true
+			}
+		}
+		if own {
+			for _, v := range score.Views {
+				g.ViewNames = append(g.ViewNames, v.Title())
+			}
+			for _, c := range design.Coefs {
+				g.Names = append(g.Names, coefDisplay(c))
+			}
+		}
+		for _, c := range group {
+			m := c.entry.Run.Manifest
+			g.Runs = append(g.Runs, compareRun{c.entry.ID(), m.Model.Name, m.Intervention, scenarioPath(c.entry.ID(), q), compareRunCells(c, q, own)})
+		}
+		g.Spread = compareSpread(group)
+		d.Groups = append(d.Groups, g)
+	}
+	return &page{Path: path, Title: fmt.Sprintf("Question %d · all %s runs", q, variant), Section: secNone, Body: d}
+}
+
+// ownQuestion is a run's result on question q, when it has its own views
+// and coefficients there (as on its scenarios page).
+func ownQuestion(res *score.Result, q int) (*score.Question, bool) {
+	if res == nil || !res.Scored {
+		return nil, false
+	}
+	for i := range res.Questions {
+		if res.Questions[i].ID == q {
+			return &res.Questions[i], true
 		}
 	}
-	for i, c := range design.Cells() {
-		r := compareRow{Cell: c, Cells: make(deltaRow, len(cols))}
-		for j, col := range cols {
-			r.Cells[j] = col.deltas.cell(i, col.decision)
+	return nil, false
+}
+
+// compareRunCells are a run's cells on the question, written in Go from
+// numbers: its own views and coefficients (when own), its largest
+// difference from the baseline with the prompt it is on, and how many of
+// the prompts it answered.
+func compareRunCells(c compareColumn, q int, own bool) template.HTML {
+	var b strings.Builder
+	if own {
+		qq, ok := ownQuestion(c.entry.Result, q)
+		var views []qviewCell
+		if ok {
+			views = questionViewCells(qq)
 		}
-		d.Rows.Rows = append(d.Rows.Rows, r)
+		for i := range score.Views {
+			v := "–"
+			if i < len(views) {
+				v = views[i].Value
+			}
+			b.WriteString("<td>" + v + "</td>")
+		}
+		for _, k := range design.Coefs {
+			v := math.NaN()
+			if ok {
+				v = qq.Coefs[k] * coefScale(c.entry.Result, k)
+			}
+			if math.IsNaN(v) {
+				b.WriteString("<td>–</td>")
+				continue
+			}
+			b.WriteString(`<td class="num ` + coefClass(v) + `">` + signed(v, 2) + "</td>")
+		}
 	}
-	return &page{Title: fmt.Sprintf("Question %d · all %s runs", q, variant), Section: secNone, Body: d}
+	// The largest difference by size, the first in design order of equals.
+	at := -1
+	for i, code := range c.deltas.Codes {
+		if code <= 8 && (at < 0 || abs32(c.deltas.Digits[i]) > abs32(c.deltas.Digits[at])) {
+			at = i
+		}
+	}
+	if at < 0 {
+		b.WriteString("<td>–</td>")
+	} else {
+		cell := c.deltas.cell(at, c.decision)
+		mag := cell
+		mag.Digits = abs32(cell.Digits)
+		b.WriteString(`<td class="` + cell.class() + `" data-sort="` + strings.NewReplacer("+", "").Replace(mag.digits()) + `">` + cell.text() + "<small>" + design.Cells()[at].Label() + "</small></td>")
+	}
+	b.WriteString(`<td class="num">` + itoa(c.deltas.present()) + "</td>")
+	return template.HTML(b.String())
+}
+
+func abs32(n int32) int32 {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// compareSpread is a group's row per prompt: over its runs, the lowest and
+// highest difference from the baseline and how many runs favour the
+// person described (a shown difference above zero) or the baseline.
+func compareSpread(group []compareColumn) compareRows {
+	var rs compareRows
+	for i, cell := range design.Cells() {
+		r := compareRow{Cell: cell, Low: deltaCell{Code: cellMissing}, High: deltaCell{Code: cellMissing}}
+		for _, c := range group {
+			dc := c.deltas.cell(i, c.decision)
+			if dc.Code > 8 {
+				continue
+			}
+			if r.Low.Code > 8 || dc.Digits < r.Low.Digits {
+				r.Low = dc
+			}
+			if r.High.Code > 8 || dc.Digits > r.High.Digits {
+				r.High = dc
+			}
+			switch {
+			case dc.Digits > 0:
+				r.Person++
+			case dc.Digits < 0:
+				r.Baseline++
+			}
+		}
+		rs.Rows = append(rs.Rows, r)
+	}
+	return rs
 }

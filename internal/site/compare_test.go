@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -22,7 +23,7 @@ import (
 // each run on exactly one page, every page linking all of them; a run
 // added with the latest date changes only the last page.
 func TestComparePages(t *testing.T) {
-	const logprob, decision = 83, 9
+	const logprob, decision = 183, 19
 	sc := &scored{kept: map[string]*keptCells{}}
 	var runs []*board.Entry
 	for i := range logprob + decision {
@@ -53,19 +54,31 @@ func TestComparePages(t *testing.T) {
 			t.Errorf("page %d is %s, want %s", k+1, p.Path, want)
 		}
 		lo := k*compareRunsPerPage + 1
-		if want := fmt.Sprintf("runs %d–%d", lo, lo+len(d.Runs)-1); len(d.Runs) > compareRunsPerPage || len(d.Parts) != len(pages) || !d.Parts[k].Current || d.Range != want {
-			t.Errorf("page %d: %d runs, %d parts (current %v), range %q, want %q", k+1, len(d.Runs), len(d.Parts), d.Parts[k].Current, d.Range, want)
+		n := len(pageRuns(d))
+		if want := fmt.Sprintf("runs %d–%d", lo, lo+n-1); n > compareRunsPerPage || len(d.Parts) != len(pages) || !d.Parts[k].Current || d.Range != want {
+			t.Errorf("page %d: %d runs, %d parts (current %v), range %q, want %q", k+1, n, len(d.Parts), d.Parts[k].Current, d.Range, want)
 		}
 		pageDate := ""
 		lastDecision := false
-		groups := 0
 		for _, g := range d.Groups {
-			groups += g.Runs
+			// The spread of a group's prompts is over its runs: run i's
+			// differences are all i/100.
+			lowest, highest, person := int32(1<<30), int32(-1), 0
+			for _, r := range g.Runs {
+				i, _ := strconv.Atoi(strings.TrimPrefix(r.ID, "r"))
+				v := newDeltaCell(score.Delta{Value: float64(i) / 100, Present: true, HasBase: true}, sc.kept[r.ID].decision).Digits
+				lowest, highest = min(lowest, v), max(highest, v)
+				if v > 0 {
+					person++
+				}
+			}
+			for _, row := range g.Spread.Rows {
+				if row.Low.Digits != lowest || row.High.Digits != highest || row.Person != person || row.Baseline != 0 {
+					t.Fatalf("page %d, %s, %s: spread %d to %d, %d/%d runs favour person/baseline; want %d to %d, %d/0", k+1, g.Title, row.Cell.Anchor(), row.Low.Digits, row.High.Digits, row.Person, row.Baseline, lowest, highest, person)
+				}
+			}
 		}
-		if groups != len(d.Runs) {
-			t.Errorf("page %d: column groups span %d runs, the page has %d", k+1, groups, len(d.Runs))
-		}
-		for j, r := range d.Runs {
+		for _, r := range pageRuns(d) {
 			if seen[r.ID] {
 				t.Errorf("run %s on two pages", r.ID)
 			}
@@ -80,8 +93,10 @@ func TestComparePages(t *testing.T) {
 				t.Errorf("page %d: run %s of %s after a run of %s", k+1, r.ID, date, lastDate)
 			}
 			pageDate = max(pageDate, date)
-			if got := d.Rows.Rows[0].Cells[j].Decision; got != dec {
-				t.Errorf("run %s: cell scored as decision=%v", r.ID, got)
+			// Its largest difference, in its unit, with its prompt.
+			i, _ := strconv.Atoi(r.ID[1:])
+			if want := ">" + newDeltaCell(score.Delta{Value: float64(i) / 100, Present: true, HasBase: true}, dec).text() + "<small>20, female, white</small>"; !strings.Contains(string(r.Cells), want) {
+				t.Errorf("run %s: cells %s do not hold its largest difference %s", r.ID, r.Cells, want)
 			}
 		}
 		lastDate = pageDate
@@ -99,17 +114,15 @@ func TestComparePages(t *testing.T) {
 			t.Errorf("page %d changed when a later run was added", k+1)
 		}
 	}
-	// The rows written in Go hold the design's anchors and labels, a
-	// link to the prompt page and cells of numbers, nothing else.
-	row := regexp.MustCompile("^<tr id=\"(age-[0-9]+-[a-z-]+)\"><th scope=\"row\"><a href=\"\\.\\./\\.\\./prompts/explicit/q3\\.html#(age-[0-9]+-[a-z-]+)\">[0-9]+, [a-z-]+, [A-Za-z ]+</a></th>" +
-		"(<td class=\"(b[0-8]|missing|nobase)\">[^<>&\"]*</td>)+</tr>$")
-	lines := strings.Split(strings.TrimSuffix(string(pages[0].Body.(compareData).Rows.HTML()), "\n"), "\n")
-	if len(lines) != 135 {
-		t.Errorf("%d rows, want 135", len(lines))
+	// The grid written in Go holds ages and numbers, nothing else.
+	row := regexp.MustCompile("^<tr><th scope=\"row\">[0-9]+</th>(<td>(—|[+−]?[0-9.]+( … [+−]?[0-9.]+)?\n[0-9]+ : [0-9]+)</td>){15}$")
+	rows := strings.Split(strings.TrimSuffix(string(pages[0].Body.(compareData).Groups[0].Spread.HTML()), "</tr>\n"), "</tr>\n")
+	if len(rows) != 9 {
+		t.Errorf("%d rows, want 9", len(rows))
 	}
-	for _, l := range lines {
-		if m := row.FindStringSubmatch(l); m == nil || m[1] != m[2] {
-			t.Errorf("row %q", l)
+	for _, r := range rows {
+		if !row.MatchString(r) {
+			t.Errorf("row %q", r)
 			break
 		}
 	}
@@ -118,6 +131,15 @@ func TestComparePages(t *testing.T) {
 // TestDeltaRowHTML: a row written in Go from the kept digits is what the
 // template writes from the value, and holds nothing but cells of digits
 // and our class names whatever the numbers.
+// pageRuns are a compare page's runs, group by group.
+func pageRuns(d compareData) []compareRun {
+	var out []compareRun
+	for _, g := range d.Groups {
+		out = append(out, g.Runs...)
+	}
+	return out
+}
+
 func TestDeltaRowHTML(t *testing.T) {
 	tmpl := template.Must(template.New("").Parse(`<td class="{{.Class}}">{{.Text}}</td>`))
 	want := func(d score.Delta, decision bool) string {

@@ -163,6 +163,20 @@ type gridHead struct {
 	Races  []string
 }
 
+// gridHeads are a grid's column headings: the genders, and the races
+// under each.
+func gridHeads() []gridHead {
+	var heads []gridHead
+	for _, g := range design.GendersInDatasetOrder {
+		h := gridHead{Gender: g.String()}
+		for _, r := range design.Races {
+			h.Races = append(h.Races, r.String())
+		}
+		heads = append(heads, h)
+	}
+	return heads
+}
+
 type scenarioData struct {
 	RunID, Model, Intervention         string
 	Variant                            run.Variant
@@ -170,7 +184,6 @@ type scenarioData struct {
 	Q                                  int
 	Title                              string
 	PromptHref, CompareHref, IndexHref string
-	BaselineHref                       string
 	RunHref                            string
 	// ScoredHref and ScoredName are the run's per-prompt file, which has
 	// the numbers the grid leaves out: a copy in the site or a link at
@@ -186,6 +199,7 @@ type scenarioData struct {
 	// and no cell is marked).
 	MinMass, LowRange string
 	AllLow            bool
+	LowMarked         int // cells marked for low answer mass
 	Unparsed          int // variants with sampled answers neither yes nor no
 	Differs           int // variants whose prompt differs from the prompt page's
 	NoBaseline        bool
@@ -211,8 +225,7 @@ func scenarioPage(texts *datasetTexts, infos promptInfos, e *board.Entry, q int,
 		RunID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, Decision: decision,
 		Q: q, Title: texts.title(m.Variant, q),
 		PromptHref: promptPath(m.Variant, q), CompareHref: comparePath(m.Variant, q),
-		BaselineHref: anchored(promptPath(m.Variant, q), design.Baseline.Anchor()),
-		IndexHref:    scenariosPath(e.ID()), RunHref: runPath(e.ID()),
+		IndexHref: scenariosPath(e.ID()), RunHref: runPath(e.ID()),
 		ScoredHref: fileDownload(runsURL, e.Run.ScoredFS()), ScoredName: path.Base(m.Scored.Path),
 		Unit: "logit points", RaceCols: int(design.NumRaces), MinMass: decimal(board.MinMass),
 	}
@@ -231,13 +244,7 @@ func scenarioPage(texts *datasetTexts, infos promptInfos, e *board.Entry, q int,
 		d.Next = scenarioPath(e.ID(), ids[pos+1])
 	}
 	d.NoBaseline = !qs[design.Baseline.Index()].Present
-	for _, g := range design.GendersInDatasetOrder {
-		h := gridHead{Gender: g.String()}
-		for _, r := range design.Races {
-			h.Races = append(h.Races, r.String())
-		}
-		d.Heads = append(d.Heads, h)
-	}
+	d.Heads = gridHeads()
 	// Answer mass under the paper's minimum (for a run's mean) is marked
 	// in its cell, unless every variant is under it.
 	if !decision {
@@ -265,6 +272,7 @@ func scenarioPage(texts *datasetTexts, infos promptInfos, e *board.Entry, q int,
 			}
 			if !decision && !d.AllLow && s.Cell.Mass < board.MinMass {
 				gc.LowMass = s.Cell.Mass
+				d.LowMarked++
 			}
 			if s.Cell.Other > 0 {
 				gc.Unparsed = s.Cell.Other
