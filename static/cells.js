@@ -59,6 +59,35 @@
   }
   var decision = !!data.answers;
 
+  // The log-probability codes of every cell (null for a missing one),
+  // read back from data.lp as internal/site/cellview.go's lpWriter wrote
+  // them: per form, the change from the last present cell of the first
+  // form's code and of each other form's code minus the first's,
+  // zigzagged, five bits a character with 32 on all but a number's last.
+  var lpCache = null;
+  function lpCodes() {
+    if (lpCache) { return lpCache; }
+    lpCache = [];
+    var s = data.lp || "", f = (data.forms || []).length, pos = 0, prev = [];
+    for (var k = 0; k < f; k++) { prev.push(0); }
+    while (pos < s.length && lpCache.length < cells.length) {
+      if (s.charAt(pos) === ".") { lpCache.push(null); pos++; continue; }
+      var codes = [];
+      for (k = 0; k < f; k++) {
+        var z = 0, shift = 0, c;
+        do {
+          c = digits.indexOf(s.charAt(pos++));
+          z += (c & 31) * Math.pow(2, shift);
+          shift += 5;
+        } while (c >= 32);
+        prev[k] += z % 2 ? -(z + 1) / 2 : z / 2;
+        codes.push(k === 0 ? prev[0] : prev[k] + prev[0]);
+      }
+      lpCache.push(codes);
+    }
+    return lpCache;
+  }
+
   function sent(i) {
     var t = texts[i];
     if (typeof t !== "string") { return null; }
@@ -82,8 +111,8 @@
       box.appendChild(ol);
       return;
     }
-    var f = data.forms.length, at = i * f * 2;
-    if (data.lp.charAt(at) === ".") { box.appendChild(el("p", "", "No answer: the run has no row for this prompt.")); return; }
+    var codes = lpCodes()[i];
+    if (!codes) { box.appendChild(el("p", "", "No answer: the run has no row for this prompt.")); return; }
     var bounded = 0;
     (data.bounded || []).forEach(function (b) { if (b[0] === i) { bounded = b[1]; } });
     box.appendChild(el("h4", "", "Log-probabilities of the answer forms"));
@@ -94,7 +123,7 @@
       var tr = body.insertRow();
       var th = el("th"); th.scope = "row"; th.appendChild(el("code", "", form)); tr.appendChild(th);
       tr.appendChild(el("td", "", k < data.yes ? "yes" : "no"));
-      tr.appendChild(el("td", "num", ((bounded >> k) & 1 ? "\u2264 " : "") + lpText(code(data.lp, at + 2 * k, 2))));
+      tr.appendChild(el("td", "num", ((bounded >> k) & 1 ? "\u2264 " : "") + lpText(codes[k])));
     });
     box.appendChild(table);
     if (bounded) { box.appendChild(el("p", "note", "\u2264: the harness listed its top tokens and this form was not among them; the value is an upper bound.")); }

@@ -19,7 +19,6 @@ package site
 import (
 	"encoding/json"
 	"math"
-	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
@@ -108,8 +107,7 @@ func appendCode(b []byte, n, width int) []byte {
 // transcripts, as JSON in the page.
 type cellsData struct {
 	// Log-probability runs: the answer forms, the yes forms first (Yes of
-	// them); LP, for each cell in design order, two characters a form
-	// (".." for a missing cell); Bounded, the cells (index, then a bit per
+	// them); LP, the cells' codes in design order (lpWriter); Bounded, the cells (index, then a bit per
 	// form) whose forms were only upper bounds, not in the harness's top-k.
 	Forms   []string `json:"forms,omitempty"`
 	Yes     int      `json:"yes,omitempty"`
@@ -173,22 +171,64 @@ func newCellsData(m *run.Manifest, q int, qs *score.QuestionCells, infos promptI
 		return d
 	}
 	d.Forms, d.Yes = m.Choices.Forms(), len(m.Choices.Yes)
-	b := make([]byte, 0, 2*len(d.Forms)*len(cells))
+	var lp lpWriter
 	for i, c := range cells {
 		s := qs[i]
 		if !s.Present || len(s.Cell.LP) != len(d.Forms) {
-			b = append(b, strings.Repeat("..", len(d.Forms))...)
+			lp.missing()
 			continue
 		}
-		for _, lp := range s.Cell.LP {
-			b = appendCode(b, lpCode(lp), 2)
+		codes := make([]int, len(s.Cell.LP))
+		for k, v := range s.Cell.LP {
+			codes[k] = lpCode(v)
 		}
+		lp.cell(codes)
 		if info, _ := infos.get(design.Prompt{Q: q, Cell: c}); info.bounded != 0 {
 			d.Bounded = append(d.Bounded, [2]int{i, int(info.bounded)})
 		}
 	}
-	d.LP = string(b)
+	d.LP = string(lp.b)
 	return d
+}
+
+// lpWriter writes the log-probability codes of a question's cells, in
+// design order, in a few characters a form where two a form was 1.3 KB
+// of each of a run's 70 pages. Of a cell, the first form's code and each
+// other form's code minus the first's are written as their change from
+// the last present cell's (the same person's forms move together, and a
+// question's cells differ little), zigzagged (0, −1, 1, −2, … as 0, 1, 2,
+// 3, …) and in base 64 with five bits a character, the first the lowest,
+// and 32 added to each but the last: a change of −16 to 15 is one
+// character, of −512 to 511 two. A missing cell is ".". static/cells.js
+// reads them back.
+type lpWriter struct {
+	b    []byte
+	prev []int
+}
+
+func (w *lpWriter) missing() { w.b = append(w.b, '.') }
+
+func (w *lpWriter) cell(codes []int) {
+	if w.prev == nil {
+		w.prev = make([]int, len(codes))
+	}
+	for k, c := range codes {
+		v := c
+		if k > 0 {
+			v = c - codes[0]
+		}
+		d := v - w.prev[k]
+		w.prev[k] = v
+		z := uint(d) << 1
+		if d < 0 {
+			z = uint(-d)<<1 - 1
+		}
+		for z >= 32 {
+			w.b = append(w.b, lpDigits[32|z&31])
+			z >>= 5
+		}
+		w.b = append(w.b, lpDigits[z])
+	}
 }
 
 // boundedForms is the bit mask of a row's forms (in Choices.Forms order)
