@@ -1,19 +1,17 @@
 package site
 
-// Rows of numbers written in Go. A table of 135 variants × 40 runs has
-// 5,400 cells; through the template each costs two escaper calls made by
-// reflection (class and text), which was a fifth of a build's time. A
-// deltaRow holds only numbers and codes, so the HTML made from it contains
-// nothing but our own digits and class names: no input text can reach it,
-// and html/template still escapes everything around it.
+// Cells of numbers written in Go. The compare pages once had 5,400 cells
+// a page (135 variants × 40 runs); through the template each cost two
+// escaper calls made by reflection (class and text), a fifth of a build's
+// time. A deltaCell holds only numbers and codes, so the HTML made from it
+// contains nothing but our own digits and class names: no input text can
+// reach it, and html/template still escapes everything around it.
 //
 // The same form is what a build keeps of every run for the pages that
 // span runs (keptQuestion): 3 bytes a variant instead of a float and two
 // flags, for 400 runs × 70 questions × 135 variants.
 
 import (
-	"encoding/hex"
-	"html/template"
 	"math"
 	"strconv"
 	"strings"
@@ -122,39 +120,11 @@ func (c deltaCell) class() string {
 	return "b" + strconv.Itoa(int(c.Code))
 }
 
-// deltaRow is a table row's cells of differences.
-type deltaRow []deltaCell
-
-// MarshalJSON writes every field of every cell, six bytes a cell in hex:
-// the page memo hashes a compare page's data as JSON (emitMemo), and as
-// objects its thousands of cells were most of that work.
-func (r deltaRow) MarshalJSON() ([]byte, error) {
-	b := make([]byte, 0, 2+12*len(r))
-	b = append(b, '"')
-	for _, c := range r {
-		var dec byte
-		if c.Decision {
-			dec = 1
-		}
-		b = hex.AppendEncode(b, []byte{byte(c.Digits >> 24), byte(c.Digits >> 16), byte(c.Digits >> 8), byte(c.Digits), byte(c.Code), dec})
-	}
-	return append(b, '"'), nil
-}
-
-// HTML writes the cells, as the template
-// {{range .}}<td class="{{.Class}}">{{.Text}}</td>{{end}} would (up to
-// the entities it writes for "+", which the minifier undoes).
-func (r deltaRow) HTML() template.HTML {
-	var b strings.Builder
-	b.Grow(len(r) * 24)
-	for _, c := range r {
-		b.WriteString(`<td class="`)
-		b.WriteString(c.class())
-		b.WriteString(`">`)
-		b.WriteString(c.text())
-		b.WriteString(`</td>`)
-	}
-	return template.HTML(b.String())
+// html writes the cell as the template
+// <td class="{{.Class}}">{{.Text}}</td> would (up to the entities it
+// writes for "+", which the minifier undoes).
+func (c deltaCell) html() string {
+	return `<td class="` + c.class() + `">` + c.text() + `</td>`
 }
 
 // keptQuestion is a run's differences on one question, as the compare

@@ -128,9 +128,6 @@ func TestComparePages(t *testing.T) {
 	}
 }
 
-// TestDeltaRowHTML: a row written in Go from the kept digits is what the
-// template writes from the value, and holds nothing but cells of digits
-// and our class names whatever the numbers.
 // pageRuns are a compare page's runs, group by group.
 func pageRuns(d compareData) []compareRun {
 	var out []compareRun
@@ -140,7 +137,10 @@ func pageRuns(d compareData) []compareRun {
 	return out
 }
 
-func TestDeltaRowHTML(t *testing.T) {
+// TestDeltaCellHTML: a cell written in Go from the kept digits is what the
+// template writes from the value, and holds nothing but digits and our
+// class names whatever the numbers.
+func TestDeltaCellHTML(t *testing.T) {
 	tmpl := template.Must(template.New("").Parse(`<td class="{{.Class}}">{{.Text}}</td>`))
 	want := func(d score.Delta, decision bool) string {
 		type cell struct{ Class, Text string }
@@ -165,20 +165,20 @@ func TestDeltaRowHTML(t *testing.T) {
 	for _, v := range values {
 		for _, dec := range []bool{false, true} {
 			d := score.Delta{Value: v, Present: true, HasBase: true}
-			if got, w := string(deltaRow{newDeltaCell(d, dec)}.HTML()), want(d, dec); got != w {
+			if got, w := newDeltaCell(d, dec).html(), want(d, dec); got != w {
 				t.Fatalf("%v (decision %v): %s, the template writes %s", v, dec, got, w)
 			}
 		}
 	}
 	for _, d := range []score.Delta{{Value: 1}, {Value: 1, Present: true}} {
-		if got, w := string(deltaRow{newDeltaCell(d, false)}.HTML()), want(d, false); got != w {
+		if got, w := newDeltaCell(d, false).html(), want(d, false); got != w {
 			t.Errorf("%+v: %s, want %s", d, got, w)
 		}
 	}
 	ok := regexp.MustCompile(`^(<td class="(b[0-8]|missing|nobase)">([+−]?[0-9]+(\.[0-9]+)?|[+−]∞|—|n/a)</td>)*$`)
 	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e300, -1e300, -1e-300} {
 		for _, dec := range []bool{false, true} {
-			if h := string(deltaRow{newDeltaCell(score.Delta{Value: v, Present: true, HasBase: true}, dec)}.HTML()); !ok.MatchString(h) {
+			if h := newDeltaCell(score.Delta{Value: v, Present: true, HasBase: true}, dec).html(); !ok.MatchString(h) {
 				t.Errorf("%v (decision %v) writes %q", v, dec, h)
 			}
 		}

@@ -54,7 +54,7 @@
 //	transcript     runs/<id>/q<N>-transcripts[-<n>].html          transcript.go     a second pass over the run's file
 //	promptindex    prompts/<variant>/index.html                   prompt.go         dataset texts
 //	prompt         prompts/<variant>/q<N>.html                    prompt.go         dataset texts, word differences
-//	compare        compare/<variant>/q<N>.html                    compare.go        every run's cells of one question
+//	compare        compare/<variant>/q<N>.html                    compare.go        every run's own numbers on one question
 //	hub            transcripts.html                               browser.go        runs, variants, which runs stored transcripts
 //	downloads      downloads[-<k>].html                           downloads.go      the data files, CSV columns, schemas, run files
 //	rubric         rubric.html (and data/rubric.json)             rubric.go         the scoring code's settings, worked examples

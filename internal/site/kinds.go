@@ -26,7 +26,7 @@ var pageKinds = []kindInfo{
 	kindOf[transcriptData]("transcript", "runs/<id>/q<N>-transcripts[-<n>].html", "transcript.go", "a second pass over the run's file", "runs/beta/q2-transcripts.html"),
 	kindOf[promptIndexData]("promptindex", "prompts/<variant>/index.html", "prompt.go", "dataset texts", "prompts/explicit/index.html"),
 	kindOf[promptData]("prompt", "prompts/<variant>/q<N>.html", "prompt.go", "dataset texts, word differences", "prompts/explicit/q3.html"),
-	kindOf[compareData]("compare", "compare/<variant>/q<N>.html", "compare.go", "every run's cells of one question", "compare/explicit/q3.html"),
+	kindOf[compareData]("compare", "compare/<variant>/q<N>.html", "compare.go", "every run's own numbers on one question", "compare/explicit/q3.html"),
 	kindOf[hubData]("hub", "transcripts.html", "browser.go", "runs, variants, which runs stored transcripts", "transcripts.html"),
 	kindOf[downloadsData]("downloads", "downloads[-<k>].html", "downloads.go", "the data files, CSV columns, schemas, run files", "downloads.html"),
 	kindOf[rubricData]("rubric", "rubric.html (and data/rubric.json)", "rubric.go", "the scoring code's settings, worked examples", "rubric.html"),
