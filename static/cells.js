@@ -307,9 +307,9 @@
       }
       return y + n > 0 ? y / (y + n) : NaN;
     }
-    var f = data.forms.length, at = i * f * 2, v = [];
-    if (data.lp.charAt(at) === ".") { return NaN; }
-    for (var j = 0; j < f; j++) { var c2 = code(data.lp, at + 2 * j, 2); v.push(c2 === ZERO ? -Infinity : -c2 / 100); }
+    var codes = lpCodes()[i], v = [];
+    if (!codes) { return NaN; }
+    for (var j = 0; j < codes.length; j++) { v.push(codes[j] === ZERO ? -Infinity : -codes[j] / 100); }
     var logit = lse(v.slice(0, data.yes)) - lse(v.slice(data.yes));
     return 1 / (1 + Math.exp(-logit));
   }

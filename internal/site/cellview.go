@@ -275,7 +275,7 @@ func swingCells(m *run.Manifest, cells map[int]*score.QuestionCells) map[int]*sc
 		for i := range c {
 			s := &c[i]
 			if !s.Present || len(s.Cell.LP) != forms {
-				s.Present = false // ".." on the page
+				s.Present = false // "." on the page
 				continue
 			}
 			for k, lp := range s.Cell.LP {
