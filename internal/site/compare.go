@@ -266,7 +266,7 @@ func compareRunCells(c compareColumn, q int, own bool) template.HTML {
 	// The largest difference by size, the first in design order of equals.
 	at := -1
 	for i, code := range c.deltas.Codes {
-		if code <= 8 && (at < 0 || abs32(c.deltas.Digits[i]) > abs32(c.deltas.Digits[at])) {
+		if code <= 8 && (at < 0 || abs32(c.deltas.Digits(i)) > abs32(c.deltas.Digits(at))) {
 			at = i
 		}
 	}

@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -46,9 +47,12 @@ func TestPackedRecords(t *testing.T) {
 	kept := map[int]*keptQuestion{}
 	for _, q := range []int{3, 95} {
 		k := new(keptQuestion)
-		for i := range k.Digits {
-			k.Digits[i] = int32(rng.Uint32())
-			k.Codes[i] = cellCode(rng.UintN(4))
+		for i := range design.NumCells {
+			d := int32(rng.Uint32()) // most beyond 16 bits
+			if i%2 == 0 {
+				d = int32(int16(d))
+			}
+			k.set(i, d, cellCode(rng.UintN(4)))
 		}
 		kept[q] = k
 	}
@@ -58,6 +62,29 @@ func TestPackedRecords(t *testing.T) {
 	}
 	if unpackDeltas(d[:len(d)-3]) != nil {
 		t.Error("differences cut short: read")
+	}
+}
+
+// TestKeptDigits: a kept variant's digits read back as set, in 16 bits or
+// beyond them.
+func TestKeptDigits(t *testing.T) {
+	k := new(keptQuestion)
+	ds := []int32{0, 1, -1, 32767, -32768, 32768, -32769, 1 << 24, math.MaxInt32, math.MinInt32, 12345}
+	for i, d := range ds {
+		k.set(i, d, cellCode(i))
+	}
+	k.set(len(ds), 70000, 1)
+	k.set(len(ds), 7, 2) // set again, narrower
+	for i, d := range ds {
+		if c := k.cell(i, false); c.Digits != d || c.Code != cellCode(i) {
+			t.Errorf("variant %d: %+v, want digits %d, code %d", i, c, d, i)
+		}
+	}
+	if c := k.cell(len(ds), false); c.Digits != 7 || c.Code != 2 {
+		t.Errorf("set twice: %+v, want the second", c)
+	}
+	if len(k.wide) != 5 {
+		t.Errorf("%d variants kept wide, want the 5 beyond 16 bits", len(k.wide))
 	}
 }
 
