@@ -150,3 +150,14 @@ func boardRowPath(sc *scored, e *board.Entry, v score.View) string {
 	}
 	return anchored(boardPartPath(e.Run.Manifest.Variant, v, place[v]/pageRows+1), holder.ID())
 }
+
+// boardPageOf is boardRowPath without the anchor on the board's first
+// page, as a run page links its boards: the first page's top shows the
+// row, and a run page's bytes count (a run's pages and data have a 1 MB
+// budget, TestBuildsCommittedSite).
+func boardPageOf(sc *scored, e *board.Entry, v score.View) string {
+	if place, ok := sc.places[e.ID()]; !ok || place[v] < pageRows {
+		return boardPath(e.Run.Manifest.Variant, v)
+	}
+	return boardRowPath(sc, e, v)
+}

@@ -298,7 +298,7 @@ func (d *runData) views(sc *scored, e *board.Entry) {
 	res := e.Result
 	for _, v := range score.Views {
 		d.Views = append(d.Views, viewRow{Title: v.Title(), Value: board.Display(res.Views[v].Estimate), CI: interval(res.Views[v].CI95, 2, false), Scale: plainScale(res.Views[v].Estimate),
-			Href: boardRowPath(sc, e, v), Formula: v.Describe(), Rank: e.Rank[v], Tied: e.Tied[v], Set: rankSetText(e.RankSet[v]), BoardSet: rankSetText(e.BoardSet[v])})
+			Href: boardPageOf(sc, e, v), Formula: v.Describe(), Rank: e.Rank[v], Tied: e.Tied[v], Set: rankSetText(e.RankSet[v]), BoardSet: rankSetText(e.BoardSet[v])})
 	}
 	for _, a := range design.Attributes {
 		v := score.ViewOf(a)
