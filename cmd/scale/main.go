@@ -33,6 +33,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 )
 
 func main() {
@@ -173,9 +174,24 @@ func measureSize(bin, dir, all string, ids []string, tries int, hugo bool, stder
 		step("hugo")
 		h, err := hugoBuild(dir, r.site.pages, r.site.html, tries)
 		if err != nil {
-			return r, err
+			// The measurements of this generator stand; the row says
+			// hugo failed, and why.
+			fmt.Fprintf(stderr, "scale: %d runs: hugo failed: %v\n", r.runs, err)
+			r.hugoFailed = hugoFailure(err)
+		} else {
+			r.hugo = &h
 		}
-		r.hugo = &h
 	}
 	return r, nil
+}
+
+// hugoFailure is a short reason for the table: the exit status
+// ("signal: killed") of a hugo that ran, else the error's first line.
+func hugoFailure(err error) string {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.String()
+	}
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	return strings.ReplaceAll(msg, "|", "/")
 }

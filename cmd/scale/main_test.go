@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -126,6 +129,16 @@ func TestRowMarkdown(t *testing.T) {
 	}
 	if cols, hcols := strings.Count(want, "|"), strings.Count(strings.SplitN(header, "\n", 2)[0], "|"); cols != hcols {
 		t.Errorf("the row has %d separators, the header %d", cols, hcols)
+	}
+	// hugo failed: the row keeps every other figure.
+	killed := exec.Command("sh", "-c", "kill -KILL $$").Run()
+	r.hugo, r.hugoFailed = nil, hugoFailure(fmt.Errorf("hugo --quiet -s /tmp/x -d /tmp/y: %w\n%s", killed, "stderr"))
+	want = strings.Replace(want, "10.0 s (0.50×) |", "failed: signal: killed |", 1)
+	if got := hugoFailure(errors.New("hugo: not found | here\nmore")); got != "hugo: not found / here" {
+		t.Errorf("hugoFailure of a plain error = %q", got)
+	}
+	if got := r.markdown(); got != want {
+		t.Errorf("row with hugo failed:\n%s\nwant\n%s", got, want)
 	}
 	// One run: no cached rebuilds, no hugo.
 	r = row{runs: 1, floor: s, build: usage{wall: s, cpu: s}, verify: usage{wall: s}, site: siteStats{size: 100}}
