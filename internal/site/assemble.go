@@ -45,7 +45,7 @@ func assemblePages(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *poo
 		return fmt.Errorf("provenance: %w", err)
 	}
 	pool.page(provenancePage(cfg, sc, inputs))
-	for _, p := range downloadsPages(downloadsPage(in, sc, site)) {
+	for _, p := range downloadsPages(sc.per, downloadsPage(in, sc, site)) {
 		pool.page(p)
 	}
 	index := searchIndex(in.texts, sc)
@@ -72,7 +72,7 @@ func assemblePages(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *poo
 		return err
 	}
 	if changes != nil {
-		for _, p := range changesPages(changes) {
+		for _, p := range changesPages(site.PageRows, changes) {
 			pool.page(p)
 		}
 	}
@@ -116,6 +116,7 @@ func newSiteInfo(cfg Config, in *loaded) *siteInfo {
 		Release:     releaseInfo{c.Site.Release.Label, c.Site.Release.Date},
 		RunsURL:     c.Site.RunsURL,
 		Version:     cfg.Version,
+		PageRows:    paging(cfg.PageRows),
 		Repository:  c.Site.Repository,
 		Design: designFacts{Baseline: design.Baseline.Label(), Questions: design.NumQuestions, Cells: design.NumCells,
 			Decimals: countWord(board.DisplayDecimals)},

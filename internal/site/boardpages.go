@@ -8,7 +8,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/score"
 )
 
-// boardPages is the board of a variant and view in pages of pageRows
+// boardPages is the board of a variant and view in pages of sc.per
 // places (pager.go): every page has the same tables, each sliced to the
 // page's places, with the whole board's ranks; the first page alone has
 // the charts (of the runs ranked highest), the explicit–implicit table and
@@ -23,18 +23,19 @@ func boardPages(sc *scored, variant run.Variant, v score.View) ([]*page, error) 
 	for _, t := range d.Tables {
 		rows = append(rows, len(t.Rows))
 	}
-	n := listingPages(rows...)
+	per := sc.per
+	n := per.pages(rows...)
 	if n == 1 {
 		return []*page{whole}, nil
 	}
 	var pages []*page
 	for k := 1; k <= n; k++ {
 		dk := d
-		dk.Pager = pagerOf(k, n, slices.Max(rows), func(j int) string { return boardPartPath(variant, v, j) })
+		dk.Pager = per.pager(k, n, slices.Max(rows), func(j int) string { return boardPartPath(variant, v, j) })
 		dk.Tables = nil
 		for _, t := range d.Tables {
-			lo, hi := pageSpan(len(t.Rows), k)
-			t.Slice, t.Elsewhere, t.Runs = sliceNote(len(t.Rows), k, n), lo == hi, plural(len(t.Rows), "run")
+			lo, hi := per.span(len(t.Rows), k)
+			t.Slice, t.Elsewhere, t.Runs = per.slice(len(t.Rows), k, n), lo == hi, plural(len(t.Rows), "run")
 			t.Rows = t.Rows[lo:hi]
 			if t.Robust != nil {
 				r := *t.Robust

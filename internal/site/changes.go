@@ -106,30 +106,30 @@ func changesPage(cfg Config, in *loaded, data []File) (*page, error) {
 	return &page{Path: changesPath, Title: "Changes since " + old.Release.Label, Section: secChanges, Body: d}, nil
 }
 
-// changesPages is the changes page in pages of pageRows places of each of
+// changesPages is the changes page in pages of per places of each of
 // its lists (pager.go): runs added and removed, each board's moves and the
 // checks.
-func changesPages(whole *page) []*page {
+func changesPages(per paging, whole *page) []*page {
 	d := whole.Body.(changesData)
 	rows := []int{len(d.Added), len(d.Removed), len(d.Checks)}
 	for _, b := range d.Boards {
 		rows = append(rows, len(b.Moves))
 	}
-	n := listingPages(rows...)
+	n := per.pages(rows...)
 	if n == 1 {
 		return []*page{whole}
 	}
 	var pages []*page
 	for k := 1; k <= n; k++ {
 		dk := d
-		dk.Pager = pagerOf(k, n, slices.Max(rows), func(j int) string { return pagedPath(changesPath, "changes", j) })
+		dk.Pager = per.pager(k, n, slices.Max(rows), func(j int) string { return pagedPath(changesPath, "changes", j) })
 		dk.Pager.Lists = "list"
-		dk.Added, dk.AddedSlice = pageOf(d.Added, k), sliceNote(len(d.Added), k, n)
-		dk.Removed, dk.RemovedSlice = pageOf(d.Removed, k), sliceNote(len(d.Removed), k, n)
-		dk.Checks, dk.ChecksSlice = pageOf(d.Checks, k), sliceNote(len(d.Checks), k, n)
+		dk.Added, dk.AddedSlice = pageOf(per, d.Added, k), per.slice(len(d.Added), k, n)
+		dk.Removed, dk.RemovedSlice = pageOf(per, d.Removed, k), per.slice(len(d.Removed), k, n)
+		dk.Checks, dk.ChecksSlice = pageOf(per, d.Checks, k), per.slice(len(d.Checks), k, n)
 		dk.Boards = nil
 		for _, b := range d.Boards {
-			b.Moves, b.Slice = pageOf(b.Moves, k), sliceNote(len(b.Moves), k, n)
+			b.Moves, b.Slice = pageOf(per, b.Moves, k), per.slice(len(b.Moves), k, n)
 			dk.Boards = append(dk.Boards, b)
 		}
 		title := whole.Title + fmt.Sprintf(", page %d of %d", k, n)

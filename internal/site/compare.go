@@ -1,7 +1,7 @@
 package site
 
 // Compare pages: every run of a variant on the same 135 prompts of one
-// decision question, compareRunsPerPage runs to a page so that no page
+// decision question, sc.per runs to a page (100 unless Config.PageRows says) so that no page
 // grows with the board. A run is a row of what it says about the question
 // (its own views and coefficients, its largest difference from the
 // baseline), and each prompt a row of the spread of the runs' differences:
@@ -51,10 +51,10 @@ type comparePart struct {
 	Current     bool
 }
 
-// compareRunsPerPage keeps a compare page near 50 KB: a run adds a row of
-// about 300 bytes (its own views and coefficients on the question, its
-// largest difference), and the page's per-prompt spread is 135 rows.
-const compareRunsPerPage = 100
+// A compare page shows as many runs as a page of any listing (sc.per,
+// pager.go): at 100, a compare page stays near 50 KB, since a run adds a
+// row of about 300 bytes (its own views and coefficients on the question,
+// its largest difference) and the page's per-prompt spread is 135 rows.
 
 // compareGroup is the runs of one scoring method, with its own unit and
 // legend: a row per run, and a row per prompt with the spread of the
@@ -135,7 +135,7 @@ type compareColumn struct {
 }
 
 // comparePages are a question's compare pages: its runs in the order
-// they were run (run date, then id), compareRunsPerPage to a page, each
+// they were run (run date, then id), sc.per to a page, each
 // page's log-probability runs before its sampled-answer runs. In that
 // order a newly added run is usually the last, so adding it leaves every
 // full page as it was (what the build cache keeps, emitMemo).
@@ -149,7 +149,8 @@ func comparePages(texts *datasetTexts, sc *scored, variant run.Variant, q int, r
 	}
 	// runs are by id, so the stable sort ends in a unique tiebreak.
 	slices.SortStableFunc(cols, func(a, b compareColumn) int { return strings.Compare(a.date, b.date) })
-	n := max(1, (len(cols)+compareRunsPerPage-1)/compareRunsPerPage)
+	per := sc.per
+	n := per.pages(len(cols))
 	var parts []comparePart
 	if n > 1 {
 		for k := range n {
@@ -158,10 +159,10 @@ func comparePages(texts *datasetTexts, sc *scored, variant run.Variant, q int, r
 	}
 	var pages []*page
 	for k := range n {
-		lo, hi := k*compareRunsPerPage, min(len(cols), (k+1)*compareRunsPerPage)
+		lo, hi := per.span(len(cols), k+1)
 		p := comparePage(texts, variant, q, cols[lo:hi], comparePartPath(variant, q, k+1))
 		d := p.Body.(compareData)
-		d.PerPage = compareRunsPerPage
+		d.PerPage = int(per)
 		if parts != nil {
 			d.Parts = append([]comparePart(nil), parts...)
 			d.Parts[k].Current = true

@@ -18,13 +18,14 @@ import (
 	"github.com/discrimeval/leaderboard/internal/score"
 )
 
-// TestComparePages: a question's runs are split compareRunsPerPage to a
+// TestComparePages: a question's runs are split sc.per to a
 // page in the order they were run, each page's log-probability runs first,
 // each run on exactly one page, every page linking all of them; a run
 // added with the latest date changes only the last page.
 func TestComparePages(t *testing.T) {
 	const logprob, decision = 183, 19
-	sc := &scored{kept: map[string]*keptCells{}}
+	const compareRunsPerPage = defaultPageRows
+	sc := &scored{kept: map[string]*keptCells{}, per: compareRunsPerPage}
 	var runs []*board.Entry
 	for i := range logprob + decision {
 		id := fmt.Sprintf("r%03d", i)

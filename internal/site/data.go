@@ -312,11 +312,11 @@ func dataFiles(cfg Config, in *loaded, sc *scored, site *siteInfo, out sink) ([]
 		}
 		lb.Runs = append(lb.Runs, records[i].Summary())
 	}
-	// At most pageRows runs a file, as a page lists (pager.go), when the
+	// At most PageRows runs a file, as a page lists (pager.go), when the
 	// site says so (siteInfo.splitRuns, which its links follow).
 	per := len(records)
 	if site.CSV != leaderboardCSVPath {
-		per = pageRows
+		per = int(site.PageRows)
 	}
 	parts, err := sitedata.SplitRuns(lb, records, max(1, per))
 	if err != nil {

@@ -18,7 +18,7 @@ type downloadsData struct {
 	// rather than copied into the site.
 	Linked  bool
 	RunsURL string
-	// Pager links the page's pages when it lists more than pageRows runs
+	// Pager links the page's pages when it lists more than PageRows runs
 	// (pager.go); the first alone documents the files. Slice says which
 	// runs this page lists.
 	Pager *pager
@@ -71,19 +71,19 @@ func downloadsPage(in *loaded, sc *scored, site *siteInfo) *page {
 	d := downloadsData{Columns: sitedata.Columns(), Fields: rowFields, RunsURL: in.content.Site.RunsURL, Linked: in.content.Site.RunsURL != ""}
 	d.Files = []downloadFile{
 		{leaderboardCSVPath, leaderboardCSVPath, "", "One row per run: its board, ranks, views with intervals, other composites and coefficients. The columns are below."},
-		{leaderboardJSONPath, leaderboardJSONPath, sitedata.LeaderboardSchema, "The boards (per prompt variant and scoring method, the ranked runs of every view in rank order) and a summary of every run: its views and ranks; a release of more than " + itoa(pageRows) + " runs lists instead the parts that hold the summaries (run_parts). Written without indentation, one board and one run a line."},
+		{leaderboardJSONPath, leaderboardJSONPath, sitedata.LeaderboardSchema, "The boards (per prompt variant and scoring method, the ranked runs of every view in rank order) and a summary of every run: its views and ranks; a release of more than " + itoa(int(sc.per)) + " runs lists instead the parts that hold the summaries (run_parts). Written without indentation, one board and one run a line."},
 		{runDataPath("<id>"), "", sitedata.RunSchema, "Everything computed for one run: coefficients, card differences, gaps, views, ranks, data quality, per-question coefficients, its files, and how it was scored (its part of the rubric)."},
 		{rubricJSONPath, rubricJSONPath, rubricSchemaPath, "How every number is scored, read from the scoring code at build time, with worked examples."},
 		{ProvenancePath, ProvenancePath, provenanceSchemaPath, "The root of trust: the SHA-256 and size of every file of the site and every input the build read that belong to no run, and of each run’s provenance.json."},
 		{runProvenanceJSONPath("<id>"), "", runProvenanceSchema, "One run’s input files and the site’s files of that run (its pages, data file and copies), with their SHA-256 and size."},
 	}
 	if site.CSV != leaderboardCSVPath {
-		d.Per = pageRows
-		d.Files[0] = downloadFile{sitedata.RunsPartCSVPattern, "", "", "Part k of the runs, " + itoa(pageRows) + " a part, in the order of data/leaderboard.json's run_parts: one row per run, its board, ranks, views with intervals, other composites and coefficients. The parts are listed below the columns."}
+		d.Per = int(sc.per)
+		d.Files[0] = downloadFile{sitedata.RunsPartCSVPattern, "", "", "Part k of the runs, " + itoa(int(sc.per)) + " a part, in the order of data/leaderboard.json's run_parts: one row per run, its board, ranks, views with intervals, other composites and coefficients. The parts are listed below the columns."}
 		d.Files = append(d.Files, downloadFile{sitedata.RunsPartJSONPattern, "", sitedata.RunsSchema, "Part k of the runs' summaries of data/leaderboard.json, which lists the parts in order (run_parts)."})
-		for k := 1; (k-1)*pageRows < len(sc.entries); k++ {
-			lo, hi := pageSpan(len(sc.entries), k)
-			d.Parts = append(d.Parts, downloadPart{sitedata.RunsPartJSON(k), sitedata.RunsPartCSV(k), placesLabel(len(sc.entries), k), sc.entries[lo].ID(), sc.entries[hi-1].ID()})
+		for k := 1; (k-1)*int(sc.per) < len(sc.entries); k++ {
+			lo, hi := sc.per.span(len(sc.entries), k)
+			d.Parts = append(d.Parts, downloadPart{sitedata.RunsPartJSON(k), sitedata.RunsPartCSV(k), sc.per.label(len(sc.entries), k), sc.entries[lo].ID(), sc.entries[hi-1].ID()})
 		}
 	}
 	for _, e := range sc.entries {
@@ -95,11 +95,11 @@ func downloadsPage(in *loaded, sc *scored, site *siteInfo) *page {
 	return &page{Path: downloadsPath, Title: "Downloads: data files and their formats", Section: secData, Body: d}
 }
 
-// downloadsPages is the downloads page in pages of pageRows runs
+// downloadsPages is the downloads page in pages of per runs
 // (pager.go); the first alone documents the data files.
-func downloadsPages(whole *page) []*page {
+func downloadsPages(per paging, whole *page) []*page {
 	d := whole.Body.(downloadsData)
-	n := listingPages(len(d.Runs))
+	n := per.pages(len(d.Runs))
 	if n == 1 {
 		return []*page{whole}
 	}
@@ -107,7 +107,7 @@ func downloadsPages(whole *page) []*page {
 	for k := 1; k <= n; k++ {
 		dk := d
 		path := func(j int) string { return pagedPath(downloadsPath, "downloads", j) }
-		dk.Pager, dk.Runs, dk.Slice = pagerOf(k, n, len(d.Runs), path), pageOf(d.Runs, k), sliceNote(len(d.Runs), k, n)
+		dk.Pager, dk.Runs, dk.Slice = per.pager(k, n, len(d.Runs), path), pageOf(per, d.Runs, k), per.slice(len(d.Runs), k, n)
 		if k > 1 {
 			dk.Files, dk.Columns, dk.Fields = nil, nil, nil
 		}

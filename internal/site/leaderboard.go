@@ -44,7 +44,7 @@ type boardData struct {
 	// board's models (groups.go), "" when it has none: a page of its own,
 	// seven plots of up to twenty runs being larger than the board.
 	Groups string
-	// Pager links the board's pages when it has more than pageRows runs
+	// Pager links the board's pages when it has more than PageRows runs
 	// (pager.go); First is its first page, which alone holds the charts,
 	// the explicit–implicit table and the runs not ranked.
 	Pager *pager

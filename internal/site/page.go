@@ -56,17 +56,21 @@ type siteInfo struct {
 	// frame, it is in the key of a run's cached pages.
 	RunsURL string
 	// CSV is where the footer links the CSV: data/leaderboard.csv, or,
-	// when the runs are more than one file's (pageRows) and the CSV is in
+	// when the runs are more than one file's (PageRows) and the CSV is in
 	// parts, the Downloads page's list of them. Decided from the runs
 	// found at load (splitRuns), which the data files follow.
 	CSV string
+	// PageRows is the most places a page of a listing shows
+	// (Config.PageRows, pager.go), which the run pages' board links
+	// follow: part of the frame's key.
+	PageRows paging
 }
 
 // splitRuns says whether a site of n runs lists them in parts
 // (sitedata.SplitRuns), and sets where the footer links the CSV.
 func (s *siteInfo) splitRuns(n int) {
 	s.CSV = leaderboardCSVPath
-	if n > pageRows {
+	if n > int(s.PageRows) {
 		s.CSV = downloadsPath + "#csv"
 	}
 }

@@ -1,7 +1,7 @@
 package site
 
 // Listings of every run — the boards, the pairwise pages' neighbour
-// tables — are split into pages of pageRows places each, so that no file
+// tables — are split into pages of Config.PageRows places each (100 unless set), so that no file
 // passes the 500 KB budget at 1,000 runs. Page 1 keeps the listing's URL
 // and the top of the ranking; page k > 1 is the same name with "-k"
 // (board/explicit-age-2.html). Ranks are the whole board's: a page only
@@ -15,14 +15,16 @@ import (
 	"github.com/discrimeval/leaderboard/internal/score"
 )
 
-// pageRows is the most places (runs, with their intervention rows) one
-// page of a listing shows. The heaviest row is a composite board's, about
-// 1.7 KB with its robustness row (865 KB for ~500 runs at 1,000 runs
-// before pagination), so a page's rows stay near 170 KB, under half the
-// budget with the page's fixed parts (chart, capped tables) beside them.
-// The same rule holds for every listing. A variable so that tests can
-// force small pages.
-var pageRows = 100
+// paging is the most places (runs, with their intervention rows) one
+// page of a listing shows: Config.PageRows, 100 by default. The heaviest
+// row is a composite board's, about 1.7 KB with its robustness row (865 KB
+// for ~500 runs at 1,000 runs before pagination), so a page's rows stay
+// near 170 KB, under half the budget with the page's fixed parts (chart,
+// capped tables) beside them. The same rule holds for every listing.
+type paging int
+
+// defaultPageRows is a listing page's places unless Config.PageRows says.
+const defaultPageRows = 100
 
 // pager is what a page of a listing says of its slice and of the others.
 type pager struct {
@@ -39,20 +41,20 @@ type pagerLink struct {
 	Current     bool
 }
 
-// listingPages is how many pages a listing of tables with these many
+// pages is how many pages a listing of tables with these many
 // rows takes: at least one.
-func listingPages(rows ...int) int {
+func (per paging) pages(rows ...int) int {
 	n := 1
 	for _, r := range rows {
-		n = max(n, (r+pageRows-1)/pageRows)
+		n = max(n, (r+int(per)-1)/int(per))
 	}
 	return n
 }
 
-// pageSpan is the rows of page k (from 1) of a table of n rows: [lo, hi).
-func pageSpan(n, k int) (lo, hi int) {
-	lo = min(n, (k-1)*pageRows)
-	return lo, min(n, lo+pageRows)
+// span is the rows of page k (from 1) of a table of n rows: [lo, hi).
+func (per paging) span(n, k int) (lo, hi int) {
+	lo = min(n, (k-1)*int(per))
+	return lo, min(n, lo+int(per))
 }
 
 // pagedPath is page k (from 1) of the listing whose first page is at
@@ -65,27 +67,27 @@ func pagedPath(first, name string, k int) string {
 	return name + "-" + strconv.Itoa(k) + ".html"
 }
 
-// placesLabel is "101–200", the places page k of a listing of most rows
+// label is "101–200", the places page k of a listing of most rows
 // shows.
-func placesLabel(most, k int) string {
-	lo, hi := pageSpan(most, k)
+func (per paging) label(most, k int) string {
+	lo, hi := per.span(most, k)
 	if hi-lo == 1 {
 		return itoa(hi)
 	}
 	return itoa(lo+1) + "–" + itoa(hi)
 }
 
-// pagerOf is page k's pager among n pages of a listing whose longest table
+// pager is page k's pager among n pages of a listing whose longest table
 // has most rows, page j at pathOf(j); nil when the listing has one page.
 // Its links are relative to page k, as a partial template cannot call
 // the page's Rel.
-func pagerOf(k, n, most int, pathOf func(int) string) *pager {
+func (per paging) pager(k, n, most int, pathOf func(int) string) *pager {
 	if n == 1 {
 		return nil
 	}
-	p := &pager{Page: k, Of: n, Places: placesLabel(most, k), Lists: "table"}
+	p := &pager{Page: k, Of: n, Places: per.label(most, k), Lists: "table"}
 	for j := 1; j <= n; j++ {
-		l := pagerLink{Label: placesLabel(most, j), Href: relPath(pathOf(k), pathOf(j)), Current: j == k}
+		l := pagerLink{Label: per.label(most, j), Href: relPath(pathOf(k), pathOf(j)), Current: j == k}
 		p.Pages = append(p.Pages, l)
 		if j == k-1 {
 			p.Prev = &pagerLink{Label: "← places " + l.Label, Href: l.Href}
@@ -98,20 +100,20 @@ func pagerOf(k, n, most int, pathOf func(int) string) *pager {
 }
 
 // pageOf is page k (from 1) of a list.
-func pageOf[T any](list []T, k int) []T {
-	lo, hi := pageSpan(len(list), k)
+func pageOf[T any](per paging, list []T, k int) []T {
+	lo, hi := per.span(len(list), k)
 	return list[lo:hi]
 }
 
-// sliceNote is what a table's caption says of its slice on page k of a
+// slice is what a table's caption says of its slice on page k of a
 // listing of pages: "" when the listing has one page, else "places
 // 101–200 of 523 runs" ("" too when the table has no row on the page).
-func sliceNote(n, k, pages int) string {
-	lo, hi := pageSpan(n, k)
+func (per paging) slice(n, k, pages int) string {
+	lo, hi := per.span(n, k)
 	if pages == 1 || lo == hi {
 		return ""
 	}
-	return "places " + placesLabel(n, k) + " of " + plural(n, "run")
+	return "places " + per.label(n, k) + " of " + plural(n, "run")
 }
 
 // rowPlaces maps every ranked run to its place (from 0) in each view's
@@ -148,7 +150,7 @@ func boardRowPath(sc *scored, e *board.Entry, v score.View) string {
 	if e.Parent != nil {
 		holder = e.Parent
 	}
-	return anchored(boardPartPath(e.Run.Manifest.Variant, v, place[v]/pageRows+1), holder.ID())
+	return anchored(boardPartPath(e.Run.Manifest.Variant, v, place[v]/int(sc.per)+1), holder.ID())
 }
 
 // boardPageOf is boardRowPath without the anchor on the board's first
@@ -156,7 +158,7 @@ func boardRowPath(sc *scored, e *board.Entry, v score.View) string {
 // row, and a run page's bytes count (a run's pages and data have a 1 MB
 // budget, TestBuildsCommittedSite).
 func boardPageOf(sc *scored, e *board.Entry, v score.View) string {
-	if place, ok := sc.places[e.ID()]; !ok || place[v] < pageRows {
+	if place, ok := sc.places[e.ID()]; !ok || place[v] < int(sc.per) {
 		return boardPath(e.Run.Manifest.Variant, v)
 	}
 	return boardRowPath(sc, e, v)

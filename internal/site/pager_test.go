@@ -57,10 +57,9 @@ const pageRowsForced = 2
 func TestPaginationKeepsTheReading(t *testing.T) {
 	skipWholeSitesUnderRace(t)
 	whole := fixtureSite(t)
-	defer func(n int) { pageRows = n }(pageRows)
-	pageRows = pageRowsForced
-	paged := generateMap(t, fixture(t))
-	pageRows = 100
+	cfg := fixture(t)
+	cfg.PageRows = pageRowsForced
+	paged := generateMap(t, cfg)
 	for _, p := range crawl.Site(paged) {
 		t.Error(p)
 	}

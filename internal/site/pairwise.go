@@ -32,7 +32,7 @@ type pairwiseData struct {
 	Alpha   string
 	Tables  []pairwiseTable
 	// Pager links the page's pages when a neighbours table has more than
-	// pageRows runs (pager.go); only the first has the matrices.
+	// sc.per runs (pager.go); only the first has the matrices.
 	Pager *pager
 	First string
 }
@@ -99,7 +99,7 @@ func pairwisePage(sc *scored, variant run.Variant, v score.View) *page {
 	return &page{Path: pairwisePath(variant, v), Title: title, Section: secBoard, Body: d}
 }
 
-// pairwisePages is a pairwise page in pages of pageRows places of its
+// pairwisePages is a pairwise page in pages of sc.per places of its
 // neighbours tables (pager.go); the first page alone has the matrices.
 func pairwisePages(sc *scored, variant run.Variant, v score.View) []*page {
 	whole := pairwisePage(sc, variant, v)
@@ -108,18 +108,19 @@ func pairwisePages(sc *scored, variant run.Variant, v score.View) []*page {
 	for _, t := range d.Tables {
 		rows = append(rows, len(t.Neighbours))
 	}
-	n := listingPages(rows...)
+	per := sc.per
+	n := per.pages(rows...)
 	if n == 1 {
 		return []*page{whole}
 	}
 	var pages []*page
 	for k := 1; k <= n; k++ {
 		dk := d
-		dk.Pager = pagerOf(k, n, slices.Max(rows), func(j int) string { return pairwisePartPath(variant, v, j) })
+		dk.Pager = per.pager(k, n, slices.Max(rows), func(j int) string { return pairwisePartPath(variant, v, j) })
 		dk.Tables = nil
 		for _, t := range d.Tables {
-			lo, hi := pageSpan(len(t.Neighbours), k)
-			t.Slice, t.Elsewhere = sliceNote(len(t.Neighbours), k, n), k > 1 && lo == hi
+			lo, hi := per.span(len(t.Neighbours), k)
+			t.Slice, t.Elsewhere = per.slice(len(t.Neighbours), k, n), k > 1 && lo == hi
 			t.Neighbours = t.Neighbours[lo:hi]
 			if k > 1 {
 				t.Cols, t.Rows = nil, nil

@@ -191,6 +191,8 @@ type scored struct {
 	// places holds each ranked run's place in every view's order of its
 	// board, and an intervention run's parent's (pager.go).
 	places map[string][score.NumViews]int
+	// per is the site's places a listing page (siteInfo.PageRows).
+	per paging
 }
 
 // keptCells is a run's prompts reduced to what the compare, prompt and

@@ -60,7 +60,7 @@ type runSource interface {
 // that span runs need. Memory holds a few runs' rows at a time.
 func streamRuns(cfg Config, in *loaded, site *siteInfo, pool *pool, prog *progress) (*scored, string, error) {
 	n := len(in.runs)
-	sc := &scored{entries: make([]*board.Entry, n), kept: map[string]*keptCells{}, transcripts: map[string]int{}, needCoefs: board.NeedsCoefficients(in.runs)}
+	sc := &scored{entries: make([]*board.Entry, n), kept: map[string]*keptCells{}, transcripts: map[string]int{}, needCoefs: board.NeedsCoefficients(in.runs), per: site.PageRows}
 	var src runSource = freshRuns{cfg}
 	var pages runPageWriter = renderRunPages{cfg, in, pool}
 	var cached *cachedRunPages

@@ -148,8 +148,8 @@ func TestNoFileOverBudget(t *testing.T) {
 	// the top runs, and the pairwise page every run against its
 	// neighbours.
 	homes := pagesOf(out.kept, home)
-	if got, want := len(homes), (scaleRuns/2+3+pageRows-1)/pageRows; got != want {
-		t.Errorf("the explicit composite board has %d pages, want %d of %d runs", got, want, pageRows)
+	if got, want := len(homes), (scaleRuns/2+3+defaultPageRows-1)/defaultPageRows; got != want {
+		t.Errorf("the explicit composite board has %d pages, want %d of %d runs", got, want, defaultPageRows)
 	}
 	// The explicit board: the clones, alpha, alpha-twin and beta, and the
 	// decision run's board.

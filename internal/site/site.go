@@ -37,6 +37,11 @@ type Config struct {
 	// site is the same with or without it. After a Build the cache is
 	// trimmed to the site's size, least recently used first.
 	Cache *cache.Cache
+	// PageRows is the most places a page of a listing (a board, the
+	// pairwise, changes, downloads and compare pages) shows, and the most
+	// runs a part of data/leaderboard.json's runs holds; 0 is 100.
+	// Tests set it small to see more than one page.
+	PageRows int
 }
 
 func (cfg Config) withDefaults() Config {
@@ -49,6 +54,9 @@ func (cfg Config) withDefaults() Config {
 	cfg.ContentLabel = or(cfg.ContentLabel, "content")
 	cfg.RunsLabel = or(cfg.RunsLabel, "runs")
 	cfg.MethodologyLabel = or(cfg.MethodologyLabel, "METHODOLOGY.md")
+	if cfg.PageRows <= 0 {
+		cfg.PageRows = defaultPageRows
+	}
 	return cfg
 }
 
