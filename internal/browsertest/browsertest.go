@@ -30,8 +30,8 @@ import (
 
 // BuildSite builds the site from the repository's content and methodology
 // and the given runs folder (the repository's own when runs is nil) into
-// out.
-func BuildSite(repo string, runs fs.FS, out string) error {
+// out; each option, if any, changes the configuration before the build.
+func BuildSite(repo string, runs fs.FS, out string, options ...func(*site.Config)) error {
 	md, err := os.ReadFile(filepath.Join(repo, "METHODOLOGY.md"))
 	if err != nil {
 		return err
@@ -44,6 +44,9 @@ func BuildSite(repo string, runs fs.FS, out string) error {
 		Runs:        runs,
 		Methodology: md,
 		Version:     "test",
+	}
+	for _, o := range options {
+		o(&cfg)
 	}
 	return site.Build(cfg, out, site.WriteOptions{})
 }

@@ -20,15 +20,15 @@ func TestNoHorizontalOverflow(t *testing.T) {
 	for _, width := range []int64{320, 375, 1024, 1280} {
 		tb := newTab(t, width, 800, "light")
 		for _, page := range layoutPages(p) {
-			checkOverflow(t, tb, page, width)
+			checkOverflow(t, tb, siteDir, page, width)
 		}
 	}
 }
 
-func checkOverflow(t *testing.T, tb *tab, page string, width int64) {
+func checkOverflow(t *testing.T, tb *tab, dir, page string, width int64) {
 	t.Helper()
 	{
-		tb.open(siteDir, page)
+		tb.open(dir, page)
 		type over struct {
 			Page  int      `json:"page"`
 			Wide  []string `json:"wide"`

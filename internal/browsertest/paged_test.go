@@ -1,0 +1,129 @@
+package browsertest
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/discrimeval/leaderboard/internal/site"
+)
+
+// The committed site lists its 13 runs on one page a listing (100 places
+// a page), so its pagers never show. pagedSite is the same runs built with
+// pagedRows places a page: every listing then has pages, which these
+// tests, and TestNuHTMLChecker, check as the others check one page of
+// each kind.
+const pagedRows = 2
+
+var (
+	pagedOnce sync.Once
+	pagedDir  string
+	pagedErr  error
+)
+
+// pagedSite builds the paged site, once for the test binary, beside the
+// committed runs' site (TestMain removes both).
+func pagedSite(t *testing.T) string {
+	t.Helper()
+	pagedOnce.Do(func() {
+		pagedDir = filepath.Join(filepath.Dir(siteDir), "paged")
+		pagedErr = BuildSite(repo, nil, pagedDir, func(c *site.Config) { c.PageRows = pagedRows })
+	})
+	if pagedErr != nil {
+		t.Fatalf("building the site in pages of %d places: %v", pagedRows, pagedErr)
+	}
+	return pagedDir
+}
+
+// pagedPages are the first and second pages of each kind of listing in
+// the paged site: a board (the composite's first page is index.html), the
+// changes and downloads pages and a compare page. (A pairwise page pages
+// its neighbour tables, which a board shows only when it is too large for
+// the full matrices: not on 13 runs; TestPaginationKeepsTheReading
+// checks them in Go.)
+func pagedPages(t *testing.T) []string {
+	dir := pagedSite(t)
+	pages := []string{
+		"index.html", "board/explicit-composite-2.html",
+		"board/implicit-race.html", "board/implicit-race-2.html",
+		"changes.html", "changes-2.html",
+		"downloads.html", "downloads-2.html",
+		"compare/explicit/q0.html", "compare/explicit/q0-2.html",
+	}
+	for _, p := range pages {
+		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+			t.Fatalf("the site in pages of %d places has no %s: %v", pagedRows, p, err)
+		}
+	}
+	return pages
+}
+
+// secondPage is what a pager on page 2 of a listing of two places a page
+// says of the places it shows: "places 3–4" ("runs 3–4" on compare pages)
+// or, when the listing ends there, "places 3".
+var secondPage = regexp.MustCompile(`(places|runs) 3(–4)?\b`)
+
+// TestPagedListings opens the listings' first and second pages from
+// file://: no page is wider than a phone of 320 px or than 1280 px, none
+// logs an error or loads anything, axe finds no violation (1280 px, light,
+// and dark for the second pages), and the pager works without a
+// script's help: its "next" link on page 1 opens page 2, which says it
+// shows places 3–4 (or 3 alone), and its "previous" link there leads back.
+func TestPagedListings(t *testing.T) {
+	dir := pagedSite(t)
+	pages := pagedPages(t)
+	for _, width := range []int64{320, 1280} {
+		tb := newTab(t, width, 800, "light")
+		for _, page := range pages {
+			checkOverflow(t, tb, dir, page, width)
+		}
+	}
+	src, err := os.ReadFile(npmFile(t, "axe-core/axe.min.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, scheme := range []string{"light", "dark"} {
+		tb := newTab(t, 1280, 900, scheme)
+		for i, page := range pages {
+			// Dark mode on the second pages only: the first pages'
+			// colours are the committed site's, which TestAxe checks.
+			if scheme == "light" || i%2 == 1 {
+				axeCheck(t, tb, src, dir, page)
+			}
+		}
+	}
+	tb := newTab(t, 375, 800, "light")
+	for i := 0; i < len(pages); i += 2 {
+		first, second := pages[i], pages[i+1]
+		if strings.HasPrefix(first, "compare/") {
+			// A compare page lists its pages by number (no previous and
+			// next): follow the link to page 2.
+			tb.open(dir, first)
+			tb.clickAndLoad(`nav.pager a[href$="q0-2.html"]`)
+		} else {
+			tb.open(dir, first)
+			tb.clickAndLoad(`nav.pager a[rel=next]`)
+		}
+		got := eval[string](tb, `location.pathname.replace(/^.*\/paged\//, "")`)
+		if got != second {
+			t.Errorf("%s: the pager's link to page 2 opened %s, want %s", first, got, second)
+			continue
+		}
+		// Page 2 shows places 3 and 4, or 3 alone when the listing ends
+		// there.
+		says := eval[string](tb, `document.querySelector("nav.pager").textContent`)
+		if !secondPage.MatchString(says) {
+			t.Errorf("%s: the pager says %q, which does not give page 2's places (3–4, or 3)", second, says)
+		}
+		if !strings.HasPrefix(first, "compare/") {
+			tb.clickAndLoad(`nav.pager a[rel=prev]`)
+			if back := eval[string](tb, `location.pathname.replace(/^.*\/paged\//, "")`); back != first {
+				t.Errorf("%s: the pager's previous link opened %s, want %s", second, back, first)
+			}
+		}
+		tb.checkClean(second)
+	}
+}
