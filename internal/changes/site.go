@@ -38,6 +38,17 @@ func ReadLeaderboard(data []byte) (*Site, error) {
 	})
 }
 
+// ReadRelease reads a release's data/leaderboard.json with its parts (by
+// the paths its run_parts give) when it lists its runs in parts.
+func ReadRelease(data []byte, parts map[string][]byte) (*Site, error) {
+	return readLeaderboard(data, func(p string) ([]byte, error) {
+		if d, ok := parts[p]; ok {
+			return d, nil
+		}
+		return nil, fmt.Errorf("%s: missing: the leaderboard lists it among its parts", p)
+	})
+}
+
 // readLeaderboard reads a data/leaderboard.json, its parts read with part
 // when it lists its runs in parts.
 func readLeaderboard(data []byte, part func(p string) ([]byte, error)) (*Site, error) {

@@ -2,11 +2,9 @@ package content
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"html/template"
-	"io"
 	"io/fs"
 	"path"
 	"regexp"
@@ -71,7 +69,7 @@ type Content struct {
 	Pages     []Page
 	// Previous is the previous release's data/leaderboard.json, when
 	// site.yaml names one.
-	Previous []byte
+	Previous *ReleaseFile
 	// Releases are every earlier release's data/leaderboard.json kept in
 	// releases/ (RELEASE.json), by path: a model's history across them is
 	// on its run pages.
@@ -153,62 +151,18 @@ func Load(fsys fs.FS, label string) (*Content, error) {
 			return nil, fileerr.New(name, at("previous"), "previous %q is not a path inside %s (no leading /, no ..)", s.Previous, label)
 		}
 		pname := path.Join(label, s.Previous)
-		if c.Previous, err = input.ReadFile(fsys, s.Previous, pname, input.MaxTextBytes); err != nil {
+		if c.Previous, err = ReadRelease(fsys, label, s.Previous); err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return nil, fileerr.New(name, at("previous"), "previous: there is no %s; copy the previous release's data/leaderboard.json there, or remove previous:", pname)
+				return nil, fileerr.New(name, at("previous"), "previous: there is no %s; copy the previous release's data/leaderboard.json there (and its data/leaderboard-runs-<k>.json beside it, if it has them), or remove previous:", pname)
 			}
 			return nil, err
 		}
-		if err := CheckRelease(pname, c.Previous); err != nil {
-			return nil, err
-		}
-		c.Files = append(c.Files, s.Previous)
+		c.Files = append(c.Files, c.Previous.files()...)
 	}
 	if err := releaseFiles(fsys, label, c); err != nil {
 		return nil, err
 	}
 	return c, nil
-}
-
-// ReleaseFile is an earlier release's data/leaderboard.json.
-type ReleaseFile struct {
-	Path string // inside the content folder: releases/<label>.json
-	Data []byte
-}
-
-// releaseFiles reads every releases/*.json, each checked as the previous
-// release is; a README there is the folder's notes, any other file is
-// warned of.
-func releaseFiles(fsys fs.FS, label string, c *Content) error {
-	entries, err := fs.ReadDir(fsys, "releases")
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return input.Explain(path.Join(label, "releases"), err)
-	}
-	for _, e := range entries { // sorted by name
-		p := "releases/" + e.Name()
-		pname := path.Join(label, p)
-		if !strings.HasSuffix(e.Name(), ".json") {
-			if !strings.HasPrefix(e.Name(), "README") {
-				c.Warnings = append(c.Warnings, fileerr.New(pname, 0, "skipped: not a release (releases are LABEL.json, a release's data/leaderboard.json); rename it, or move it out of %s", path.Join(label, "releases")))
-			}
-			continue
-		}
-		data, err := input.ReadFile(fsys, p, pname, input.MaxTextBytes)
-		if err != nil {
-			return err
-		}
-		if err := CheckRelease(pname, data); err != nil {
-			return err
-		}
-		c.Releases = append(c.Releases, ReleaseFile{p, data})
-		if p != c.Site.Previous {
-			c.Files = append(c.Files, p)
-		}
-	}
-	return nil
 }
 
 // ParseSite decodes and checks site.yaml; name is used in errors. at
@@ -319,59 +273,6 @@ func LoadMethodology(fsys fs.FS, name, label string) ([]byte, error) {
 		return nil, fileerr.New(label, 0, "empty: the methodology page needs its text (restore it from git)")
 	}
 	return data, nil
-}
-
-// release is what the changes page reads of a previous release's
-// data/leaderboard.json, checked here so that a malformed file is an
-// error at its line.
-type release struct {
-	Release struct {
-		Label string `json:"label"`
-		Date  string `json:"date"`
-	} `json:"release"`
-	Runs []struct {
-		ID           string `json:"id"`
-		Model        string `json:"model"`
-		Variant      string `json:"variant"`
-		Intervention string `json:"intervention"`
-		Scored       bool   `json:"scored"`
-		Views        map[string]struct {
-			Estimate float64     `json:"estimate"`
-			CI95     *[2]float64 `json:"ci95"`
-		} `json:"views"`
-		Rank map[string]int `json:"rank"`
-	} `json:"runs"`
-	RunParts []json.RawMessage `json:"run_parts"`
-}
-
-// CheckRelease checks a previous release's data/leaderboard.json.
-func CheckRelease(name string, data []byte) error {
-	var r release
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&r); err != nil {
-		return fileerr.New(name, jsonErrLine(data, err), "%s: copy the previous release's data/leaderboard.json unchanged", jsonErrText(err))
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return fileerr.New(name, lineAt(data, dec.InputOffset()), "unexpected data after the JSON object: copy the previous release's data/leaderboard.json unchanged")
-	}
-	if err := input.DuplicateKey(name, data); err != nil {
-		return err
-	}
-	if r.Runs == nil && r.RunParts != nil {
-		return fileerr.New(name, keyLine(data, "run_parts"), "lists its runs in %d parts (data/leaderboard-runs-<k>.json), which a release kept here cannot read: merge them into its runs (README, \"Releases\")", len(r.RunParts))
-	}
-	if r.Release.Label == "" || r.Runs == nil {
-		return fileerr.New(name, keyLine(data, "release"), "not a leaderboard.json: it needs release.label and runs; copy the previous release's data/leaderboard.json unchanged")
-	}
-	if err := input.Date(r.Release.Date); err != nil {
-		return fileerr.New(name, keyLine(data, "release.date"), "release.date %v: copy the previous release's data/leaderboard.json unchanged", err)
-	}
-	for i, run := range r.Runs {
-		if run.ID == "" {
-			return fileerr.New(name, keyLine(data, "runs"), "runs[%d] has no id: copy the previous release's data/leaderboard.json unchanged", i)
-		}
-	}
-	return nil
 }
 
 // Title returns the text of the first level-one heading.

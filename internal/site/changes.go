@@ -60,7 +60,7 @@ func changesPage(cfg Config, in *loaded, data []File) (*page, error) {
 	if prev == nil {
 		return nil, nil
 	}
-	old, err := changes.ReadLeaderboard(prev)
+	old, err := changes.ReadRelease(prev.Data, prev.Parts)
 	if err != nil {
 		return nil, fmt.Errorf("%s/%s: %v", cfg.ContentLabel, in.content.Site.Previous, err)
 	}

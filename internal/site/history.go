@@ -44,7 +44,7 @@ type history map[historyKey][]historyPoint
 func readHistory(label string, files []content.ReleaseFile) (history, error) {
 	h := history{}
 	for _, f := range files {
-		s, err := changes.ReadLeaderboard(f.Data)
+		s, err := changes.ReadRelease(f.Data, f.Parts)
 		if err != nil {
 			return nil, fmt.Errorf("%s/%s: %v", label, f.Path, err)
 		}
