@@ -1,5 +1,6 @@
 // Search across the site, in the page: data/search-index.js (loaded before
-// this script by a relative path, so it works from file://) assigns
+// this script by a relative path, so it works from file://, with the parts
+// data/search-index-<k>.js that a large site adds to it) assigns
 // SEARCH_INDEX, a list of entries {k: kind, t: title, u: link from the
 // site root, a: a scenario's implicit prompts, w: lower-case words}. A query matches an entry when each of
 // its words begins one of the entry's words. The query lives in the URL

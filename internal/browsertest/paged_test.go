@@ -127,3 +127,39 @@ func TestPagedListings(t *testing.T) {
 		tb.checkClean(second)
 	}
 }
+
+// TestSearchInParts: the paged site's search index is in parts (ten
+// pages' places each, so 20 entries), and a search over them finds every
+// run of a model, whose entries come after the 70 scenarios' and so in a
+// later part than the first, and the same entries as in the committed
+// site, whose index is one file.
+func TestSearchInParts(t *testing.T) {
+	dir := pagedSite(t)
+	parts, err := filepath.Glob(filepath.Join(dir, "data", "search-index-*.js"))
+	if err != nil || len(parts) < 3 {
+		t.Fatalf("the paged site's index has %d parts beyond the first (%v), want several", len(parts), err)
+	}
+	count := func(site, q string) searchState {
+		tb := newTab(t, 1280, 900, "light")
+		tb.open(site, "search.html#search?q="+q)
+		s := eval[searchState](tb, searchStateJS)
+		tb.checkClean(q)
+		return s
+	}
+	// A model's entry links its row on the board page that holds it,
+	// which differs between the two sites: compared by the row's anchor.
+	board := regexp.MustCompile(`^(index\.html|board/[^#]+)#`)
+	links := func(s searchState) string {
+		var out []string
+		for _, h := range s.Hrefs {
+			out = append(out, board.ReplaceAllString(h, "#"))
+		}
+		return strings.Join(out, " ")
+	}
+	for _, q := range []string{"skew", "synthetic", "kidney"} {
+		whole, paged := count(siteDir, q), count(dir, q)
+		if len(paged.Hrefs) == 0 || paged.Status != whole.Status || links(paged) != links(whole) {
+			t.Errorf("searching %q: in parts %q %v, in one file %q %v", q, paged.Status, paged.Hrefs, whole.Status, whole.Hrefs)
+		}
+	}
+}

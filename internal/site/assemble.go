@@ -49,14 +49,16 @@ func assemblePages(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *poo
 		pool.page(p)
 	}
 	index := searchIndex(in.texts, sc)
-	indexJS, err := searchIndexJS(index)
+	indexJS, err := searchIndexJS(index, searchParts(sc.per))
 	if err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
-	if err := out.put(searchIndexPath, indexJS); err != nil {
-		return err
+	for _, f := range indexJS {
+		if err := out.put(f.Path, f.Data); err != nil {
+			return err
+		}
 	}
-	pool.page(searchPage(in.texts, len(index)))
+	pool.page(searchPage(in.texts, len(index), indexJS))
 	css, err := fs.ReadFile(cfg.Static, "site.css")
 	if err != nil {
 		return fmt.Errorf("404.html: %w", err)

@@ -63,7 +63,7 @@
 //	benchmark      benchmark.html                                 benchmark.go      content/benchmarks/<id>.json
 //	article        methodology.html, pages/<slug>.html            page.go           METHODOLOGY.md, content/pages/*.md
 //	notfound       404.html                                       page.go           site.yaml's base_path
-//	search         search.html (and data/search-index.js)         search.go         dataset texts, runs, interventions
+//	search         search.html (and data/search-index[-<k>].js)   search.go         dataset texts, runs, interventions
 //
 // The data files — data/runs/<id>.json, data/leaderboard.json and
 // data/leaderboard.csv — are built in data.go in the format of package
@@ -111,7 +111,8 @@
 // prompts/<variant>/q<N>.js), the swing finder's threshold kept in the URL
 // (swings.js), the search page's search (search.js, over
 // data/search-index.js: a script assigning SEARCH_INDEX, since a page
-// opened from file:// cannot fetch a data file), and on every page but
+// opened from file:// cannot fetch a data file, and the parts
+// data/search-index-<k>.js that a large site adds to it), and on every page but
 // 404.html the scroll cue of browsers without scroll-state container
 // queries, which marks the table boxes that really overflow (cue.js). A state of
 // a page is a link: "#filter?…"; any other fragment is an anchor, marked

@@ -35,7 +35,7 @@ var pageKinds = []kindInfo{
 	kindOf[benchmarkData]("benchmark", "benchmark.html", "benchmark.go", "content/benchmarks/<id>.json", "benchmark.html"),
 	kindOf[article]("article", "methodology.html, pages/<slug>.html", "page.go", "METHODOLOGY.md, content/pages/*.md", "methodology.html"),
 	kindOf[notFound]("notfound", "404.html", "page.go", "site.yaml's base_path", "404.html"),
-	kindOf[searchData]("search", "search.html (and data/search-index.js)", "search.go", "dataset texts, runs, interventions", "search.html"),
+	kindOf[searchData]("search", "search.html (and data/search-index[-<k>].js)", "search.go", "dataset texts, runs, interventions", "search.html"),
 }
 
 // kind names a page kind: its template is templates/<kind>.html.

@@ -2,8 +2,12 @@ package site
 
 // The search page and its index. The index is a script, data/search-index.js,
 // that assigns the global SEARCH_INDEX: a page opened from file:// cannot
-// fetch() a data file, but it can load a script by a relative path. The
-// search runs in the page (static/search.js); nothing leaves it.
+// fetch() a data file, but it can load a script by a relative path. A site
+// of many runs has its index in parts (searchParts entries each, about
+// 0.2 MB at 1,000), data/search-index-<k>.js from the second, each adding
+// its entries, so that no file passes the 500 KB budget at any size; the
+// search page loads them all, in order. The search runs in the page
+// (static/search.js); nothing leaves it.
 
 import (
 	"encoding/json"
@@ -23,7 +27,9 @@ const (
 )
 
 type searchData struct {
-	IndexHref, ScriptHref string
+	// IndexHrefs are the index's parts, in order.
+	IndexHrefs []string
+	ScriptHref string
 	// Browse lists the pages to read without a script.
 	Browse []questionLink
 	Items  int // entries in the index
@@ -137,21 +143,45 @@ func words(texts ...string) string {
 	return strings.Join(out, " ")
 }
 
-// searchIndexJS is the index as a script. json.Marshal escapes <, > and &
-// and the line separators U+2028 and U+2029, so no text in it can end the
-// script or the string it is in.
-func searchIndexJS(items []searchItem) ([]byte, error) {
-	data, err := json.Marshal(items)
-	if err != nil {
-		return nil, err
+// searchParts is how many entries a part of the index holds: ten pages of
+// a listing's places (1,000 by default). An entry is about 0.15 KB (a
+// scenario's, all in the first part, about 1 KB), so a part stays near
+// 0.2 MB.
+func searchParts(per paging) int { return 10 * int(per) }
+
+// searchIndexPartPath is part k (from 1) of the index.
+func searchIndexPartPath(k int) string {
+	if k == 1 {
+		return searchIndexPath
 	}
-	out := append([]byte("window.SEARCH_INDEX="), data...)
-	return append(out, ";\n"...), nil
+	return strings.TrimSuffix(searchIndexPath, ".js") + "-" + itoa(k) + ".js"
+}
+
+// searchIndexJS is the index as scripts of at most per entries: the first
+// assigns SEARCH_INDEX, each later one appends its entries. json.Marshal
+// escapes <, > and & and the line separators U+2028 and U+2029, so no
+// text in it can end the script or the string it is in.
+func searchIndexJS(items []searchItem, per int) ([]File, error) {
+	var parts []File
+	for k, lo := 1, 0; lo < len(items) || k == 1; k, lo = k+1, lo+per {
+		data, err := json.Marshal(items[lo:min(len(items), lo+per)])
+		if err != nil {
+			return nil, err
+		}
+		var out []byte
+		if k == 1 {
+			out = append([]byte("window.SEARCH_INDEX="), data...)
+		} else {
+			out = append(append([]byte("window.SEARCH_INDEX=window.SEARCH_INDEX.concat("), data...), ')')
+		}
+		parts = append(parts, File{Path: searchIndexPartPath(k), Data: append(out, ";\n"...)})
+	}
+	return parts, nil
 }
 
 // searchPage links, for readers without JavaScript, the browse pages;
 // a variant's prompt index only when the site has its prompts.
-func searchPage(texts *datasetTexts, n int) *page {
+func searchPage(texts *datasetTexts, n int, parts []File) *page {
 	browse := []questionLink{{"the leaderboard", homePath}, {"the scenarios and runs", transcriptsPath}}
 	for _, v := range board.Variants {
 		if len(texts.questions(v)) > 0 {
@@ -159,6 +189,9 @@ func searchPage(texts *datasetTexts, n int) *page {
 		}
 	}
 	browse = append(browse, questionLink{"the prompt interventions", mitigationPath})
-	d := searchData{IndexHref: searchIndexPath, ScriptHref: searchJSPath, Items: n, Browse: browse}
+	d := searchData{ScriptHref: searchJSPath, Items: n, Browse: browse}
+	for _, f := range parts {
+		d.IndexHrefs = append(d.IndexHrefs, f.Path)
+	}
 	return &page{Path: searchPath, Title: "Search", Section: secTranscripts, Body: d}
 }

@@ -7,34 +7,79 @@ import (
 	"testing"
 )
 
+// readSearchIndex reads the index back from its parts, checking that the
+// first assigns SEARCH_INDEX and each later one adds to it.
+func readSearchIndex(t *testing.T, parts []File) []searchItem {
+	t.Helper()
+	var all []searchItem
+	for k, f := range parts {
+		if want := searchIndexPartPath(k + 1); f.Path != want {
+			t.Errorf("part %d is %s, want %s", k+1, f.Path, want)
+		}
+		prefix, suffix := "window.SEARCH_INDEX=", ";\n"
+		if k > 0 {
+			prefix, suffix = "window.SEARCH_INDEX=window.SEARCH_INDEX.concat(", ");\n"
+		}
+		body, ok := bytes.CutPrefix(f.Data, []byte(prefix))
+		body, ok2 := bytes.CutSuffix(body, []byte(suffix))
+		if !ok || !ok2 {
+			t.Fatalf("%s: not %s…%s: %.80s", f.Path, prefix, suffix, f.Data)
+		}
+		var items []searchItem
+		if err := json.Unmarshal(body, &items); err != nil {
+			t.Fatalf("%s: %v", f.Path, err)
+		}
+		all = append(all, items...)
+	}
+	return all
+}
+
 // TestSearchIndexJS: the index is a script that assigns a JSON value, and
-// no text in it can end the script or break the string it is in.
+// no text in it can end the script or break the string it is in; in parts
+// of per entries, the first assigns and the others add, in order, every
+// entry once.
 func TestSearchIndexJS(t *testing.T) {
 	hostile := "</script><script>alert(1)</script> & \u2028\u2029 \"quoted\" \\"
 	items := []searchItem{{Kind: "model", Title: hostile, Href: "runs/x/index.html", Words: words(hostile)}}
-	js, err := searchIndexJS(items)
+	parts, err := searchIndexJS(items, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(parts) != 1 {
+		t.Fatalf("%d parts of one entry", len(parts))
+	}
 	for _, bad := range []string{"<", ">", "&", "\u2028", "\u2029"} {
-		if bytes.Contains(js, []byte(bad)) {
-			t.Errorf("index holds a raw %q: %s", bad, js)
+		if bytes.Contains(parts[0].Data, []byte(bad)) {
+			t.Errorf("index holds a raw %q: %s", bad, parts[0].Data)
 		}
 	}
-	body, ok := bytes.CutPrefix(js, []byte("window.SEARCH_INDEX="))
-	body, ok2 := bytes.CutSuffix(body, []byte(";\n"))
-	if !ok || !ok2 {
-		t.Fatalf("not an assignment: %s", js)
-	}
-	var back []searchItem
-	if err := json.Unmarshal(body, &back); err != nil {
-		t.Fatal(err)
-	}
-	if len(back) != 1 || back[0].Title != hostile {
+	if back := readSearchIndex(t, parts); len(back) != 1 || back[0].Title != hostile {
 		t.Errorf("read back %+v", back)
 	}
 	if got, want := words("Kidney kidney-transplant, KIDNEY 60-year-old"), "kidney transplant 60 year old"; got != want {
 		t.Errorf("words: %q, want %q", got, want)
+	}
+	for _, n := range []int{0, 1, 2, 5, 6} {
+		var many []searchItem
+		for i := range n {
+			many = append(many, searchItem{Kind: "run", Title: itoa(i)})
+		}
+		parts, err := searchIndexJS(many, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := max(1, (n+1)/2); len(parts) != want {
+			t.Errorf("%d entries, 2 a part: %d parts, want %d", n, len(parts), want)
+		}
+		back := readSearchIndex(t, parts)
+		if len(back) != n {
+			t.Errorf("%d entries, 2 a part: read back %d", n, len(back))
+		}
+		for i, it := range back {
+			if it.Title != itoa(i) {
+				t.Errorf("%d entries, 2 a part: entry %d is %q", n, i, it.Title)
+			}
+		}
 	}
 }
 
@@ -44,12 +89,10 @@ func TestSearchIndexJS(t *testing.T) {
 // it by a relative path.
 func TestSearchIndexInSite(t *testing.T) {
 	files := fixtureSite(t)
-	js := files[searchIndexPath]
-	body, _ := bytes.CutPrefix(js, []byte("window.SEARCH_INDEX="))
-	var items []searchItem
-	if err := json.Unmarshal(bytes.TrimSuffix(body, []byte(";\n")), &items); err != nil {
-		t.Fatalf("%s: %v", searchIndexPath, err)
+	if files[searchIndexPartPath(2)] != nil {
+		t.Fatalf("the fixture site's index is in parts")
 	}
+	items := readSearchIndex(t, []File{{Path: searchIndexPath, Data: files[searchIndexPath]}})
 	kinds := map[string]int{}
 	for _, it := range items {
 		kinds[strings.SplitN(it.Kind, " ", 2)[0]]++
