@@ -1,13 +1,25 @@
 #!/usr/bin/env bash
 # Python environments for the harness tests (cmd/import: TestInspectTaskForReal,
 # TestInspectTaskOldVersion, TestLMEvalForReal), made from pinned requirements with hashes
-# (pip install --require-hashes: every package and version fixed, every file
-# checked). .ci/run calls it; run it by hand to make the same environments.
+# (--require-hashes: every package and version fixed, every file checked).
+# .ci/run calls it; run it by hand to make the same environments.
 #
 #   .ci/venv/inspect      cmd/import/inspect-requirements.txt      inspect-ai 0.3.260
 #   .ci/venv/inspect-old  cmd/import/inspect-old-requirements.txt  inspect-ai 0.3.122
 #   .ci/venv/lmeval       cmd/import/lmeval-requirements.txt       lm-eval 0.4.13
 #                         + cmd/import/lmeval-sdist-requirements.txt
+#
+# The installer is uv (.ci/venv/uv, installed by pip from the hashed
+# .ci/uv-requirements.txt), with pip's flags. On a cold cache this script
+# took 28 CPU-seconds (73 s wall at load 11, the uv bootstrap included);
+# with pip it took 3 min 33 s of CPU and 8 min 24 s wall, spent in pip's
+# own downloading and hashing, in unpacking every wheel once per venv (uv
+# unpacks a wheel once into its cache and links it into each venv) and
+# in byte-compiling every file. uv does not byte-compile: Python compiles
+# what a harness test imports as it imports it, which cost the three
+# harness tests about 20 CPU-seconds (178 against 158 with every file
+# compiled); compiling every file cost pip 35 CPU-seconds for the inspect
+# and lmeval venvs alone.
 #
 # Everything is a wheel (--only-binary :all:) except the three packages
 # lm-eval needs that PyPI has only as source: they are built in a second
@@ -28,26 +40,44 @@ if ! "$python" -m venv --help >/dev/null 2>&1 || ! "$python" -c 'import ensurepi
   python=python3
 fi
 
+# current DIR SUM: DIR was made from requirements whose SHA-256 is SUM (it
+# is kept in the venv), and is not made again.
+current() {
+  [ -x "$1/bin/python" ] && [ "$(cat "$1/.requirements.sha256" 2>/dev/null)" = "$2" ]
+}
+
+mkdir -p .ci/venv
+uv=.ci/venv/uv/bin/uv
+sum=$(sha256sum <.ci/uv-requirements.txt | cut -d' ' -f1)
+if ! current .ci/venv/uv "$sum"; then
+  rm -rf .ci/venv/uv
+  "$python" -m venv .ci/venv/uv
+  .ci/venv/uv/bin/pip install -q --disable-pip-version-check --no-deps --require-hashes --only-binary :all: -r .ci/uv-requirements.txt
+  echo "$sum" >.ci/venv/uv/.requirements.sha256
+fi
+# uv uses this python3, never one it would download.
+export UV_PYTHON_DOWNLOADS=never
+
 # venv DIR WHEELS [SDISTS]
 venv() {
   local dir=$1 req=$2 src=${3:-} sum
   sum=$(cat "$req" $src | sha256sum | cut -d' ' -f1)
-  if [ -x "$dir/bin/python" ] && [ "$(cat "$dir/.requirements.sha256" 2>/dev/null)" = "$sum" ]; then
+  if current "$dir" "$sum"; then
     return
   fi
   echo ".ci/python.sh: making $dir from $req"
   rm -rf "$dir"
-  "$python" -m venv "$dir"
-  "$dir/bin/pip" install -q --disable-pip-version-check --no-deps --require-hashes --only-binary :all: -r "$req"
+  "$uv" venv -q --python "$python" "$dir"
+  "$uv" pip install -q --python "$dir/bin/python" --no-deps --require-hashes --only-binary :all: -r "$req"
   if [ -n "$src" ]; then
-    "$dir/bin/pip" install -q --disable-pip-version-check --no-deps --require-hashes --no-binary :all: --no-build-isolation -r "$src"
+    "$uv" pip install -q --python "$dir/bin/python" --no-deps --require-hashes --no-binary :all: --no-build-isolation -r "$src"
   fi
   echo "$sum" >"$dir/.requirements.sha256"
   echo ".ci/python.sh: made $dir"
 }
 
-# The three side by side: most of the time is downloading and unpacking,
-# one core each at most. Each one's status is checked.
+# The three side by side (uv shares its cache between them). Each one's
+# status is checked.
 pids=() names=()
 venv .ci/venv/inspect cmd/import/inspect-requirements.txt &
 pids+=($!) names+=(inspect)
