@@ -117,14 +117,11 @@ func TestDocListsPhases(t *testing.T) {
 		t.Errorf("README.md does not say %q in its two places (flags, layout)", arrows)
 	}
 
-	cfg := benchConfig(t, 1)
-	var progress strings.Builder
-	cfg.Progress = &progress
-	if _, err := Generate(cfg); err != nil {
-		t.Fatal(err)
-	}
+	// The progress lines of the shared fixture site's build.
+	fixtureSite(t)
+	progress := siteProgress.String()
 	var shown []string
-	for _, l := range strings.Split(strings.TrimSpace(progress.String()), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(progress), "\n") {
 		f := strings.Fields(strings.TrimPrefix(l, "build: "))
 		if len(f) == 0 || !strings.HasSuffix(f[0], ":") {
 			t.Fatalf("progress line %q", l)
@@ -134,19 +131,18 @@ func TestDocListsPhases(t *testing.T) {
 		}
 	}
 	if !slices.Equal(shown, want) {
-		t.Errorf("progress lines %v, want %v:\n%s", shown, want, progress.String())
+		t.Errorf("progress lines %v, want %v:\n%s", shown, want, progress)
 	}
 
 	// An unreadable template stops the load phase; a broken scored file
 	// the runs phase.
+	cfg := fixture(t)
 	bad := cfg
-	bad.Progress = nil
 	bad.Templates = fstest.MapFS{"layout.html": {Data: []byte("{{")}, "run.html": {Data: []byte("x")}}
 	if _, err := Generate(bad); err == nil || !strings.HasPrefix(err.Error(), "load: ") {
 		t.Errorf("a broken template: %v, want a load error", err)
 	}
 	bad = cfg
-	bad.Progress = nil
 	runs := fstest.MapFS{}
 	for p, f := range cfg.Runs.(fstest.MapFS) {
 		if strings.HasSuffix(p, ".gz") {

@@ -181,6 +181,8 @@ var (
 	siteFiles map[string][]byte
 	// siteProcs is the GOMAXPROCS the fixture site was built with.
 	siteProcs int
+	// siteProgress is what the fixture site's build printed.
+	siteProgress strings.Builder
 )
 
 // fixtureSite is the fixture's site, built once without a cache for the
@@ -188,7 +190,9 @@ var (
 func fixtureSite(t testing.TB) map[string][]byte {
 	siteOnce.Do(func() {
 		siteProcs = runtime.GOMAXPROCS(0)
-		siteFiles = generateMap(t, fixture(t))
+		cfg := fixture(t)
+		cfg.Progress = &siteProgress
+		siteFiles = generateMap(t, cfg)
 	})
 	if siteFiles == nil {
 		t.Fatal("the fixture site did not build")
