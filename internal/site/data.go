@@ -346,5 +346,6 @@ var schemas = []struct {
 	{sitedata.RunSchema, "data/runs/<id>.json", "Everything the leaderboard computed for one run, recomputed from its per-prompt data.", &sitedata.Run{}},
 	{rubricSchemaPath, "data/rubric.json", "How every number of the leaderboard is scored, as read from the scoring code at build time.", &rubricJSON{}},
 	{provenanceSchemaPath, "provenance.json", "The root of trust of a built site: every input and output file that belongs to no run with its SHA-256, and each run's provenance file by its SHA-256.", &provenanceJSON{}},
+	{provenancePartSchemaPath, "provenance-<k>.json", "Part k of provenance.json's lists, when a site has more files than one file lists: runs' provenance files, then outputs, in order.", &provenancePartJSON{}},
 	{runProvenanceSchema, "runs/<id>/provenance.json", "One run's input files and the site's files of that run, with their SHA-256.", &runProvenanceJSON{}},
 }

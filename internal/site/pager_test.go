@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/discrimeval/leaderboard/internal/board"
@@ -47,6 +48,27 @@ func boardRows(page []byte, rows, robust map[string][][]byte) {
 // pageRowsForced is the page size TestPaginationKeepsTheReading forces.
 const pageRowsForced = 2
 
+var (
+	pagedOnce  sync.Once
+	pagedFiles map[string][]byte
+)
+
+// pagedFixtureSite is the fixture site built in pages of pageRowsForced
+// places, once for the test binary: every listing has pages, the search
+// index and provenance.json's lists are in parts.
+func pagedFixtureSite(t *testing.T) map[string][]byte {
+	t.Helper()
+	pagedOnce.Do(func() {
+		cfg := fixture(t)
+		cfg.PageRows = pageRowsForced
+		pagedFiles = generateMap(t, cfg)
+	})
+	if pagedFiles == nil {
+		t.Fatal("the paged fixture site did not build")
+	}
+	return pagedFiles
+}
+
 // TestPaginationKeepsTheReading builds the fixture site with pages of two
 // places and checks it against the fixture site of one page a board:
 // every board's pages, in order, hold exactly the rows of the whole board
@@ -57,9 +79,7 @@ const pageRowsForced = 2
 func TestPaginationKeepsTheReading(t *testing.T) {
 	skipWholeSitesUnderRace(t)
 	whole := fixtureSite(t)
-	cfg := fixture(t)
-	cfg.PageRows = pageRowsForced
-	paged := generateMap(t, cfg)
+	paged := pagedFixtureSite(t)
 	for _, p := range crawl.Site(paged) {
 		t.Error(p)
 	}

@@ -26,20 +26,22 @@ const (
 	rubricJSONPath       = "data/rubric.json"
 	rubricSchemaPath     = "data/schema/rubric.schema.json"
 	provenanceSchemaPath = "data/schema/provenance.schema.json"
-	runProvenanceSchema  = "data/schema/run-provenance.schema.json"
-	downloadsPath        = "downloads.html"
-	provenancePagePath   = "provenance.html"
-	changesPath          = "changes.html"
-	notFoundPath         = "404.html"
-	leaderboardJSONPath  = sitedata.LeaderboardJSON
-	leaderboardCSVPath   = sitedata.LeaderboardCSV
-	siteCSSPath          = "assets/site.css"
-	chromaCSSPath        = "assets/chroma.css"
-	sortJSPath           = "assets/sort.js"
-	browseJSPath         = "assets/browse.js"
-	boardJSPath          = "assets/board.js"
-	cueJSPath            = "assets/cue.js"
-	noJekyllPath         = ".nojekyll"
+	// provenancePartSchemaPath is the schema of provenance-<k>.json.
+	provenancePartSchemaPath = "data/schema/provenance-part.schema.json"
+	runProvenanceSchema      = "data/schema/run-provenance.schema.json"
+	downloadsPath            = "downloads.html"
+	provenancePagePath       = "provenance.html"
+	changesPath              = "changes.html"
+	notFoundPath             = "404.html"
+	leaderboardJSONPath      = sitedata.LeaderboardJSON
+	leaderboardCSVPath       = sitedata.LeaderboardCSV
+	siteCSSPath              = "assets/site.css"
+	chromaCSSPath            = "assets/chroma.css"
+	sortJSPath               = "assets/sort.js"
+	browseJSPath             = "assets/browse.js"
+	boardJSPath              = "assets/board.js"
+	cueJSPath                = "assets/cue.js"
+	noJekyllPath             = ".nojekyll"
 )
 
 // ProvenancePath is the manifest of a built site: the root of trust.

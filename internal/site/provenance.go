@@ -14,12 +14,14 @@ import (
 	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
-// Provenance is a tree of hashes, so that no file grows with the number of
-// runs: provenance.json at the root lists the inputs and outputs that
-// belong to no run, and each run's provenance.json
+// Provenance is a tree of hashes: provenance.json at the root lists the
+// inputs and outputs that belong to no run, and each run's provenance.json
 // (runs/<id>/provenance.json) by its hash; a run's provenance.json lists
 // that run's input files and the site's files of that run (its pages, its
-// data file, the copies of its files).
+// data file, the copies of its files). A site of more entries (runs'
+// provenance files and outputs) than one part holds (provenancePart) lists
+// them in parts, provenance-<k>.json, which provenance.json names by
+// their hashes, so that no file passes the 500 KB budget at any size.
 
 type hashedFile struct {
 	Path   string `json:"path" jsonschema_description:"the file's path: an output relative to the site root, an input in the repository's layout"`
@@ -83,10 +85,13 @@ type provenanceData struct {
 	// RunJSON is where each run's provenance.json is, "<id>" standing for
 	// the run.
 	RunJSON string
+	// PartEntries is the most files provenance.json lists itself
+	// (provenancePart), "2,000".
+	PartEntries string
 }
 
 func provenancePage(cfg Config, sc *scored, inputs []hashedFile) *page {
-	d := provenanceData{Version: cfg.Version, Inputs: inputs, RunJSON: runProvenanceJSONPath("<id>")}
+	d := provenanceData{Version: cfg.Version, Inputs: inputs, RunJSON: runProvenanceJSONPath("<id>"), PartEntries: thousands(provenancePart(sc.per))}
 	for _, e := range sc.entries {
 		d.Runs = append(d.Runs, runLink{e.ID(), e.Run.Manifest.Model.Name + " · " + string(e.Run.Manifest.Variant), e.Run.Manifest.Intervention, runProvenancePath(e.ID())})
 	}
@@ -99,8 +104,60 @@ type provenanceJSON struct {
 	Generator string           `json:"generator" jsonschema_description:"the generator's version"`
 	Release   sitedata.Release `json:"release" jsonschema_description:"the release"`
 	Inputs    []hashedFile     `json:"inputs" jsonschema_description:"every file the build read that belongs to no run: content, METHODOLOGY.md, the templates and static files built into the generator"`
-	Runs      []hashedFile     `json:"runs" jsonschema_description:"each run's provenance file, runs/<id>/provenance.json, which lists the run's inputs and the site's files of that run"`
-	Outputs   []hashedFile     `json:"outputs" jsonschema_description:"every file of the site that belongs to no run, except provenance.json itself"`
+	Runs      []hashedFile     `json:"runs,omitempty" jsonschema_description:"each run's provenance file, runs/<id>/provenance.json, which lists the run's inputs and the site's files of that run; in the parts instead when there are parts"`
+	Outputs   []hashedFile     `json:"outputs,omitempty" jsonschema_description:"every file of the site that belongs to no run, except provenance.json and its parts; in the parts instead when there are parts"`
+	Parts     []hashedFile     `json:"parts,omitempty" jsonschema_description:"when the runs' provenance files and the outputs are more than one file lists: the parts, provenance-<k>.json, in order, that list them (runs first, then outputs, each in path order)"`
+}
+
+// provenancePartJSON is provenance-<k>.json: part k of provenance.json's
+// runs and outputs, in their order.
+type provenancePartJSON struct {
+	Part    int          `json:"part" jsonschema_description:"which part, from 1"`
+	Of      int          `json:"of" jsonschema_description:"how many parts there are"`
+	Runs    []hashedFile `json:"runs" jsonschema_description:"the part's runs' provenance files, runs/<id>/provenance.json"`
+	Outputs []hashedFile `json:"outputs" jsonschema_description:"the part's files of the site that belong to no run"`
+}
+
+// provenancePart is the most entries, runs' provenance files and outputs,
+// one file lists: twenty listing pages' places (2,000 by default), about
+// 0.3 MB (an entry is about 150 bytes). A site of 1,000 runs has about
+// 3,900.
+func provenancePart(per paging) int { return 20 * int(per) }
+
+// provenancePartPath is part k (from 1) of provenance.json's lists.
+func provenancePartPath(k int) string { return "provenance-" + itoa(k) + ".json" }
+
+// splitProvenance moves top's runs and outputs into parts of at most per
+// entries when they are more, writing each part with put; top then names
+// the parts.
+func splitProvenance(top *provenanceJSON, per int, put func(path string, data []byte) error) error {
+	n := len(top.Runs) + len(top.Outputs)
+	if n <= per {
+		return nil
+	}
+	of := (n + per - 1) / per
+	for k := 1; k <= of; k++ {
+		lo, hi := (k-1)*per, min(n, k*per)
+		part := provenancePartJSON{Part: k, Of: of, Runs: []hashedFile{}, Outputs: []hashedFile{}}
+		r := len(top.Runs)
+		part.Runs = append(part.Runs, top.Runs[min(lo, r):min(hi, r)]...)
+		part.Outputs = append(part.Outputs, top.Outputs[max(lo, r)-r:max(hi, r)-r]...)
+		data, err := marshalLists(struct {
+			Part int `json:"part"`
+			Of   int `json:"of"`
+		}{k, of}, []string{"runs", "outputs"}, [][]hashedFile{part.Runs, part.Outputs})
+		if err != nil {
+			return err
+		}
+		h := hashBytes(data)
+		h.Path = provenancePartPath(k)
+		if err := put(h.Path, data); err != nil {
+			return err
+		}
+		top.Parts = append(top.Parts, h)
+	}
+	top.Runs, top.Outputs = nil, nil
+	return nil
 }
 
 // runProvenanceJSON is runs/<id>/provenance.json.
@@ -160,6 +217,9 @@ func provenanceFiles(site *siteInfo, entries []*board.Entry, inputs []hashedFile
 		}
 		top.Runs = append(top.Runs, h)
 	}
+	if err := splitProvenance(&top, provenancePart(site.PageRows), put); err != nil {
+		return err
+	}
 	data, err := marshalProvenance(top)
 	if err != nil {
 		return err
@@ -171,22 +231,29 @@ func provenanceFiles(site *siteInfo, entries []*board.Entry, inputs []hashedFile
 // written: it lists every file of the site, so one file a line, without
 // indentation (at 1,000 runs, indented, it passed the 500 KB budget).
 func marshalProvenance(top provenanceJSON) ([]byte, error) {
+	head := struct {
+		Generator string           `json:"generator"`
+		Release   sitedata.Release `json:"release"`
+	}{top.Generator, top.Release}
+	if top.Parts != nil {
+		return marshalLists(head, []string{"inputs", "parts"}, [][]hashedFile{top.Inputs, top.Parts})
+	}
+	return marshalLists(head, []string{"inputs", "runs", "outputs"}, [][]hashedFile{top.Inputs, top.Runs, top.Outputs})
+}
+
+// marshalLists writes the object head (a struct of plain fields) with the
+// named lists of files after its fields, one file a line.
+func marshalLists(head any, names []string, lists [][]hashedFile) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(struct {
-		Generator string           `json:"generator"`
-		Release   sitedata.Release `json:"release"`
-	}{top.Generator, top.Release}); err != nil {
+	if err := enc.Encode(head); err != nil {
 		return nil, err
 	}
 	buf.Truncate(buf.Len() - len("}\n"))
-	for _, l := range []struct {
-		name  string
-		files []hashedFile
-	}{{"inputs", top.Inputs}, {"runs", top.Runs}, {"outputs", top.Outputs}} {
+	for i, files := range lists {
 		buf.WriteByte(',')
-		if err := sitedata.WriteList(&buf, l.name, len(l.files), func(i int) any { return l.files[i] }); err != nil {
+		if err := sitedata.WriteList(&buf, names[i], len(files), func(j int) any { return files[j] }); err != nil {
 			return nil, err
 		}
 	}

@@ -559,10 +559,19 @@ func TestRubricIsTheScorers(t *testing.T) {
 
 // TestProvenanceListsEveryFile follows the tree of hashes from
 // provenance.json: every other file of the site is listed exactly once,
-// with its hash, either there or in its run's provenance.json, whose hash
-// provenance.json holds.
+// with its hash, either there (or in a part it names by its hash) or in
+// its run's provenance.json, whose hash provenance.json holds; the same in
+// the fixture site built in pages of two places, whose provenance.json
+// lists its files in parts.
 func TestProvenanceListsEveryFile(t *testing.T) {
 	files := fixtureSite(t)
+	checkProvenance(t, files, false)
+	skipWholeSitesUnderRace(t)
+	checkProvenance(t, pagedFixtureSite(t), true)
+}
+
+func checkProvenance(t *testing.T, files map[string][]byte, parted bool) {
+	t.Helper()
 	var p provenanceJSON
 	if err := json.Unmarshal(files[ProvenancePath], &p); err != nil {
 		t.Fatal(err)
@@ -584,6 +593,23 @@ func TestProvenanceListsEveryFile(t *testing.T) {
 			}
 			listed[o.Path] = by
 		}
+	}
+	if parted != (p.Parts != nil) || parted && (p.Runs != nil || p.Outputs != nil) {
+		t.Fatalf("provenance.json: %d parts, %d runs, %d outputs; want parts %v and the lists only there", len(p.Parts), len(p.Runs), len(p.Outputs), parted)
+	}
+	check(ProvenancePath, p.Parts)
+	for k, h := range p.Parts {
+		var part provenancePartJSON
+		if err := json.Unmarshal(files[h.Path], &part); err != nil {
+			t.Fatalf("%s: %v", h.Path, err)
+		}
+		if h.Path != provenancePartPath(k+1) || part.Part != k+1 || part.Of != len(p.Parts) {
+			t.Errorf("%s is part %d of %d, listed as part %d of %d", h.Path, part.Part, part.Of, k+1, len(p.Parts))
+		}
+		if n := len(part.Runs) + len(part.Outputs); n == 0 || n > provenancePart(pageRowsForced) {
+			t.Errorf("%s lists %d files, want 1 to %d", h.Path, n, provenancePart(pageRowsForced))
+		}
+		p.Runs, p.Outputs = append(p.Runs, part.Runs...), append(p.Outputs, part.Outputs...)
 	}
 	check(ProvenancePath, p.Outputs)
 	check(ProvenancePath, p.Runs)
@@ -800,6 +826,8 @@ func validateDataFiles(t *testing.T, files map[string][]byte) (checked int, load
 			s = compile(rubricSchemaPath)
 		case name == ProvenancePath:
 			s = compile(provenanceSchemaPath)
+		case strings.HasPrefix(name, "provenance-") && strings.HasSuffix(name, ".json"):
+			s = compile(provenancePartSchemaPath)
 		case strings.HasPrefix(name, "runs/") && strings.HasSuffix(name, "/provenance.json"):
 			s = compile(runProvenanceSchema)
 		default:
