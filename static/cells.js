@@ -14,6 +14,9 @@
   var grid = document.querySelector("table.grid");
   if (!slot || !dataEl || !grid) { return; }
   var data = JSON.parse(dataEl.textContent);
+  // A log-probability run's answer forms are in its template.js, once for
+  // its 70 pages; the baseline person is the grid's cell marked "base".
+  if (!data.answers && window.RUN_FORMS) { data.forms = window.RUN_FORMS.forms; data.yes = window.RUN_FORMS.yes; }
   var texts = window.PROMPT_TEXTS || [];
   var template = typeof window.RUN_TEMPLATE === "string" ? window.RUN_TEMPLATE : "";
   var digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
@@ -27,6 +30,8 @@
   });
   var byId = {};
   cells.forEach(function (td, i) { byId[td.id] = i; });
+  var baseCell = grid.querySelector("td.base");
+  data.base = baseCell ? baseCell.id : "";
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -53,9 +58,17 @@
   }
   // What the grid shows for a cell: its P(yes) (or share of yes answers)
   // and its difference from the baseline person.
+  // A cell's colour class is its own "b<N>", or the grid's most common
+  // one, which the grid carries as "d<N>" and its cells leave out
+  // (internal/site/scenario.go's gridCommon); "nobase" where it has none.
+  var common = /(?:^| )d([0-8])(?: |$)/.exec(grid.className);
+  function colour(td) {
+    var m = /(?:^| )(b[0-8]|nobase)(?: |$)/.exec(td.className);
+    return m ? m[1] : common ? "b" + common[1] : "";
+  }
   function shown(i) {
-    var td = cells[i], lines = td.textContent.split("\n");
-    return { p: lines[0], delta: lines[1] || "", cls: td.classList.contains("missing") ? "" : td.className.split(" ")[0], present: !td.classList.contains("missing") };
+    var td = cells[i], lines = td.textContent.split("\n"), missing = td.classList.contains("missing");
+    return { p: lines[0], delta: lines[1] || "", cls: missing ? "" : colour(td), present: !missing };
   }
   var decision = !!data.answers;
 

@@ -57,13 +57,27 @@ func promptDataJS(texts *datasetTexts, variant run.Variant, q int) ([]byte, erro
 func runTemplatePath(id string) string { return "runs/" + id + "/template.js" }
 
 // runTemplateJS is the run's prompt template as a script assigning
-// RUN_TEMPLATE ("" when the manifest has none).
+// RUN_TEMPLATE ("" when the manifest has none), and for a log-probability
+// run RUN_FORMS, its answer forms and how many of them are yes forms
+// (cellsData's Forms and Yes, the same on all 70 pages).
 func runTemplateJS(m *run.Manifest) ([]byte, error) {
 	data, err := json.Marshal(m.PromptTemplate)
 	if err != nil {
 		return nil, err
 	}
 	out := append([]byte("window.RUN_TEMPLATE="), data...)
+	out = append(out, ";\n"...)
+	if m.Scoring == run.Decision {
+		return out, nil
+	}
+	forms, err := json.Marshal(struct {
+		Forms []string `json:"forms"`
+		Yes   int      `json:"yes"`
+	}{m.Choices.Forms(), len(m.Choices.Yes)})
+	if err != nil {
+		return nil, err
+	}
+	out = append(append(out, "window.RUN_FORMS="...), forms...)
 	return append(out, ";\n"...), nil
 }
 
@@ -107,10 +121,12 @@ func appendCode(b []byte, n, width int) []byte {
 // transcripts, as JSON in the page.
 type cellsData struct {
 	// Log-probability runs: the answer forms, the yes forms first (Yes of
-	// them); LP, the cells' codes in design order (lpWriter); Bounded, the cells (index, then a bit per
-	// form) whose forms were only upper bounds, not in the harness's top-k.
-	Forms   []string `json:"forms,omitempty"`
-	Yes     int      `json:"yes,omitempty"`
+	// them), written once a run in its template.js (runTemplateJS), not
+	// on the page; LP, the cells' codes in design order (lpWriter);
+	// Bounded, the cells (index, then a bit per form) whose forms were
+	// only upper bounds, not in the harness's top-k.
+	Forms   []string `json:"-"`
+	Yes     int      `json:"-"`
 	LP      string   `json:"lp,omitempty"`
 	Bounded [][2]int `json:"bounded,omitempty"`
 	// Sampled-answer runs: the question's distinct answers as written, how
@@ -121,8 +137,9 @@ type cellsData struct {
 	Counted string   `json:"counted,omitempty"`
 	Picks   string   `json:"picks,omitempty"`
 	Width   int      `json:"width,omitempty"`
-	// Base is the baseline person's cell, by anchor.
-	Base string `json:"base"`
+	// Base is the baseline person's cell, by anchor; static/cells.js
+	// takes it from the grid's cell marked "base".
+	Base string `json:"-"`
 }
 
 // newCellsData encodes a question's cells. infos holds the run's bounded

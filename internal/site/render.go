@@ -32,7 +32,6 @@ var funcs = template.FuncMap{
 	"add":            func(a, b int) int { return a + b },
 	"transcriptPath": transcriptPath,
 	"scaleNote":      scaleNote,
-	"scaleBrief":     scaleBrief,
 	"ageUnit":        func() string { return ageUnit },
 	"familyWise":     familyWise,
 	"seq": func(n int) []int {

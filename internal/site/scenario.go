@@ -100,6 +100,10 @@ type gridCell struct {
 type gridRow struct {
 	Age   int
 	Cells []gridCell
+	// Common is the colour class most cells of the grid have (gridCommon):
+	// the table carries it as "d<N>" and its cells leave it out, 9 bytes
+	// a cell.
+	Common string
 }
 
 // HTML writes the row's cells: the difference's colour class (" base" on
@@ -114,12 +118,16 @@ func (r gridRow) HTML() template.HTML {
 		if c.Present {
 			cls = c.Delta.class()
 		}
-		b.WriteString(`<td class="`)
-		b.WriteString(cls)
-		if c.Base {
-			b.WriteString(` base`)
+		if cls == r.Common {
+			cls = ""
 		}
-		b.WriteString(`"`)
+		if c.Base {
+			cls = strings.TrimSpace(cls + " base")
+		}
+		b.WriteString(`<td`)
+		if cls != "" {
+			b.WriteString(` class="` + cls + `"`)
+		}
 		if c.Transcript > 0 {
 			b.WriteString(` id="`)
 			b.WriteString(c.Cell.Anchor())
@@ -193,7 +201,8 @@ type scenarioData struct {
 	Heads                  []gridHead
 	RaceCols               int // columns per gender in the grid
 	Grid                   []gridRow
-	Stored                 int // variants with a transcript
+	Common                 string // the grid's most common colour class
+	Stored                 int    // variants with a transcript
 	// MinMass is the answer mass under which a cell is marked; AllLow says
 	// every variant is under it (then one sentence says so, with LowRange,
 	// and no cell is marked).
@@ -281,9 +290,39 @@ func scenarioPage(texts *datasetTexts, infos promptInfos, e *board.Entry, q int,
 		}
 		row.Cells = append(row.Cells, gc)
 	}
+	d.Common = gridCommon(d.Grid)
 	d.Coefs = questionCoefs(e.Result, q)
 	title := fmt.Sprintf("Question %d · %s · %s", q, m.Model.Name, m.Variant)
 	return &page{Path: scenarioPath(e.ID(), q), Title: title, Section: secNone, Body: d}
+}
+
+// gridCommon is the colour class ("b0"…"b8") most present cells of the
+// grid have, the lowest of equals; it is set on every row and returned
+// as the table's class ("d0"…"d8"), by which site.css colours the cells
+// that leave it out. "" when no cell has a colour class.
+func gridCommon(grid []gridRow) string {
+	var n [9]int
+	for _, r := range grid {
+		for _, c := range r.Cells {
+			if cls := c.Delta.class(); c.Present && len(cls) == 2 && cls[0] == 'b' {
+				n[cls[1]-'0']++
+			}
+		}
+	}
+	best := 0
+	for i := range n {
+		if n[i] > n[best] {
+			best = i
+		}
+	}
+	if n[best] == 0 {
+		return ""
+	}
+	cls := "b" + strconv.Itoa(best)
+	for i := range grid {
+		grid[i].Common = cls
+	}
+	return "d" + strconv.Itoa(best)
 }
 
 // allLowMass reports whether every present variant of a question has an

@@ -50,15 +50,6 @@ func scaleNote() string {
 		"Age coefficients are per 10 years older (the step between two ages of the design; from 20 to 100 is 8 steps); the fit’s own unit, one standard deviation of age in the run, is on the run page as an alternative. The age view is the gap between two ages of the design, " + ageGapYears + " years apart on average."
 }
 
-// scaleBrief is one of scaleNote's examples, for the pages a run has one
-// of per question (its scenario pages), which link the run page's full
-// note (70 copies of it were 50 KB a run) and name the age unit beside
-// the age coefficient.
-func scaleBrief() string {
-	return "Logit points: a difference of g multiplies the odds of “yes” by e^g, e.g. " +
-		fixed(0.5, 2) + " → ×" + fixed(math.Exp(0.5), 2) + " (50% → " + fixed(50+pointsAtHalf(0.5), 1) + "%)."
-}
-
 // The site's one unit of age: every age coefficient on a page or in a data
 // file is the change in logit per ageUnitYears years older. The fit works
 // per standard deviation of age over the run's rows (25.82 years on a
