@@ -30,7 +30,7 @@
   function show(k) {
     var t = ts[k], shown = 0, pairs = 0, nullPairs = 0;
     rows.forEach(function (tr, i) {
-      var p = at(data.pairs[i], k), np = at(data.nullPairs[i], k), na = data.nullAny[i][k];
+      var p = at(data.pairs[i], k), np = at(data.nullPairs[i], k), na = at(data.nullAny[i], k);
       tr.cells[2].textContent = np < 0 ? "n/a" : (np / 10).toFixed(1);
       tr.cells[3].textContent = na < 0 ? "n/a" : Math.round(na / 10) + "%";
       tr.hidden = p === 0;

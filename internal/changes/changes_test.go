@@ -374,7 +374,7 @@ func TestReadFilesSkipsQuestions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(data), `"questions": [`) {
+	if !strings.Contains(string(data), `"questions":[`) {
 		t.Fatalf("the run file has no questions:\n%s", data)
 	}
 	lb, _ := sitedata.Marshal(sitedata.Leaderboard{Release: sitedata.Release{Label: "x"}, Runs: []sitedata.RunSummary{r.Summary()}})
@@ -387,7 +387,7 @@ func TestReadFilesSkipsQuestions(t *testing.T) {
 	if d == nil || d.Questions != nil || d.ID != "a" || d.Quality.Rows != r.Quality.Rows {
 		t.Errorf("Details[a] = %+v, want the run without its questions", d)
 	}
-	files[sitedata.RunFile("a")] = []byte(strings.Replace(string(data), `"questions": [`, `"questions": 5, "x": [`, 1))
+	files[sitedata.RunFile("a")] = []byte(strings.Replace(string(data), `"questions":[`, `"questions": 5, "x": [`, 1))
 	if _, err := ReadFiles(files); err == nil || !strings.Contains(err.Error(), "data/runs/a.json: questions: 5") {
 		t.Errorf("questions not an array: %v", err)
 	}

@@ -350,14 +350,16 @@ func allLowMass(qs *score.QuestionCells) (bool, string) {
 }
 
 // questionCoefs are a run's coefficients on question q, as shown (a
-// sampled-answer run has none per question).
+// sampled-answer run has none per question): signed, not coloured (the
+// scenarios page has them in colour; spans here were 140 bytes on each
+// of 70 pages).
 func questionCoefs(res *score.Result, q int) []coefCell {
 	var out []coefCell
 	for _, qq := range res.Questions {
 		if qq.ID == q {
 			for _, c := range design.Coefs {
 				if v := qq.Coefs[c] * coefScale(res, c); !math.IsNaN(v) {
-					out = append(out, coefCell{coefDisplay(c), signed(v, 2), signClass(v)})
+					out = append(out, coefCell{Name: coefDisplay(c), Value: signed(v, 2)})
 				}
 			}
 		}

@@ -69,7 +69,7 @@ type swingRow struct {
 // swingJSON is, per question in the rows' order, the numbers at each
 // threshold: pairs over it, the reference's expected pairs (one decimal,
 // ×10) and its chance of a swing (per mille); and per threshold the run's
-// summary. Trailing zeros are left out of the pair counts.
+// summary. Trailing zeros are left out of the pair counts and the chances.
 type swingJSON struct {
 	Pairs     [][]int `json:"pairs"`
 	NullPairs [][]int `json:"nullPairs"`
@@ -121,6 +121,9 @@ func swingsPage(texts *datasetTexts, e *board.Entry, sw *score.Swings) *page {
 		}
 		for len(np) > 0 && np[len(np)-1] == 0 {
 			np = np[:len(np)-1]
+		}
+		for len(na) > 0 && na[len(na)-1] == 0 {
+			na = na[:len(na)-1]
 		}
 		d.Data.Pairs, d.Data.NullPairs, d.Data.NullAny = append(d.Data.Pairs, pairs), append(d.Data.NullPairs, np), append(d.Data.NullAny, na)
 	}

@@ -18,7 +18,7 @@ import (
 func TestOneAgeUnit(t *testing.T) {
 	files := fixtureSite(t)
 	ageRow := regexp.MustCompile(`<tr id=coef-age><th scope=row>([^<]*)<td[^>]*>([^<]*)<`)
-	scenarioAge := regexp.MustCompile(`own coefficients: ([^<]*?) <span[^>]*>([^<]*)<`)
+	scenarioAge := regexp.MustCompile(`own coefficients: ([^<]*?) ([−+]?[0-9]+\.[0-9]+)(?: · |<)`)
 	checked := 0
 	for _, id := range []string{"alpha", "beta", "beta-illegal", "gamma"} {
 		var rj sitedata.Run

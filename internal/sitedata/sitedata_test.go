@@ -8,7 +8,8 @@ import (
 	"testing"
 )
 
-// MarshalRun writes the same JSON as Marshal, the questions one a line.
+// MarshalRun writes the same JSON as Marshal, a field a line and the
+// questions one a line.
 func TestMarshalRun(t *testing.T) {
 	for _, vd := range []*VariantDifference{nil, {Explicit: "a", Implicit: "b", Views: map[string]Diff{"age": {Estimate: 0.5, CI95: IntervalOf([2]float64{0, 1}), P: Num(math.NaN())}}}} {
 		r := Run{ID: "x", Views: map[string]Estimate{"age": {Estimate: 0.25}}, VariantDiff: vd,
@@ -32,7 +33,7 @@ func TestMarshalRun(t *testing.T) {
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("MarshalRun:\n%s\nMarshal:\n%s", got, want)
 		}
-		if n := bytes.Count(got, []byte("\n  {\"id\":")); n != 2 {
+		if n := bytes.Count(got, []byte("\n{\"id\":")); n != 2 {
 			t.Errorf("%d questions on lines of their own, want 2:\n%s", n, got)
 		}
 		var back Run
