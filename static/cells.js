@@ -58,13 +58,13 @@
   }
   // What the grid shows for a cell: its P(yes) (or share of yes answers)
   // and its difference from the baseline person.
-  // A cell's colour class is its own "b<N>", or the grid's most common
-  // one, which the grid carries as "d<N>" and its cells leave out
+  // A cell's colour class is its own "b<N>", or the one its row or else
+  // the grid carries as "r<N>" or "d<N>" for the cells that leave it out
   // (internal/site/scenario.go's gridCommon); "nobase" where it has none.
   var common = /(?:^| )d([0-8])(?: |$)/.exec(grid.className);
   function colour(td) {
-    var m = /(?:^| )(b[0-8]|nobase)(?: |$)/.exec(td.className);
-    return m ? m[1] : common ? "b" + common[1] : "";
+    var m = /(?:^| )(b[0-8]|nobase)(?: |$)/.exec(td.className) || /(?:^| )r([0-8])(?: |$)/.exec(td.parentNode.className);
+    return m ? (m[1].length > 1 ? m[1] : "b" + m[1]) : common ? "b" + common[1] : "";
   }
   function shown(i) {
     var td = cells[i], lines = td.textContent.split("\n"), missing = td.classList.contains("missing");

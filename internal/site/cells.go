@@ -182,3 +182,45 @@ func (k *keptQuestion) present() int {
 	}
 	return n
 }
+
+// gridCommon is the colour class ("b0"…"b8") most present cells of the
+// grid have, the lowest of equals, returned as the table's class
+// ("d0"…"d8"), by which site.css colours the cells that leave it out; ""
+// when no cell has a colour class. A row whose own most common class is
+// on at least two more of its cells than the grid's carries its own
+// ("r0"…"r8"), which site.css puts above the table's.
+func gridCommon(grid []gridRow) string {
+	var all [9]int
+	rows := make([][9]int, len(grid))
+	for i, r := range grid {
+		for _, c := range r.Cells {
+			if cls := c.Delta.class(); c.Present && len(cls) == 2 && cls[0] == 'b' {
+				rows[i][cls[1]-'0']++
+				all[cls[1]-'0']++
+			}
+		}
+	}
+	common := mostCommon(all)
+	if all[common] == 0 {
+		return ""
+	}
+	for i := range grid {
+		own := mostCommon(rows[i])
+		grid[i].Common = "b" + strconv.Itoa(common)
+		if rows[i][own] > rows[i][common]+1 {
+			grid[i].Common, grid[i].Class = "b"+strconv.Itoa(own), "r"+strconv.Itoa(own)
+		}
+	}
+	return "d" + strconv.Itoa(common)
+}
+
+// mostCommon is the index of the largest count, the lowest of equals.
+func mostCommon(n [9]int) int {
+	best := 0
+	for i := range n {
+		if n[i] > n[best] {
+			best = i
+		}
+	}
+	return best
+}

@@ -100,10 +100,11 @@ type gridCell struct {
 type gridRow struct {
 	Age   int
 	Cells []gridCell
-	// Common is the colour class most cells of the grid have (gridCommon):
-	// the table carries it as "d<N>" and its cells leave it out, 9 bytes
-	// a cell.
-	Common string
+	// Common is the colour class the row's cells leave out (9 bytes a
+	// cell, gridCommon): the grid's most common, which the table carries
+	// as "d<N>", or the row's own, carried as Class "r<N>" where it saves
+	// more than that class costs.
+	Common, Class string
 }
 
 // HTML writes the row's cells: the difference's colour class (" base" on
@@ -294,35 +295,6 @@ func scenarioPage(texts *datasetTexts, infos promptInfos, e *board.Entry, q int,
 	d.Coefs = questionCoefs(e.Result, q)
 	title := fmt.Sprintf("Question %d · %s · %s", q, m.Model.Name, m.Variant)
 	return &page{Path: scenarioPath(e.ID(), q), Title: title, Section: secNone, Body: d}
-}
-
-// gridCommon is the colour class ("b0"…"b8") most present cells of the
-// grid have, the lowest of equals; it is set on every row and returned
-// as the table's class ("d0"…"d8"), by which site.css colours the cells
-// that leave it out. "" when no cell has a colour class.
-func gridCommon(grid []gridRow) string {
-	var n [9]int
-	for _, r := range grid {
-		for _, c := range r.Cells {
-			if cls := c.Delta.class(); c.Present && len(cls) == 2 && cls[0] == 'b' {
-				n[cls[1]-'0']++
-			}
-		}
-	}
-	best := 0
-	for i := range n {
-		if n[i] > n[best] {
-			best = i
-		}
-	}
-	if n[best] == 0 {
-		return ""
-	}
-	cls := "b" + strconv.Itoa(best)
-	for i := range grid {
-		grid[i].Common = cls
-	}
-	return "d" + strconv.Itoa(best)
 }
 
 // allLowMass reports whether every present variant of a question has an
