@@ -261,7 +261,7 @@ func compareRunCells(c compareColumn, q int, own bool) template.HTML {
 				b.WriteString("<td>–</td>")
 				continue
 			}
-			b.WriteString(`<td class="num ` + coefClass(v) + `">` + signed(v, 2) + "</td>")
+			b.WriteString(`<td class="` + coefClass(v) + `">` + signed(v, 2) + "</td>")
 		}
 	}
 	// The largest difference by size, the first in design order of equals.
@@ -279,7 +279,7 @@ func compareRunCells(c compareColumn, q int, own bool) template.HTML {
 		mag.Digits = abs32(cell.Digits)
 		b.WriteString(`<td class="` + cell.class() + `" data-sort="` + strings.NewReplacer("+", "").Replace(mag.digits()) + `">` + cell.text() + "<small>" + design.Cells()[at].Label() + "</small></td>")
 	}
-	b.WriteString(`<td class="num">` + itoa(c.deltas.present()) + "</td>")
+	b.WriteString(`<td>` + itoa(c.deltas.present()) + "</td>")
 	return template.HTML(b.String())
 }
 
