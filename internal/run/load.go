@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -212,20 +213,28 @@ func (r *Run) LoadRows(fsys fs.FS, label string, hook RowHook) error {
 	if _, err := input.Regular(fsys, spath, sname); err != nil {
 		return fileerr.New(mname, m.Line("scored", "path"), "scored.path %q: %v", m.Scored.Path, err)
 	}
-	// Nothing is sized from scored.rows: it is only compared with the
-	// count of the rows read.
-	seen := make(map[design.Prompt]int)
+	// scored.rows is compared with the count of the rows read; it sizes
+	// the cells only up to a complete run's 9,450, which a manifest
+	// cannot raise.
+	r.Cells = slices.Grow(r.Cells, min(max(m.Scored.Rows, 0), design.NumPrompts))
+	// seen holds each prompt's line (lines count from 1), a grid per
+	// question.
+	seen := make(map[int]*[design.NumCells]int)
 	var slab []float64
 	sum, size, rows, err := EachRow(fsys, spath, sname, func(line int, row *Row) error {
 		c, err := m.toCell(line, row, &slab)
 		if err != nil {
 			return err
 		}
-		k := c.Prompt
-		if prev, dup := seen[k]; dup {
+		g := seen[c.Q]
+		if g == nil {
+			g = new([design.NumCells]int)
+			seen[c.Q] = g
+		}
+		if prev := g[c.Index()]; prev != 0 {
 			return fmt.Errorf("duplicate cell: question %d, %s already on line %d", c.Q, c.Label(), prev)
 		}
-		seen[k] = line
+		g[c.Index()] = line
 		r.Cells = append(r.Cells, c)
 		if hook != nil {
 			hook(r, c, row)

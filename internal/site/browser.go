@@ -158,8 +158,11 @@ func (pi promptInfos) all() iter.Seq2[design.Prompt, textInfo] {
 // hashText is a prompt text's fingerprint: SHA-256, cut to 64 bits, so
 // that no run can make a different prompt look like the dataset's (and it
 // is faster here than FNV).
-func hashText(s string) uint64 {
-	sum := sha256.Sum256([]byte(s))
+func hashText(s string) uint64 { return hashBytes64([]byte(s)) }
+
+// hashBytes64 is hashText of a text's bytes.
+func hashBytes64(b []byte) uint64 {
+	sum := sha256.Sum256(b)
 	return binary.LittleEndian.Uint64(sum[:8])
 }
 

@@ -110,17 +110,22 @@ func (r *renderer) page(p *page) (File, error) {
 	if t == nil {
 		return File{}, fmt.Errorf("%s: no template for page kind %q", p.Path, k.name)
 	}
-	var buf bytes.Buffer
-	if err := t.Execute(&buf, k.frame(r.site, p)); err != nil {
+	buf := execBuffers.Get().(*bytes.Buffer)
+	defer execBuffers.Put(buf)
+	buf.Reset()
+	if err := t.Execute(buf, k.frame(r.site, p)); err != nil {
 		return File{}, fmt.Errorf("%s: %w", p.Path, err)
 	}
 	var min bytes.Buffer
 	min.Grow(buf.Len())
-	if err := r.min.Minify("text/html", &min, &buf); err != nil {
+	if err := r.min.Minify("text/html", &min, buf); err != nil {
 		return File{}, fmt.Errorf("%s: minify: %w", p.Path, err)
 	}
 	return File{Path: p.Path, Data: min.Bytes()}, nil
 }
+
+// execBuffers hold the templates' output before it is minified.
+var execBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // emitMemo is emit for the pages that span runs and change little when a
 // run is added (compare pages): with the build cache, a page is kept

@@ -195,10 +195,13 @@ func (s freshRuns) read(m *run.Run) *readRun {
 // like.
 func readRows(cfg Config, m *run.Run) (*run.Run, map[design.Prompt]string, promptInfos, error) {
 	full := &run.Run{ID: m.ID, Manifest: m.Manifest, ManifestRaw: m.ManifestRaw, Files: slices.Clone(m.Files)}
-	texts, infos := map[design.Prompt]string{}, promptInfos{}
+	// Sized as the cells are (run.LoadRows): at most a complete run.
+	texts, infos := make(map[design.Prompt]string, min(max(m.Manifest.Scored.Rows, 0), design.NumPrompts)), promptInfos{}
+	var buf []byte // hashText's copy of each text, reused
 	err := full.LoadRows(cfg.Runs, cfg.RunsLabel, func(r *run.Run, c run.Cell, row *run.Row) {
 		texts[c.Prompt] = row.FilledTemplate
-		info := textInfo{hash: hashText(row.FilledTemplate), transcript: transcriptSize(r.Manifest, row), bounded: boundedForms(r.Manifest, row)}
+		buf = append(buf[:0], row.FilledTemplate...)
+		info := textInfo{hash: hashBytes64(buf), transcript: transcriptSize(r.Manifest, row), bounded: boundedForms(r.Manifest, row)}
 		if r.Manifest.Scoring == run.Decision {
 			info.answers = append([]string(nil), row.Decisions...) // the row may be reused
 		}

@@ -260,6 +260,7 @@ func scenarioPage(texts *datasetTexts, infos promptInfos, e *board.Entry, q int,
 	if !decision {
 		d.AllLow, d.LowRange = allLowMass(qs)
 	}
+	hashes := texts.hashGrid(m.Variant, q)
 	for i, c := range design.Cells() {
 		s := qs[i]
 		// A grid row per age (cells come in age order).
@@ -276,7 +277,7 @@ func scenarioPage(texts *datasetTexts, infos promptInfos, e *board.Entry, q int,
 				d.Stored++
 			}
 			mine, _ := infos.get(k)
-			if t, _ := texts.owned(m.Variant, k); t.hash != mine.hash {
+			if hashes[i] != mine.hash {
 				gc.Differs = true
 				d.Differs++
 			}

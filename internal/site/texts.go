@@ -109,6 +109,17 @@ func (d *datasetTexts) appendHashes(buf []byte, variant run.Variant, q int, pres
 	return buf
 }
 
+// hashGrid returns the hashes of question q's dataset texts in design
+// order (0 where there is none), as owned's hash: one lock for a grid.
+func (d *datasetTexts) hashGrid(variant run.Variant, q int) [design.NumCells]uint64 {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if hs := d.hashes[variant][q]; hs != nil {
+		return *hs
+	}
+	return [design.NumCells]uint64{}
+}
+
 // text returns the dataset text of a prompt.
 func (d *datasetTexts) text(variant run.Variant, q int, c design.Cell) (string, bool) {
 	t, ok := d.owned(variant, design.Prompt{Q: q, Cell: c})

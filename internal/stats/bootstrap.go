@@ -1,8 +1,10 @@
 package stats
 
 import (
+	"encoding/binary"
 	"math"
 	"sort"
+	"sync"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -21,16 +23,75 @@ import (
 // version: a SplitMix64 hash of (seed, b, id), its top 53 bits as a uniform
 // number, and Poisson(1) by inversion against a table summed in a fixed
 // order.
+//
+// The weights are shared, not copied: callers must not change them. Runs
+// mostly answer the same questions, so the last few sets of weights are
+// kept (weightsMemo) and a build draws each set once, not once a run and a
+// comparison.
 func QuestionWeights(ids []int, B int, seed uint64) [][]float64 {
+	k := weightsKey{seed: seed, b: B, ids: idsKey(ids)}
+	weightsMu.Lock()
+	for _, e := range weightsMemo {
+		if e.key == k {
+			weightsMu.Unlock()
+			return e.w
+		}
+	}
+	weightsMu.Unlock()
+	w := questionWeights(ids, B, seed)
+	weightsMu.Lock()
+	defer weightsMu.Unlock()
+	if len(weightsMemo) == cap(weightsMemo) {
+		copy(weightsMemo, weightsMemo[1:])
+		weightsMemo = weightsMemo[:len(weightsMemo)-1]
+	}
+	weightsMemo = append(weightsMemo, weightsEntry{k, w})
+	return w
+}
+
+// questionWeights draws QuestionWeights' replicates into one array, each
+// replicate's slice capped at its length.
+func questionWeights(ids []int, B int, seed uint64) [][]float64 {
 	out := make([][]float64, B)
+	flat := make([]float64, B*len(ids))
 	for b := range out {
-		w := make([]float64, len(ids))
+		w := flat[b*len(ids) : (b+1)*len(ids) : (b+1)*len(ids)]
 		for k, id := range ids {
 			w[k] = poisson1(mix(mix(seed^mix(uint64(b)+1)) ^ uint64(int64(id))))
 		}
 		out[b] = w
 	}
 	return out
+}
+
+// weightsKey names a set of weights: the seed, the number of replicates
+// and the question ids in order.
+type weightsKey struct {
+	seed uint64
+	b    int
+	ids  string
+}
+
+type weightsEntry struct {
+	key weightsKey
+	w   [][]float64
+}
+
+var (
+	weightsMu sync.Mutex
+	// weightsMemo holds the last sets of weights drawn, oldest first: a
+	// few, so that memory does not grow with runs that each answered
+	// other questions.
+	weightsMemo = make([]weightsEntry, 0, 4)
+)
+
+// idsKey encodes question ids as a string, 8 bytes each.
+func idsKey(ids []int) string {
+	b := make([]byte, 0, 8*len(ids))
+	for _, id := range ids {
+		b = binary.LittleEndian.AppendUint64(b, uint64(int64(id)))
+	}
+	return string(b)
 }
 
 // mix is SplitMix64's finaliser (Steele, Lea and Flood 2014): a bijection

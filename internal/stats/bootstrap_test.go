@@ -38,6 +38,40 @@ func TestQuestionWeightsKeyedByID(t *testing.T) {
 	}
 }
 
+// The weights kept between calls are those drawn afresh: the same after
+// other sets of ids pushed them out, and kept (the same array) when asked
+// for again.
+func TestQuestionWeightsMemo(t *testing.T) {
+	ids := synth.DefaultQuestions()
+	first := stats.QuestionWeights(ids, 300, 5)
+	for n := 1; n <= 6; n++ {
+		other := stats.QuestionWeights(ids[:n], 300, 5)
+		for b := range other {
+			if !slices.Equal(other[b], first[b][:n]) {
+				t.Fatalf("%d ids, replicate %d: %v, not the first %d of %v", n, b, other[b], n, first[b][:n])
+			}
+		}
+	}
+	again := stats.QuestionWeights(ids, 300, 5)
+	if &again[0][0] == &first[0][0] {
+		t.Fatal("six other sets of ids did not push the first out of the memo")
+	}
+	if diff := cmp.Diff(first, again); diff != "" {
+		t.Fatalf("weights drawn again differ (-first +again):\n%s", diff)
+	}
+	if kept := stats.QuestionWeights(ids, 300, 5); &kept[0][0] != &again[0][0] {
+		t.Fatal("the same ids asked for twice in a row were drawn twice")
+	}
+	if w := stats.QuestionWeights(ids, 300, 6); slices.EqualFunc(w, again, slices.Equal) {
+		t.Fatal("another seed gave the memo's weights")
+	}
+	for b, w := range again {
+		if cap(w) != len(w) {
+			t.Fatalf("replicate %d: capacity %d past its %d weights (an append would write into the next)", b, cap(w), len(w))
+		}
+	}
+}
+
 // The counts are Poisson(1): mean 1, variance 1, P(0) = e⁻¹.
 func TestQuestionWeightsArePoisson(t *testing.T) {
 	ids := make([]int, 100)
