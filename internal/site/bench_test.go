@@ -1,7 +1,9 @@
 package site
 
 import (
+	"maps"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -115,4 +117,41 @@ func BenchmarkBuild(b *testing.B) {
 			b.ReportMetric(float64(c.bytes.Load())/float64(b.N)/1e6, "MB/op")
 		})
 	}
+}
+
+// BenchmarkScenarioPages builds and renders one run's 70 scenario pages
+// in turn, on one goroutine: the page kind that is 70 of a run's pages.
+func BenchmarkScenarioPages(b *testing.B) {
+	cfg := benchConfig(b, 1).withDefaults()
+	in, err := loadInputs(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	site := newSiteInfo(cfg, in)
+	rr := freshRuns{cfg}.read(in.runs[0])
+	if rr.err != nil {
+		b.Fatal(rr.err)
+	}
+	texts, _ := rr.rows.texts()
+	cells, infos, _ := rr.rows.cells()
+	in.texts.add(rr.run, texts, rr.infos)
+	e := &board.Entry{Run: rr.run, Result: rr.res}
+	r, err := newRenderer(cfg, site, &counter{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ids := slices.Sorted(maps.Keys(cells))
+	chunks := transcriptChunks(in.texts, infos, cells, e)
+	var bytes int
+	b.ReportAllocs()
+	for b.Loop() {
+		for i, q := range ids {
+			f, err := r.page(scenarioPage(in.texts, infos, e, q, cells[q], chunks, ids, i, ""))
+			if err != nil {
+				b.Fatal(err)
+			}
+			bytes += len(f.Data)
+		}
+	}
+	b.ReportMetric(float64(bytes)/float64(b.N)/1e6, "MB/op")
 }

@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"html/template"
 	"reflect"
 )
 
@@ -50,7 +51,7 @@ type kindInfo struct {
 	// body is B, the kind's data type.
 	body reflect.Type
 	// frame puts a page of the kind into its template's data.
-	frame func(site *siteInfo, p *page) any
+	frame func(site *siteInfo, p *page, nav template.HTML) any
 	// For doc.go: the URLs, the file with the type and its builder, and
 	// what the pages are made from.
 	url, file, inputs string
@@ -61,8 +62,8 @@ type kindInfo struct {
 
 func kindOf[B any](name kind, url, file, inputs, golden string) kindInfo {
 	return kindInfo{name: name, data: reflect.TypeFor[*pageData[B]](), body: reflect.TypeFor[B](),
-		frame: func(site *siteInfo, p *page) any {
-			return &pageData[B]{Site: site, Page: p, Paths: &paths, Data: p.Body.(B)}
+		frame: func(site *siteInfo, p *page, nav template.HTML) any {
+			return &pageData[B]{Site: site, Page: p, Paths: &paths, Data: p.Body.(B), Nav: nav}
 		},
 		url: url, file: file, inputs: inputs, golden: golden}
 }

@@ -97,6 +97,9 @@ type pageData[B any] struct {
 	Page  *page
 	Paths *sitePaths
 	Data  B
+	// Nav is the site's navigation list for the page: partials.html's
+	// "navitems", rendered once per folder and section (renderer.nav).
+	Nav template.HTML
 }
 
 // Rel returns a link from the page to a site path; an absolute URL (a

@@ -90,6 +90,9 @@ type renderer struct {
 	site                *siteInfo
 	out                 sink
 	stopped             atomic.Bool // a job failed: the others stop at their next page
+	// navs are the navigation lists rendered so far (nav).
+	navMu sync.Mutex
+	navs  map[navKey]template.HTML
 }
 
 func newRenderer(cfg Config, site *siteInfo, out sink) (*renderer, error) {
@@ -113,7 +116,11 @@ func (r *renderer) page(p *page) (File, error) {
 	buf := execBuffers.Get().(*bytes.Buffer)
 	defer execBuffers.Put(buf)
 	buf.Reset()
-	if err := t.Execute(buf, k.frame(r.site, p)); err != nil {
+	nav, err := r.nav(t, p)
+	if err != nil {
+		return File{}, fmt.Errorf("%s: %w", p.Path, err)
+	}
+	if err := t.Execute(buf, k.frame(r.site, p, nav)); err != nil {
 		return File{}, fmt.Errorf("%s: %w", p.Path, err)
 	}
 	var min bytes.Buffer
@@ -126,6 +133,46 @@ func (r *renderer) page(p *page) (File, error) {
 
 // execBuffers hold the templates' output before it is minified.
 var execBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// navKey is what a page's navigation list depends on: the folder its
+// links are relative to, its section and, when a nav entry is the page
+// itself or has a fragment (relPath then depends on the file's name), its
+// path.
+type navKey struct {
+	dir, self string
+	section   section
+}
+
+// nav renders partials.html's "navitems" for a page, once per navKey: the
+// same list on every page of a folder and section (70 scenario pages a
+// run), rendered by the same template with the same data where it
+// matters.
+func (r *renderer) nav(t *template.Template, p *page) (template.HTML, error) {
+	k := navKey{dir: path.Dir(p.Path), section: p.Section}
+	for _, it := range r.site.Nav {
+		if it.Path == p.Path || strings.Contains(it.Path, "#") {
+			k.self = p.Path
+		}
+	}
+	r.navMu.Lock()
+	h, ok := r.navs[k]
+	r.navMu.Unlock()
+	if ok {
+		return h, nil
+	}
+	var b strings.Builder
+	if err := t.ExecuteTemplate(&b, "navitems", &pageData[struct{}]{Site: r.site, Page: p, Paths: &paths}); err != nil {
+		return "", err
+	}
+	h = template.HTML(b.String())
+	r.navMu.Lock()
+	if r.navs == nil {
+		r.navs = map[navKey]template.HTML{}
+	}
+	r.navs[k] = h
+	r.navMu.Unlock()
+	return h, nil
+}
 
 // emitMemo is emit for the pages that span runs and change little when a
 // run is added (compare pages): with the build cache, a page is kept

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -36,6 +37,12 @@ func checkTemplates(fsys fs.FS) error {
 		}
 		if err := templatecheck.Check(set.Tree, lookup, k.data, funcs); err != nil {
 			errs = append(errs, fmt.Errorf("page kind %s: %w", k.name, err))
+		}
+		// The navigation list, which renderer.nav renders on its own.
+		if nav := set.Lookup("navitems"); nav == nil {
+			errs = append(errs, fmt.Errorf("page kind %s: no navitems template", k.name))
+		} else if err := templatecheck.Check(nav.Tree, lookup, reflect.TypeFor[*pageData[struct{}]](), funcs); err != nil {
+			errs = append(errs, fmt.Errorf("page kind %s: navitems: %w", k.name, err))
 		}
 	}
 	return errors.Join(errs...)
