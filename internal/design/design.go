@@ -7,6 +7,7 @@ package design
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -449,7 +450,17 @@ func (c *Contrast) Var(cov *[NumCoefs][NumCoefs]float64) float64 {
 // reference. For age every pairwise gap of the paper's model is the age
 // coefficient times the distance between the two ages, so their mean is
 // one contrast: the coefficient per year times MeanAgeGap.
-func Gaps(a Attribute) []Contrast {
+func Gaps(a Attribute) []Contrast { return slices.Clone(gapTable[a]) }
+
+// gapTable holds every attribute's gaps, made once: Gaps hands out copies.
+var gapTable = func() (t [NumAttributes][]Contrast) {
+	for _, a := range Attributes {
+		t[a] = makeGaps(a)
+	}
+	return t
+}()
+
+func makeGaps(a Attribute) []Contrast {
 	if a == AttrAge {
 		var c Contrast
 		c.W[CoefAge] = MeanAgeGap

@@ -2,6 +2,8 @@ package score
 
 import (
 	"math"
+	"slices"
+	"sync"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -93,19 +95,23 @@ func questionViews(b *[design.NumCoefs]float64, cov *[design.NumCoefs][design.Nu
 	for i := range cov {
 		flat = append(flat, cov[i][:]...)
 	}
-	draws, ok := stats.NormalDraws(mu, flat, QuestionDraws, QuestionSeed)
+	sc := qviewBuffers.Get().(*qviewScratch)
+	defer qviewBuffers.Put(sc)
+	draws, ok := stats.NormalDrawsFlat(sc.draws, mu, flat, QuestionDraws, QuestionSeed)
 	if !ok {
 		return out
 	}
+	sc.draws = draws
 	vc := newViewCalc(sd, cov)
 	point := vc.views(b)
 	var vals [NumViews][]float64
 	for _, v := range Views {
-		vals[v] = make([]float64, len(draws))
+		sc.vals[v] = slices.Grow(sc.vals[v][:0], QuestionDraws)[:QuestionDraws]
+		vals[v] = sc.vals[v]
 	}
 	var bd [design.NumCoefs]float64
-	for r, d := range draws {
-		copy(bd[:], d)
+	for r := range QuestionDraws {
+		copy(bd[:], draws[r*nc:(r+1)*nc])
 		w := vc.views(&bd)
 		for _, v := range Views {
 			vals[v][r] = w[v]
@@ -142,6 +148,15 @@ func questionViews(b *[design.NumCoefs]float64, cov *[design.NumCoefs][design.Nu
 	}
 	return out
 }
+
+// qviewScratch holds questionViews' draws and their views, reused from
+// one question to the next (none of it outlives the call).
+type qviewScratch struct {
+	draws []float64
+	vals  [NumViews][]float64
+}
+
+var qviewBuffers = sync.Pool{New: func() any { return new(qviewScratch) }}
 
 // sd0 is sd, 0 for a constant sample.
 func sd0(xs []float64) float64 {

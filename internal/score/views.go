@@ -99,12 +99,48 @@ func perYear(b *[design.NumCoefs]float64, sd float64) [design.NumCoefs]float64 {
 // attribute is an attribute's mean gap at coefficients by (age per year).
 func (vc *viewCalc) attribute(a design.Attribute, by *[design.NumCoefs]float64) float64 {
 	s := 0.0
+	sg := sparseGaps[a]
 	for i := range vc.gaps[a] {
-		g := vc.gaps[a][i].Of(by)
+		g := sg[i].of(by)
 		s += math.Sqrt(math.Max(0, g*g-vc.vars[a][i]))
 	}
 	return s / float64(len(vc.gaps[a]))
 }
+
+// sparseContrast is a contrast's nonzero weights in coefficient order
+// (a gap has one or two): of sums the same products in the same order as
+// design.Contrast.Of, which passes over the zeros, so the result is the
+// same to the bit. attribute runs for every draw of every question.
+type sparseContrast struct {
+	n int
+	j [design.NumCoefs]int
+	w [design.NumCoefs]float64
+}
+
+func (c *sparseContrast) of(b *[design.NumCoefs]float64) float64 {
+	s := 0.0
+	for k := 0; k < c.n; k++ {
+		s += c.w[k] * b[c.j[k]]
+	}
+	return s
+}
+
+// sparseGaps are design.Gaps as sparse contrasts, in the same order.
+var sparseGaps = func() (out [design.NumAttributes][]sparseContrast) {
+	for _, a := range design.Attributes {
+		for _, g := range design.Gaps(a) {
+			var c sparseContrast
+			for j, w := range g.W {
+				if w != 0 {
+					c.j[c.n], c.w[c.n] = j, w
+					c.n++
+				}
+			}
+			out[a] = append(out[a], c)
+		}
+	}
+	return out
+}()
 
 // views returns every view at coefficients b (age per SD).
 func (vc *viewCalc) views(b *[design.NumCoefs]float64) [NumViews]float64 {

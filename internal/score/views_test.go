@@ -2,6 +2,7 @@ package score
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -152,5 +153,28 @@ func TestNullCompositeBias(t *testing.T) {
 	}
 	if raw/se < 0.7 {
 		t.Errorf("the uncorrected composite is only %.3f × its SE: the simulation is not testing the bias", raw/se)
+	}
+}
+
+// The sparse gaps the views are computed with give design.Contrast.Of's
+// values to the bit, at coefficients of every size and sign.
+func TestSparseGapsAreOf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		var b [design.NumCoefs]float64
+		for j := range b {
+			b[j] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
+		}
+		for _, a := range design.Attributes {
+			gaps := design.Gaps(a)
+			if len(gaps) != len(sparseGaps[a]) {
+				t.Fatalf("%v: %d sparse gaps, %d gaps", a, len(sparseGaps[a]), len(gaps))
+			}
+			for i := range gaps {
+				if got, want := sparseGaps[a][i].of(&b), gaps[i].Of(&b); math.Float64bits(got) != math.Float64bits(want) {
+					t.Fatalf("%v gap %s at %v: %v, Of gives %v", a, gaps[i].Label, b, got, want)
+				}
+			}
+		}
 	}
 }

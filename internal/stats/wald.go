@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"slices"
 	"sync"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -72,16 +73,30 @@ func OLS(X []float64, p int, y []float64) (beta, cov []float64, df int, ok bool)
 // mean and covariance. False when cov is not positive definite.
 func NormalDraws(mean, cov []float64, R int, seed uint64) ([][]float64, bool) {
 	p := len(mean)
+	flat, ok := NormalDrawsFlat(nil, mean, cov, R, seed)
+	if !ok {
+		return nil, false
+	}
+	out := make([][]float64, R)
+	for r := range out {
+		out[r] = flat[r*p : (r+1)*p : (r+1)*p]
+	}
+	return out, true
+}
+
+// NormalDrawsFlat is NormalDraws into one row-major R×p slice, dst's array
+// when it is large enough (a caller drawing for many questions reuses it).
+func NormalDrawsFlat(dst, mean, cov []float64, R int, seed uint64) ([]float64, bool) {
+	p := len(mean)
 	c, ok := spdFactor(cov, p)
 	if !ok {
 		return nil, false
 	}
 	l := lowerFactor(c)
 	z := standardNormals(seed, R, p)
-	out := make([][]float64, R)
-	flat := make([]float64, R*p)
-	for r := range out {
-		d, zr := flat[r*p:(r+1)*p:(r+1)*p], z[r*p:(r+1)*p]
+	flat := slices.Grow(dst[:0], R*p)[:R*p]
+	for r := 0; r < R; r++ {
+		d, zr := flat[r*p:(r+1)*p], z[r*p:(r+1)*p]
 		for i := 0; i < p; i++ {
 			s := mean[i]
 			for j := 0; j <= i; j++ {
@@ -89,9 +104,8 @@ func NormalDraws(mean, cov []float64, R int, seed uint64) ([][]float64, bool) {
 			}
 			d[i] = s
 		}
-		out[r] = d
 	}
-	return out, true
+	return flat, true
 }
 
 type normalsKey struct {
