@@ -119,7 +119,7 @@ func questionViews(b *[design.NumCoefs]float64, cov *[design.NumCoefs][design.Nu
 	}
 	f := 1.0
 	if df > 0 {
-		f = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(0.975) / 1.959963984540054
+		f = t975(df) / 1.959963984540054
 	}
 	for _, v := range Views {
 		// vals[v] is reordered here, after its SD.
@@ -148,6 +148,19 @@ func questionViews(b *[design.NumCoefs]float64, cov *[design.NumCoefs][design.Nu
 	}
 	return out
 }
+
+// t975 is the 0.975 quantile of Student's t with df degrees of freedom,
+// computed once per df (every question of a complete run has the same).
+func t975(df int) float64 {
+	if v, ok := t975s.Load(df); ok {
+		return v.(float64)
+	}
+	v := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(0.975)
+	t975s.Store(df, v)
+	return v
+}
+
+var t975s sync.Map // df → t975(df)
 
 // qviewScratch holds questionViews' draws and their views, reused from
 // one question to the next (none of it outlives the call).

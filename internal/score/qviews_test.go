@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/stats"
 	"github.com/discrimeval/leaderboard/internal/synth"
@@ -279,6 +281,16 @@ func TestQuestionViewsAndContributions(t *testing.T) {
 					t.Errorf("q%d %s: zero not rejected (p %v) but interval %v", q.ID, v.Name(), e.ZeroP, e.CI95)
 				}
 			}
+		}
+	}
+}
+
+// t975 keeps the quantile it computed: asked twice, or for another df,
+// it gives gonum's value.
+func TestT975(t *testing.T) {
+	for _, df := range []int{1, 60, 126, 60, 1, 9000} {
+		if got, want := t975(df), (distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}).Quantile(0.975); got != want {
+			t.Errorf("t975(%d) = %v, want %v", df, got, want)
 		}
 	}
 }

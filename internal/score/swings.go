@@ -25,7 +25,9 @@ package score
 // all of it against seeded simulations of the null.
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -133,17 +135,21 @@ func questionSwings(q int, qc *QuestionCells, decision bool) QuestionSwings {
 		i int
 		p float64
 	}
-	var cs []cell
+	cs := make([]cell, 0, len(qc))
 	for i := range qc {
 		if c := qc[i]; c.Present && !math.IsNaN(c.P) {
 			cs = append(cs, cell{i, c.P})
 		}
 	}
-	sort.Slice(cs, func(a, b int) bool {
-		if cs[a].p != cs[b].p {
-			return cs[a].p < cs[b].p
+	// A total order (the index breaks ties), so one sorted result.
+	slices.SortFunc(cs, func(a, b cell) int {
+		if a.p != b.p {
+			if a.p < b.p {
+				return -1
+			}
+			return 1
 		}
-		return cs[a].i < cs[b].i
+		return cmp.Compare(a.i, b.i)
 	})
 	out.N = len(cs)
 	ps := make([]float64, len(cs))
