@@ -155,7 +155,7 @@ func boardRowPath(sc *scored, e *board.Entry, v score.View) string {
 
 // boardPageOf is boardRowPath without the anchor on the board's first
 // page, as a run page links its boards: the first page's top shows the
-// row, and a run page's bytes count (a run's pages and data have a 0.71 MB
+// row, and a run page's bytes count (a run's pages and data have a 0.707 MB
 // budget, TestBuildsCommittedSite).
 func boardPageOf(sc *scored, e *board.Entry, v score.View) string {
 	if place, ok := sc.places[e.ID()]; !ok || place[v] < int(sc.per) {
