@@ -136,7 +136,7 @@ func TestHostileTranscriptRunsNothing(t *testing.T) {
 				// Data the browser does not run (type application/json).
 			case dataScript.MatchString(src):
 				// A data file the site writes from the run's texts: it
-				// must be one assignment of JSON, nothing else.
+				// must be assignments of JSON, one a line, nothing else.
 				checkDataScript(t, filepath.Join(dir, filepath.FromSlash(path.Join(path.Dir(page), src))))
 			default:
 				t.Errorf("%s: a script that is not the site's: %v", page, s)
@@ -198,16 +198,21 @@ func checkDataScript(t *testing.T, file string) {
 		t.Error(err)
 		return
 	}
-	m := regexp.MustCompile(`^window\.[A-Z_]+=`).Find(b)
-	if m == nil {
-		t.Errorf("%s: not a window.NAME= assignment: %.60q", file, b)
-		return
-	}
-	rest := bytes.TrimSuffix(bytes.TrimSpace(b[len(m):]), []byte(";"))
-	if !json.Valid(rest) {
-		t.Errorf("%s: what it assigns is not one JSON value", file)
-	}
-	if bytes.ContainsAny(rest, "<>\u2028\u2029") {
-		t.Errorf("%s: a raw <, > or U+2028 in a script", file)
+	// One assignment a line (a JSON value holds no raw line break), each
+	// of one JSON value.
+	lines := bytes.Split(bytes.TrimSuffix(b, []byte("\n")), []byte("\n"))
+	for i, line := range lines {
+		m := regexp.MustCompile(`^window\.[A-Z_]+=`).Find(line)
+		if m == nil {
+			t.Errorf("%s:%d: not a window.NAME= assignment: %.60q", file, i+1, line)
+			continue
+		}
+		rest, ok := bytes.CutSuffix(line[len(m):], []byte(";"))
+		if !ok || !json.Valid(rest) {
+			t.Errorf("%s:%d: what it assigns is not one JSON value", file, i+1)
+		}
+		if bytes.ContainsAny(rest, "<>\u2028\u2029") {
+			t.Errorf("%s:%d: a raw <, > or U+2028 in a script", file, i+1)
+		}
 	}
 }
