@@ -11,6 +11,7 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
 	"github.com/discrimeval/leaderboard/internal/synth"
 )
 
@@ -65,9 +66,11 @@ func (c *counter) put(_ string, data []byte) error {
 	return nil
 }
 
-// BenchmarkRunPages renders one run's own pages (run page, provenance,
-// scenario index, 70 scenario pages) from its scored rows.
-func BenchmarkRunPages(b *testing.B) {
+// benchOneRun loads the one-run benchmark site and reads its run, as the
+// run pages' benchmarks start: the configuration, inputs and frame, the
+// run read, its cells and prompt infos, and its board entry.
+func benchOneRun(b *testing.B) (Config, *loaded, *siteInfo, *readRun, map[int]*score.QuestionCells, promptInfos, *board.Entry) {
+	b.Helper()
 	cfg := benchConfig(b, 1).withDefaults()
 	in, err := loadInputs(cfg)
 	if err != nil {
@@ -79,9 +82,15 @@ func BenchmarkRunPages(b *testing.B) {
 		b.Fatal(rr.err)
 	}
 	texts, _ := rr.rows.texts()
-	cells, _, _ := rr.rows.cells()
+	cells, infos, _ := rr.rows.cells()
 	in.texts.add(rr.run, texts, rr.infos)
-	e := &board.Entry{Run: rr.run, Result: rr.res}
+	return cfg, in, site, rr, cells, infos, &board.Entry{Run: rr.run, Result: rr.res}
+}
+
+// BenchmarkRunPages renders one run's own pages (run page, provenance,
+// scenario index, 70 scenario pages) from its scored rows.
+func BenchmarkRunPages(b *testing.B) {
+	cfg, in, site, rr, cells, _, e := benchOneRun(b)
 	var c counter
 	b.ReportAllocs()
 	for b.Loop() {
@@ -122,20 +131,7 @@ func BenchmarkBuild(b *testing.B) {
 // BenchmarkScenarioPages builds and renders one run's 70 scenario pages
 // in turn, on one goroutine: the page kind that is 70 of a run's pages.
 func BenchmarkScenarioPages(b *testing.B) {
-	cfg := benchConfig(b, 1).withDefaults()
-	in, err := loadInputs(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	site := newSiteInfo(cfg, in)
-	rr := freshRuns{cfg}.read(in.runs[0])
-	if rr.err != nil {
-		b.Fatal(rr.err)
-	}
-	texts, _ := rr.rows.texts()
-	cells, infos, _ := rr.rows.cells()
-	in.texts.add(rr.run, texts, rr.infos)
-	e := &board.Entry{Run: rr.run, Result: rr.res}
+	cfg, in, site, _, cells, infos, e := benchOneRun(b)
 	r, err := newRenderer(cfg, site, &counter{})
 	if err != nil {
 		b.Fatal(err)
