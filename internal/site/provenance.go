@@ -231,24 +231,9 @@ func provenanceFiles(site *siteInfo, entries []*board.Entry, inputs []hashedFile
 // provenance.json: one file a line, without indentation (indented, 1.7 KB
 // of its 12 KB were spaces and line breaks).
 func marshalRunProvenance(p runProvenanceJSON) ([]byte, error) {
-	run, err := json.Marshal(p.Run)
-	if err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	buf.WriteString(`{"run":`)
-	buf.Write(run)
-	for _, l := range []struct {
-		name  string
-		files []hashedFile
-	}{{"inputs", p.Inputs}, {"outputs", p.Outputs}} {
-		buf.WriteByte(',')
-		if err := sitedata.WriteList(&buf, l.name, len(l.files), func(i int) any { return l.files[i] }); err != nil {
-			return nil, err
-		}
-	}
-	buf.WriteString("}\n")
-	return buf.Bytes(), nil
+	return marshalLists(struct {
+		Run string `json:"run"`
+	}{p.Run}, []string{"inputs", "outputs"}, [][]hashedFile{p.Inputs, p.Outputs})
 }
 
 // marshalProvenance writes provenance.json as data/leaderboard.json is
