@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"io/fs"
-	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -14,15 +13,15 @@ import (
 	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
-// contentOverlay is the fixture's content folder as a map, to change.
-func contentOverlay(t *testing.T) fstest.MapFS {
+// contentOverlay is a content folder as a map, to change.
+func contentOverlay(t *testing.T, fsys fs.FS) fstest.MapFS {
 	t.Helper()
 	m := fstest.MapFS{}
-	err := fs.WalkDir(os.DirFS("testdata/content"), ".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		data, err := os.ReadFile("testdata/content/" + p)
+		data, err := fs.ReadFile(fsys, p)
 		m[p] = &fstest.MapFile{Data: data}
 		return err
 	})
@@ -80,7 +79,8 @@ func splitRelease(t *testing.T, data []byte) (index []byte, parts map[string][]b
 func TestReleaseInParts(t *testing.T) {
 	skipWholeSitesUnderRace(t)
 	whole := fixtureSite(t)
-	c := contentOverlay(t)
+	cfg := fixture(t)
+	c := contentOverlay(t, cfg.Content)
 	index, parts := splitRelease(t, c["releases/test-0.json"].Data)
 	if len(parts) < 2 {
 		t.Fatalf("the fixture's previous release has %d runs: too few to split", len(parts))
@@ -91,7 +91,6 @@ func TestReleaseInParts(t *testing.T) {
 		c["releases/test-0/"+strings.TrimPrefix(p, "data/")] = &fstest.MapFile{Data: data}
 	}
 	c["site.yaml"] = &fstest.MapFile{Data: bytes.Replace(c["site.yaml"].Data, []byte("previous: releases/test-0.json"), []byte("previous: releases/test-0/leaderboard.json"), 1)}
-	cfg := fixture(t)
 	cfg.Content = c
 	paged := generateMap(t, cfg)
 	compared := 0

@@ -945,21 +945,8 @@ func TestDiffSegments(t *testing.T) {
 func TestRunsURL(t *testing.T) {
 	skipWholeSitesUnderRace(t)
 	cfg := fixture(t)
-	content := fstest.MapFS{}
-	err := fs.WalkDir(cfg.Content, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := fs.ReadFile(cfg.Content, p)
-		if p == "site.yaml" {
-			data = append(data, "\nruns_url: https://example.org/repo/raw/abc/runs/\n"...)
-		}
-		content[p] = &fstest.MapFile{Data: data}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	content := contentOverlay(t, cfg.Content)
+	content["site.yaml"].Data = append(content["site.yaml"].Data, "\nruns_url: https://example.org/repo/raw/abc/runs/\n"...)
 	cfg.Content = content
 	files := generateMap(t, cfg)
 	var rj sitedata.Run
