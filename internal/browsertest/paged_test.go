@@ -40,7 +40,8 @@ func pagedSite(t *testing.T) string {
 
 // pagedPages are the first and second pages of each kind of listing in
 // the paged site: a board (the composite's first page is index.html), the
-// changes and downloads pages and a compare page. (A pairwise page pages
+// changes and downloads pages, a compare page, and the provenance page's
+// and the transcript hub's lists of runs. (A pairwise page pages
 // its neighbour tables, which a board shows only when it is too large for
 // the full matrices: not on 13 runs; TestPaginationKeepsTheReading
 // checks them in Go.)
@@ -52,6 +53,8 @@ func pagedPages(t *testing.T) []string {
 		"changes.html", "changes-2.html",
 		"downloads.html", "downloads-2.html",
 		"compare/explicit/q0.html", "compare/explicit/q0-2.html",
+		"provenance.html", "provenance-2.html",
+		"transcripts.html", "transcripts-2.html",
 	}
 	for _, p := range pages {
 		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
@@ -63,8 +66,13 @@ func pagedPages(t *testing.T) []string {
 
 // secondPage is what a pager on page 2 of a listing of two places a page
 // says of the places it shows: "places 3–4" ("runs 3–4" on compare pages)
-// or, when the listing ends there, "places 3".
-var secondPage = regexp.MustCompile(`(places|runs) 3(–4)?\b`)
+// or, when the listing ends there, "places 3". A list of one link a run
+// (the provenance page's, the transcript hub's) has twice as many lines a
+// page: its page 2 shows places 5–8.
+var (
+	secondPage     = regexp.MustCompile(`(places|runs) 3(–4)?\b`)
+	secondLinkPage = regexp.MustCompile(`places 5–8 of the list\b`)
+)
 
 // TestPagedListings opens the listings' first and second pages from
 // file://: no page is wider than a phone of 320 px or than 1280 px, none
@@ -113,10 +121,14 @@ func TestPagedListings(t *testing.T) {
 			continue
 		}
 		// Page 2 shows places 3 and 4, or 3 alone when the listing ends
-		// there.
+		// there; 5–8 on a list of links.
 		says := eval[string](tb, `document.querySelector("nav.pager").textContent`)
-		if !secondPage.MatchString(says) {
-			t.Errorf("%s: the pager says %q, which does not give page 2's places (3–4, or 3)", second, says)
+		want := secondPage
+		if first == "provenance.html" || first == "transcripts.html" {
+			want = secondLinkPage
+		}
+		if !want.MatchString(says) {
+			t.Errorf("%s: the pager says %q, which does not give page 2's places (%s)", second, says, want)
 		}
 		if !strings.HasPrefix(first, "compare/") {
 			tb.clickAndLoad(`nav.pager a[rel=prev]`)

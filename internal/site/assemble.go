@@ -44,7 +44,9 @@ func assemblePages(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *poo
 	if err != nil {
 		return fmt.Errorf("provenance: %w", err)
 	}
-	pool.page(provenancePage(cfg, sc, inputs))
+	for _, p := range provenancePages(sc.per, provenancePage(cfg, sc, inputs)) {
+		pool.page(p)
+	}
 	for _, p := range downloadsPages(sc.per, downloadsPage(in, sc, site)) {
 		pool.page(p)
 	}

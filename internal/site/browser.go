@@ -99,7 +99,9 @@ func browserPages(in *loaded, sc *scored, pool *pool) {
 			})
 		}
 	}
-	pool.page(hubPage(in.texts, sc.entries, sc.transcripts))
+	for _, p := range hubPages(sc.per, hubPage(in.texts, sc.entries, sc.transcripts)) {
+		pool.page(p)
+	}
 }
 
 // textInfo is what a run's reading keeps of each prompt's texts: a hash
@@ -248,6 +250,9 @@ type hubData struct {
 	Cells    int // prompts per scenario
 	// SearchHref is the search page.
 	SearchHref string
+	// Pager links the hub's pages when it lists more than linkLines runs
+	// (pager.go).
+	Pager *pager
 }
 
 type hubVariant struct {
@@ -267,4 +272,16 @@ func hubPage(texts *datasetTexts, entries []*board.Entry, stored map[string]int)
 		d.Runs = append(d.Runs, hubRun{runLink{e.ID(), e.Run.Manifest.Model.Name + " · " + string(e.Run.Manifest.Variant), e.Run.Manifest.Intervention, scenariosPath(e.ID())}, stored[e.ID()]})
 	}
 	return &page{Path: transcriptsPath, Title: "Browse scenarios, prompts and transcripts", Section: secTranscripts, Body: d}
+}
+
+// hubPages is the hub in pages of linkLines runs.
+func hubPages(per paging, whole *page) []*page {
+	d := whole.Body.(hubData)
+	lines := linkLines(per)
+	return lines.split(whole, "transcripts", "", len(d.Runs), func(k int, pg *pager, _ string) any {
+		dk := d
+		pg.Lists = "the list"
+		dk.Pager, dk.Runs = pg, pageOf(lines, d.Runs, k)
+		return dk
+	})
 }

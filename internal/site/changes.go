@@ -115,15 +115,11 @@ func changesPages(per paging, whole *page) []*page {
 	for _, b := range d.Boards {
 		rows = append(rows, len(b.Moves))
 	}
-	n := per.pages(rows...)
-	if n == 1 {
-		return []*page{whole}
-	}
-	var pages []*page
-	for k := 1; k <= n; k++ {
+	return per.split(whole, "changes", "", slices.Max(rows), func(k int, pg *pager, _ string) any {
+		n := pg.Of
 		dk := d
-		dk.Pager = per.pager(k, n, slices.Max(rows), func(j int) string { return pagedPath(changesPath, "changes", j) })
-		dk.Pager.Lists = "list"
+		dk.Pager = pg
+		dk.Pager.Lists = "each list"
 		dk.Added, dk.AddedSlice = pageOf(per, d.Added, k), per.slice(len(d.Added), k, n)
 		dk.Removed, dk.RemovedSlice = pageOf(per, d.Removed, k), per.slice(len(d.Removed), k, n)
 		dk.Checks, dk.ChecksSlice = pageOf(per, d.Checks, k), per.slice(len(d.Checks), k, n)
@@ -132,8 +128,6 @@ func changesPages(per paging, whole *page) []*page {
 			b.Moves, b.Slice = pageOf(per, b.Moves, k), per.slice(len(b.Moves), k, n)
 			dk.Boards = append(dk.Boards, b)
 		}
-		title := whole.Title + fmt.Sprintf(", page %d of %d", k, n)
-		pages = append(pages, &page{Path: pagedPath(changesPath, "changes", k), Title: title, Section: secChanges, Body: dk})
-	}
-	return pages
+		return dk
+	})
 }

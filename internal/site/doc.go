@@ -54,11 +54,11 @@
 //	transcript     runs/<id>/q<N>-transcripts[-<n>].html          transcript.go     a second pass over the run's file
 //	promptindex    prompts/<variant>/index.html                   prompt.go         dataset texts
 //	prompt         prompts/<variant>/q<N>.html                    prompt.go         dataset texts, word differences
-//	compare        compare/<variant>/q<N>.html                    compare.go        every run's own numbers on one question
-//	hub            transcripts.html                               browser.go        runs, variants, which runs stored transcripts
+//	compare        compare/<variant>/q<N>[-<k>].html              compare.go        every run's own numbers on one question
+//	hub            transcripts[-<k>].html                         browser.go        runs, variants, which runs stored transcripts
 //	downloads      downloads[-<k>].html                           downloads.go      the data files, CSV columns, schemas, run files
 //	rubric         rubric.html (and data/rubric.json)             rubric.go         the scoring code's settings, worked examples
-//	provenance     provenance.html (and provenance.json)          provenance.go     every input and output file
+//	provenance     provenance[-<k>].html (and provenance.json)    provenance.go     every input and output file
 //	changes        changes[-<k>].html                             changes.go        the previous release's data/leaderboard.json, compared by internal/changes
 //	benchmark      benchmark.html                                 benchmark.go      content/benchmarks/<id>.json
 //	article        methodology.html, pages/<slug>.html            page.go           METHODOLOGY.md, content/pages/*.md

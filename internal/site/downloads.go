@@ -99,25 +99,15 @@ func downloadsPage(in *loaded, sc *scored, site *siteInfo) *page {
 // (pager.go); the first alone documents the data files.
 func downloadsPages(per paging, whole *page) []*page {
 	d := whole.Body.(downloadsData)
-	n := per.pages(len(d.Runs))
-	if n == 1 {
-		return []*page{whole}
-	}
-	var pages []*page
-	for k := 1; k <= n; k++ {
+	return per.split(whole, "downloads", "Downloads: each run’s files", len(d.Runs), func(k int, pg *pager, slice string) any {
 		dk := d
-		path := func(j int) string { return pagedPath(downloadsPath, "downloads", j) }
-		dk.Pager, dk.Runs, dk.Slice = per.pager(k, n, len(d.Runs), path), pageOf(per, d.Runs, k), per.slice(len(d.Runs), k, n)
+		pg.Lists = "the table"
+		dk.Pager, dk.Runs, dk.Slice = pg, pageOf(per, d.Runs, k), slice
 		if k > 1 {
 			dk.Files, dk.Columns, dk.Fields = nil, nil, nil
 		}
-		title := "Downloads: each run’s files, page " + itoa(k) + " of " + itoa(n)
-		if k == 1 {
-			title = whole.Title
-		}
-		pages = append(pages, &page{Path: path(k), Title: title, Section: secData, Body: dk})
-	}
-	return pages
+		return dk
+	})
 }
 
 // downloadLinks are a run's files with where to download them.

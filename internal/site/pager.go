@@ -9,6 +9,7 @@ package site
 // and links to every other page with plain links.
 
 import (
+	"cmp"
 	"strconv"
 
 	"github.com/discrimeval/leaderboard/internal/board"
@@ -30,7 +31,8 @@ const defaultPageRows = 100
 type pager struct {
 	Page, Of int
 	// Places is the places of each table this page shows, "101–200";
-	// Lists names what the places are of: "table", or "list".
+	// Lists names what the places are of: "each table", "each list", "the
+	// list".
 	Places, Lists string
 	Prev, Next    *pagerLink
 	Pages         []pagerLink // every page, this one marked
@@ -85,7 +87,7 @@ func (per paging) pager(k, n, most int, pathOf func(int) string) *pager {
 	if n == 1 {
 		return nil
 	}
-	p := &pager{Page: k, Of: n, Places: per.label(most, k), Lists: "table"}
+	p := &pager{Page: k, Of: n, Places: per.label(most, k), Lists: "each table"}
 	for j := 1; j <= n; j++ {
 		l := pagerLink{Label: per.label(most, j), Href: relPath(pathOf(k), pathOf(j)), Current: j == k}
 		p.Pages = append(p.Pages, l)
@@ -162,4 +164,33 @@ func boardPageOf(sc *scored, e *board.Entry, v score.View) string {
 		return boardPath(e.Run.Manifest.Variant, v)
 	}
 	return boardRowPath(sc, e, v)
+}
+
+// linkLines is how many lines a page of a list of one link a run holds
+// (the provenance page's and the transcript hub's runs): two pages of a
+// listing's places (200 by default). A line is about 0.2 KB, so a page of
+// them stays near 40 KB beside the page's fixed parts.
+func linkLines(per paging) paging { return 2 * per }
+
+// split is a page whose body lists rows things, in pages of per rows
+// (pager.go): page 1 keeps whole's path and title, page k > 1 is
+// name-k.html, titled rest (whole's title when "") with its number. body
+// gives page k's body, with its pager and the caption's slice ("places
+// 101–200 of 523 runs").
+func (per paging) split(whole *page, name, rest string, rows int, body func(k int, pg *pager, slice string) any) []*page {
+	n := per.pages(rows)
+	if n == 1 {
+		return []*page{whole}
+	}
+	path := func(j int) string { return pagedPath(whole.Path, name, j) }
+	var pages []*page
+	for k := 1; k <= n; k++ {
+		title := whole.Title
+		if k > 1 {
+			title = cmp.Or(rest, whole.Title) + ", page " + itoa(k) + " of " + itoa(n)
+		}
+		b := body(k, per.pager(k, n, rows, path), per.slice(rows, k, n))
+		pages = append(pages, &page{Path: path(k), Title: title, Section: whole.Section, Body: b})
+	}
+	return pages
 }

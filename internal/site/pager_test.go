@@ -140,13 +140,16 @@ func TestPaginationKeepsTheReading(t *testing.T) {
 		}
 	}
 	// The downloads pages list each run's files once, the changes pages
-	// each added run's checks once.
+	// each added run's checks once, the provenance pages and the transcript
+	// hub's each run's link once.
 	for _, c := range []struct {
 		first, name string
 		item        func(id string) string
 	}{
 		{downloadsPath, "downloads", func(id string) string { return "href=" + runDataPath(id) + ">" }},
 		{changesPath, "changes", func(id string) string { return "id=checks-" + id + ">" }},
+		{provenancePagePath, "provenance", func(id string) string { return "href=" + runProvenancePath(id) + ">" }},
+		{transcriptsPath, "transcripts", func(id string) string { return "href=" + scenariosPath(id) + ">" }},
 	} {
 		pages := pagesOf(paged, func(k int) string { return pagedPath(c.first, c.name, k) })
 		if len(pages) < 2 {

@@ -88,6 +88,9 @@ type provenanceData struct {
 	// PartEntries is the most files provenance.json lists itself
 	// (provenancePart), "2,000".
 	PartEntries string
+	// Pager links the page's pages when it lists more than linkLines runs
+	// (pager.go); the first alone lists the inputs.
+	Pager *pager
 }
 
 func provenancePage(cfg Config, sc *scored, inputs []hashedFile) *page {
@@ -96,6 +99,22 @@ func provenancePage(cfg Config, sc *scored, inputs []hashedFile) *page {
 		d.Runs = append(d.Runs, runLink{e.ID(), e.Run.Manifest.Model.Name + " · " + string(e.Run.Manifest.Variant), e.Run.Manifest.Intervention, runProvenancePath(e.ID())})
 	}
 	return &page{Path: provenancePagePath, Title: "Provenance", Section: secProvenance, Body: d}
+}
+
+// provenancePages is the provenance page in pages of linkLines runs; the
+// first alone lists the inputs.
+func provenancePages(per paging, whole *page) []*page {
+	d := whole.Body.(provenanceData)
+	lines := linkLines(per)
+	return lines.split(whole, "provenance", "Provenance: each run’s page", len(d.Runs), func(k int, pg *pager, _ string) any {
+		dk := d
+		pg.Lists = "the list"
+		dk.Pager, dk.Runs = pg, pageOf(lines, d.Runs, k)
+		if k > 1 {
+			dk.Inputs = nil
+		}
+		return dk
+	})
 }
 
 // provenanceJSON is provenance.json at the site root: the root of trust of
