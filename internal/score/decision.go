@@ -1,8 +1,10 @@
 package score
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -28,8 +30,8 @@ import (
 func (res *Result) scoreDecision(cells []run.Cell) error {
 	// Group rows by question, keeping file order within a question: the
 	// order stats.Clusters lays out the design in.
-	sorted := append([]run.Cell(nil), cells...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Q < sorted[j].Q })
+	sorted := slices.Clone(cells)
+	slices.SortStableFunc(sorted, func(a, b run.Cell) int { return cmp.Compare(a.Q, b.Q) })
 	res.Shares, res.Card, res.MaxGap = shares(sorted)
 	res.Structure = refusalTests(sorted, res.Complete)
 	// A question answered the same way for every person tells nothing
@@ -46,12 +48,15 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 		}
 	}
 	res.Dropped = sortedSet(dropped)
-	var obs []stats.Obs
-	var kept []run.Cell
+	// The rows the regressions see, in that order, with their answers.
+	obs := make([]stats.Obs, 0, len(sorted))
+	ages := make([]float64, 0, len(sorted))
+	yesAll, trialsAll := make([]float64, 0, len(sorted)), make([]float64, 0, len(sorted))
 	for _, c := range sorted {
 		if !dropped[c.Q] {
 			obs = append(obs, stats.Obs{Q: c.Q, Cell: c.Cell})
-			kept = append(kept, c)
+			ages = append(ages, float64(c.Age))
+			yesAll, trialsAll = append(yesAll, float64(c.Yes)), append(trialsAll, float64(c.Yes+c.No))
 		}
 	}
 	if len(qAll)-len(dropped) < 2 {
@@ -59,7 +64,7 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 		return nil
 	}
 	// The age standardisation of the rows the regressions see.
-	res.setAge(kept)
+	res.AgeMean, res.AgeSD = stats.Standardize(ages)
 	ids, all, err := stats.Clusters(obs)
 	if err != nil {
 		return err
@@ -71,11 +76,10 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 	qcov := make([][]float64, m)
 	row, iters := 0, 0
 	for q, c := range cl {
+		// A question's rows are consecutive: the cells are sorted by
+		// question, and Clusters keeps their order.
 		n := len(c.Y)
-		yes, trials := make([]float64, n), make([]float64, n)
-		for i, cell := range kept[row : row+n] {
-			yes[i], trials[i] = float64(cell.Yes), float64(cell.Yes+cell.No)
-		}
+		yes, trials := yesAll[row:row+n:row+n], trialsAll[row:row+n:row+n]
 		row += n
 		f, err := stats.Firth(c.X, k, yes, trials)
 		if err != nil {

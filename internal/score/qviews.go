@@ -91,13 +91,13 @@ func ownLogprobViews(c *stats.Cluster, sd float64) ([NumViews]QuestionView, int)
 // estimated with df degrees of freedom (0: normal).
 func questionViews(b *[design.NumCoefs]float64, cov *[design.NumCoefs][design.NumCoefs]float64, df int, sd float64) [NumViews]QuestionView {
 	out := nanQuestionViews()
-	mu, flat := b[:], make([]float64, 0, nc*nc)
+	var flat [nc * nc]float64
 	for i := range cov {
-		flat = append(flat, cov[i][:]...)
+		copy(flat[i*nc:], cov[i][:])
 	}
 	sc := qviewBuffers.Get().(*qviewScratch)
 	defer qviewBuffers.Put(sc)
-	draws, ok := stats.NormalDrawsFlat(sc.draws, mu, flat, QuestionDraws, QuestionSeed)
+	draws, ok := stats.NormalDrawsFlat(sc.draws, b[:], flat[:], QuestionDraws, QuestionSeed)
 	if !ok {
 		return out
 	}
@@ -122,9 +122,10 @@ func questionViews(b *[design.NumCoefs]float64, cov *[design.NumCoefs][design.Nu
 		f = t975(df) / 1.959963984540054
 	}
 	for _, v := range Views {
-		// vals[v] is reordered here, after its SD.
-		h := 1.959963984540054 * sd0(vals[v])
-		ci := [2]float64{stats.QuantileUnsorted(vals[v], 0.025), stats.QuantileUnsorted(vals[v], 0.975)}
+		se := sd0(vals[v])
+		h := 1.959963984540054 * se
+		var ci [2]float64
+		ci[0], ci[1] = stats.TailQuantiles(vals[v], 0.025, 0.975)
 		// The draws of the debiased view centre near the estimate before
 		// debiasing, above the estimate: the interval also keeps
 		// estimate ± 1.96 × their SD, which brings coverage at large
@@ -133,7 +134,9 @@ func questionViews(b *[design.NumCoefs]float64, cov *[design.NumCoefs][design.Nu
 		ci = [2]float64{math.Max(0, point[v]-f*(point[v]-ci[0])), point[v] + f*(ci[1]-point[v])}
 		cs := viewCoefs(v)
 		k := len(cs)
-		est, c := make([]float64, k), make([]float64, k*k)
+		var estA [nc]float64
+		var cA [nc * nc]float64
+		est, c := estA[:k], cA[:k*k]
 		for i, ci := range cs {
 			est[i] = b[ci]
 			for j, cj := range cs {
@@ -144,7 +147,7 @@ func questionViews(b *[design.NumCoefs]float64, cov *[design.NumCoefs][design.Nu
 		if !(p <= ZeroAlpha) {
 			ci[0] = 0
 		}
-		out[v] = QuestionView{Estimate: Estimate{Estimate: point[v], SE: sd0(vals[v]), CI95: ci}, ZeroP: p, Contribution: math.NaN()}
+		out[v] = QuestionView{Estimate: Estimate{Estimate: point[v], SE: se, CI95: ci}, ZeroP: p, Contribution: math.NaN()}
 	}
 	return out
 }

@@ -328,9 +328,9 @@ func (res *Result) scoreLogprob(cells []run.Cell) error {
 	// Bootstrap over decision questions, variance components held at
 	// their fitted values (exact resampling for the closed form).
 	res.boot = make([][design.NumCoefs]float64, BootstrapResamples)
+	rep := make([]float64, len(keep))
 	for b, w := range stats.QuestionWeights(ids, BootstrapResamples, BootstrapSeed) {
-		beta := f.Reweighted(w)
-		copy(res.boot[b][:], beta[1:])
+		copy(res.boot[b][:], f.ReweightedTo(rep, w)[1:])
 	}
 	res.setViews()
 	res.ViewCI = fmt.Sprintf("Poisson bootstrap over decision questions (weights keyed by question id), %d resamples, seed %d, percentile interval scaled to t(m − 1), lower end 0 unless the test that the view's gaps are all zero rejects at 0.05", BootstrapResamples, BootstrapSeed)

@@ -203,7 +203,7 @@ func synthRun(t testing.TB, spec synth.Spec, decisions int) *run.Run {
 		m.Scoring = run.Decision
 		yes = synth.Decisions(rows, decisions, spec.Seed+100)
 	}
-	r := &run.Run{ID: "synth", Manifest: m}
+	r := &run.Run{ID: "synth", Manifest: m, Cells: make([]run.Cell, 0, len(rows))}
 	for i, row := range rows {
 		c := run.Cell{Prompt: design.Prompt{Q: row.Q, Cell: row.Cell}, Logit: row.Logit, Mass: 1}
 		if decisions > 0 {

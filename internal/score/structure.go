@@ -60,15 +60,16 @@ func structureTests(cells []run.Cell, complete bool) []StructureTest {
 	nonlinear := ageNonlinearBasis()
 	type contrastFn func(t *table) []float64
 	mean := func(x *[len(design.Ages)][design.NumGenders][design.NumRaces]float64, age, g, r int) float64 {
-		// Mean over the attributes given as −1.
+		// Mean over the attributes given as −1, summed in grid order.
+		a0, a1 := levels(age, len(design.Ages))
+		g0, g1 := levels(g, int(design.NumGenders))
+		r0, r1 := levels(r, int(design.NumRaces))
 		s, n := 0.0, 0
-		for a := range design.Ages {
-			for gg := range design.NumGenders {
-				for rr := range design.NumRaces {
-					if (age < 0 || a == age) && (g < 0 || int(gg) == g) && (r < 0 || int(rr) == r) {
-						s += x[a][gg][rr]
-						n++
-					}
+		for a := a0; a < a1; a++ {
+			for gg := g0; gg < g1; gg++ {
+				for rr := r0; rr < r1; rr++ {
+					s += x[a][gg][rr]
+					n++
 				}
 			}
 		}
@@ -164,14 +165,15 @@ func refusalTests(cells []run.Cell, complete bool) []StructureTest {
 		return nil
 	}
 	share := func(t *counts, age, g, r int) float64 {
+		a0, a1 := levels(age, len(design.Ages))
+		g0, g1 := levels(g, int(design.NumGenders))
+		r0, r1 := levels(r, int(design.NumRaces))
 		var o, n float64
-		for a := range design.Ages {
-			for gg := range design.NumGenders {
-				for rr := range design.NumRaces {
-					if (age < 0 || a == age) && (g < 0 || int(gg) == g) && (r < 0 || int(rr) == r) {
-						o += t.other[a][gg][rr]
-						n += t.all[a][gg][rr]
-					}
+		for a := a0; a < a1; a++ {
+			for gg := g0; gg < g1; gg++ {
+				for rr := r0; rr < r1; rr++ {
+					o += t.other[a][gg][rr]
+					n += t.all[a][gg][rr]
 				}
 			}
 		}
@@ -198,6 +200,15 @@ func refusalTests(cells []run.Cell, complete bool) []StructureTest {
 		out = append(out, summarise(tc.name, tc.title, "share", rows))
 	}
 	return out
+}
+
+// levels is the range of an attribute's levels a cell mean runs over:
+// the one level l, or all n when l is −1.
+func levels(l, n int) (from, to int) {
+	if l < 0 {
+		return 0, n
+	}
+	return l, l + 1
 }
 
 // summarise tests per-question contrasts rows for being zero on average.

@@ -79,15 +79,35 @@ func newViewCalc(sd float64, cov *[design.NumCoefs][design.NumCoefs]float64) *vi
 			perYear[j][design.CoefAge] /= sd
 		}
 	}
+	vars := make([]float64, 0, numGaps)
 	for _, a := range design.Attributes {
-		vc.gaps[a] = design.Gaps(a)
-		vc.vars[a] = make([]float64, len(vc.gaps[a]))
+		vc.gaps[a] = viewGaps[a]
+		start := len(vars)
 		for i := range vc.gaps[a] {
-			vc.vars[a][i] = vc.gaps[a][i].Var(&perYear)
+			vars = append(vars, vc.gaps[a][i].Var(&perYear))
 		}
+		vc.vars[a] = vars[start:len(vars):len(vars)]
 	}
 	return vc
 }
+
+// viewGaps are design.Gaps, made once and shared (read only) by every
+// viewCalc: one is made for every question of every run.
+var viewGaps = func() (out [design.NumAttributes][]design.Contrast) {
+	for _, a := range design.Attributes {
+		out[a] = design.Gaps(a)
+	}
+	return out
+}()
+
+// numGaps is the number of gaps of all attributes (14).
+var numGaps = func() int {
+	n := 0
+	for _, g := range viewGaps {
+		n += len(g)
+	}
+	return n
+}()
 
 // perYear returns the coefficients with age per year.
 func perYear(b *[design.NumCoefs]float64, sd float64) [design.NumCoefs]float64 {
@@ -99,12 +119,17 @@ func perYear(b *[design.NumCoefs]float64, sd float64) [design.NumCoefs]float64 {
 // attribute is an attribute's mean gap at coefficients by (age per year).
 func (vc *viewCalc) attribute(a design.Attribute, by *[design.NumCoefs]float64) float64 {
 	s := 0.0
-	sg := sparseGaps[a]
-	for i := range vc.gaps[a] {
+	sg, vars := sparseGaps[a], vc.vars[a]
+	for i := range vars {
 		g := sg[i].of(by)
-		s += math.Sqrt(math.Max(0, g*g-vc.vars[a][i]))
+		// √max(0, g² − SE²) without math.Max's call: a d of at most
+		// zero (−0 too) adds +0, which leaves s as it is (s ≥ +0); a
+		// NaN or +Inf d adds its square root as before.
+		if d := g*g - vars[i]; !(d <= 0) {
+			s += math.Sqrt(d)
+		}
 	}
-	return s / float64(len(vc.gaps[a]))
+	return s / float64(len(vars))
 }
 
 // sparseContrast is a contrast's nonzero weights in coefficient order

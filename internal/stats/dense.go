@@ -4,7 +4,8 @@ import "math"
 
 // Dense kernels for the p×p (p = 8) matrices of the two hot loops, row-major
 // in plain slices. They are here only for speed; everything else uses
-// gonum/mat (linalg.go), and should.
+// gonum (linalg.go: its LAPACK routines, as gonum/mat calls them), and
+// should.
 //
 //   - The REML objective (reml.devAt and reml.gradient) does a dozen of them
 //     per question per evaluation, several hundred thousand per fit. Written

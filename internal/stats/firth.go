@@ -22,17 +22,18 @@ func Firth(X []float64, p int, yes, trials []float64) (*FirthFit, error) {
 			return nil, fmt.Errorf("stats: firth: row %d: %v yes out of %v trials", i, yes[i], trials[i])
 		}
 	}
-	f := &firth{X: X, p: p, yes: yes, trials: trials, mu: make([]float64, n), w: make([]float64, n), info: make([]float64, p*p)}
+	f := &firth{X: X, p: p, yes: yes, trials: trials, mu: make([]float64, n), w: make([]float64, n), info: make([]float64, p*p),
+		inv: make([]float64, p*p), zero: make([]float64, p), u: make([]float64, p), stepv: make([]float64, p)}
 	beta := make([]float64, p)
 	obj, ok := f.eval(beta)
 	if !ok {
 		return nil, fmt.Errorf("collinear columns: X'WX is singular")
 	}
 	fit := &FirthFit{Beta: beta}
+	try := make([]float64, p)
 	for fit.Iterations < maxFirth {
 		fit.Iterations++
 		step := f.step()
-		try := make([]float64, p)
 		for halve := 0; ; halve++ {
 			for j := range try {
 				try[j] = beta[j] + step[j]
@@ -82,6 +83,9 @@ type firth struct {
 	yes, trials []float64
 	mu, w       []float64
 	info, inv   []float64
+	// Work space, reused from one evaluation and step to the next.
+	chol           cholesky
+	zero, u, stepv []float64
 }
 
 // eval sets μ, the weights and the information at β and returns the
@@ -92,7 +96,6 @@ func (f *firth) eval(beta []float64) (float64, bool) {
 		f.info[k] = 0
 	}
 	ll := 0.0
-	zero := make([]float64, p)
 	for i := range f.yes {
 		x := f.X[i*p : (i+1)*p]
 		eta := 0.0
@@ -101,32 +104,38 @@ func (f *firth) eval(beta []float64) (float64, bool) {
 				eta += xj * beta[j]
 			}
 		}
-		m, v := logistic(eta)
+		// One e^−|η| for μ, μ(1−μ) and both softplus terms (the same
+		// values as computing each on its own).
+		e := math.Exp(-math.Abs(eta))
+		m, v := logistic(eta, e)
 		f.mu[i], f.w[i] = m, f.trials[i]*v
 		if f.trials[i] == 0 {
 			continue
 		}
-		// log μ = −softplus(−η), log(1−μ) = −softplus(η)
-		ll -= f.yes[i]*softplus(-eta) + (f.trials[i]-f.yes[i])*softplus(eta)
-		accumulateRow(f.info, zero, x, f.w[i], 0, p)
+		// log μ = −softplus(−η), log(1−μ) = −softplus(η), with
+		// softplus(x) = log(1 + e^x) = max(x, 0) + log1p(e^−|x|) (no
+		// overflow).
+		l := math.Log1p(e)
+		ll -= f.yes[i]*(math.Max(-eta, 0)+l) + (f.trials[i]-f.yes[i])*(math.Max(eta, 0)+l)
+		accumulateRow(f.info, f.zero, x, f.w[i], 0, p)
 	}
 	for j := 0; j < p; j++ {
 		for k := 0; k < j; k++ {
 			f.info[k*p+j] = f.info[j*p+k]
 		}
 	}
-	c, ok := spdFactor(f.info, p)
-	if !ok {
+	if !f.chol.factorize(f.info, p) {
 		return math.NaN(), false
 	}
-	f.inv = spdInverse(c)
-	return ll + 0.5*c.LogDet(), true
+	f.chol.inverseTo(f.inv)
+	return ll + 0.5*f.chol.logDet(), true
 }
 
 // step is the Newton step on the modified score at the last evaluated β.
 func (f *firth) step() []float64 {
 	p := f.p
-	u := make([]float64, p)
+	u := f.u
+	clear(u)
 	for i := range f.yes {
 		if f.trials[i] == 0 {
 			continue
@@ -151,7 +160,8 @@ func (f *firth) step() []float64 {
 			}
 		}
 	}
-	step := make([]float64, p)
+	step := f.stepv
+	clear(step)
 	for a := 0; a < p; a++ {
 		for b := 0; b < p; b++ {
 			step[a] += f.inv[a*p+b] * u[b]
@@ -178,18 +188,12 @@ func accumulateRow(info, rhs, x []float64, w, z float64, p int) {
 	}
 }
 
-// logistic returns μ = 1/(1+e^−η) and μ(1−μ), the latter computed so that it
-// does not round to zero for large |η|.
-func logistic(eta float64) (mu, v float64) {
-	e := math.Exp(-math.Abs(eta))
+// logistic returns μ = 1/(1+e^−η) and μ(1−μ) given e = e^−|η|, the
+// latter computed so that it does not round to zero for large |η|.
+func logistic(eta, e float64) (mu, v float64) {
 	v = e / ((1 + e) * (1 + e))
 	if eta >= 0 {
 		return 1 / (1 + e), v
 	}
 	return e / (1 + e), v
-}
-
-// softplus is log(1 + e^x) without overflow.
-func softplus(x float64) float64 {
-	return math.Max(x, 0) + math.Log1p(math.Exp(-math.Abs(x)))
 }

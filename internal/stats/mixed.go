@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/floats"
-	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -133,7 +132,7 @@ func closedForm(cps []crossprod, p int) (*MixedFit, bool) {
 	}
 	f := &MixedFit{p: p, Method: "closed-form", DF: m - 1, Converged: true, ClusterBeta: make([][]float64, m)}
 	rss, dfw := 0.0, 0
-	var a0 *mat.Cholesky // the common X'X
+	var a0 *cholesky // the common X'X
 	for i, cp := range cps {
 		c, ok := spdFactor(cp.A, p)
 		if !ok {
@@ -204,11 +203,18 @@ func (f *MixedFit) CI95(j int) [2]float64 {
 // (Σ w_i G_i)⁻¹ Σ w_i g_i. All-ones weights give Beta. It panics if len(w) is
 // not the number of clusters; weights summing to zero give NaNs.
 func (f *MixedFit) Reweighted(w []float64) []float64 {
+	return f.ReweightedTo(make([]float64, f.p), w)
+}
+
+// ReweightedTo is Reweighted into out (length p, overwritten), which it
+// returns: a bootstrap of 2,000 replicates allocates nothing.
+func (f *MixedFit) ReweightedTo(out, w []float64) []float64 {
 	if len(w) != len(f.ClusterBeta) {
 		panic(fmt.Sprintf("stats: Reweighted: %d weights for %d clusters", len(w), len(f.ClusterBeta)))
 	}
 	p := f.p
-	out := make([]float64, p)
+	out = out[:p]
+	clear(out)
 	if f.info == nil {
 		tot := 0.0
 		for i, bi := range f.ClusterBeta {
@@ -222,7 +228,12 @@ func (f *MixedFit) Reweighted(w []float64) []float64 {
 		}
 		return out
 	}
-	g := make([]float64, p*p)
+	var ga [64]float64 // p ≤ 8: no allocation
+	g := ga[:]
+	if p*p > len(ga) {
+		g = make([]float64, p*p)
+	}
+	g = g[:p*p]
 	for i, gi := range f.info {
 		for k, v := range gi {
 			g[k] += w[i] * v

@@ -74,6 +74,14 @@ func Clusters(obs []Obs) (ids []int, cl []Cluster, err error) {
 		byQ[q] = rank
 	}
 	cl = make([]Cluster, len(ids))
+	rows := make([]int, len(ids))
+	for _, o := range obs {
+		rows[byQ[o.Q]]++
+	}
+	for k := range cl {
+		cl[k].X = make([]float64, 0, rows[k]*design.NumFixed)
+		cl[k].Y = make([]float64, 0, rows[k])
+	}
 	x := make([]float64, design.NumFixed)
 	for _, o := range obs {
 		c := &cl[byQ[o.Q]]

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"math/rand/v2"
 	"sort"
 	"testing"
 
@@ -97,3 +98,49 @@ func TestQuantileUnsorted(t *testing.T) {
 		}
 	}
 }
+
+// TailQuantiles gives QuantileUnsorted's two values to the bit, and leaves
+// xs as it was, on samples with and without ties, of every size up to 700,
+// at the per-question views' 2.5% and 97.5% and at quantiles further in
+// (which fall back to the selections) or at the ends.
+func TestTailQuantiles(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	pairs := [][2]float64{{0.025, 0.975}, {0, 1}, {0.01, 0.99}, {0.3, 0.7}, {0, 0}, {1, 1}, {0.025, 0.5}}
+	for n := 1; n <= 700; n += 1 + n/20 {
+		for _, ties := range []bool{false, true} {
+			xs := make([]float64, n)
+			for i := range xs {
+				xs[i] = rng.NormFloat64()
+				if ties {
+					xs[i] = math.Round(2 * xs[i])
+				}
+			}
+			for _, q := range pairs {
+				orig := append([]float64(nil), xs...)
+				c := append([]float64(nil), xs...)
+				wantLo := QuantileUnsorted(c, q[0])
+				wantHi := QuantileUnsorted(c, q[1])
+				lo, hi := TailQuantiles(xs, q[0], q[1])
+				if math.Float64bits(lo) != math.Float64bits(wantLo) || math.Float64bits(hi) != math.Float64bits(wantHi) {
+					t.Fatalf("n %d ties %v q %v: %v %v, want %v %v", n, ties, q, lo, hi, wantLo, wantHi)
+				}
+				if inTails := n >= 2 && int(math.Floor(float64(n-1)*q[0]))+2 <= tailMax && n-int(math.Floor(float64(n-1)*q[1])) <= tailMax; inTails {
+					for i := range xs {
+						if xs[i] != orig[i] {
+							t.Fatalf("n %d q %v: xs reordered", n, q)
+						}
+					}
+				}
+			}
+		}
+	}
+	nan := []float64{3, math.NaN(), 1, 2}
+	c := append([]float64(nil), nan...)
+	wantLo := QuantileUnsorted(c, 0.025)
+	wantHi := QuantileUnsorted(c, 0.975)
+	if lo, hi := TailQuantiles(nan, 0.025, 0.975); !(same(lo, wantLo) && same(hi, wantHi)) {
+		t.Errorf("with a NaN: %v %v, the selections give %v %v", lo, hi, wantLo, wantHi)
+	}
+}
+
+func same(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }

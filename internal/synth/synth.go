@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -125,7 +126,9 @@ func Generate(s Spec) ([]Row, error) {
 			for i := range keep {
 				keep[i] = s.Drop == 0 || uniform(drop) >= s.Drop
 			}
-			if estimable(cells, keep) {
+			// Every cell kept is the same design each time: its answer
+			// is computed once.
+			if s.Drop == 0 && completeEstimable() || s.Drop > 0 && estimable(cells, keep) {
 				break
 			}
 		}
@@ -155,6 +158,16 @@ func estimable(cells []design.Cell, keep []bool) bool {
 	var ch mat.Cholesky
 	return n > design.NumFixed && ch.Factorize(gram) && ch.Cond() < 1e10
 }
+
+// completeEstimable is estimable with every cell of the design kept.
+var completeEstimable = sync.OnceValue(func() bool {
+	cells := design.Cells()
+	keep := make([]bool, len(cells))
+	for i := range keep {
+		keep[i] = true
+	}
+	return estimable(cells, keep)
+})
 
 // Decisions samples k yes/no answers per row, each yes with probability
 // 1/(1+e^−logit), and returns the yes counts: the sampled-answer runs of
