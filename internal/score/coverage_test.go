@@ -21,27 +21,44 @@ func decisionSpec(seed uint64) synth.Spec {
 // regression's own (model-based) standard errors ignore that variation and
 // cover far less often.
 func TestDecisionCoverage(t *testing.T) {
-	t.Parallel() // one goroutine, own seeds: beside the other such simulations, GOMAXPROCS at a time
+	t.Parallel() // its runs on GOMAXPROCS goroutines, beside the other simulations
 	n := 200
 	if testing.Short() {
 		n = 30
 	}
+	// What each run's check needs of its Result (not all 200 Results).
+	type result struct {
+		err    error
+		scored bool
+		reason string
+		ageSD  float64
+		ci     [design.NumCoefs][2]float64
+	}
+	results := simulate(n, func(i int) int { return i }, func(i int) (r result) {
+		res, err := Score(synthRun(t, decisionSpec(uint64(7000+i)), 5))
+		if r.err = err; err == nil {
+			r.scored, r.reason, r.ageSD = res.Scored, res.Reason, res.AgeSD
+			for _, c := range design.Coefs {
+				r.ci[c] = res.Coefficients[c].CI95
+			}
+		}
+		return r
+	})
 	covered, total := 0, 0
-	for i := range n {
+	for i, r := range results {
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		if !r.scored {
+			t.Fatalf("run %d not scored: %s", i, r.reason)
+		}
 		spec := decisionSpec(uint64(7000 + i))
-		res, err := Score(synthRun(t, spec, 5))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !res.Scored {
-			t.Fatalf("run %d not scored: %s", i, res.Reason)
-		}
 		for _, c := range design.Coefs {
 			truth := spec.Effects[c]
 			if c == design.CoefAge {
-				truth = spec.AgeCoef(res.AgeSD)
+				truth = spec.AgeCoef(r.ageSD)
 			}
-			ci := res.Coefficients[c].CI95
+			ci := r.ci[c]
 			if ci[0] <= truth && truth <= ci[1] {
 				covered++
 			}

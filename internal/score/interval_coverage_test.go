@@ -4,9 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -69,6 +67,7 @@ func trueViews(effects [design.NumCoefs]float64, sd float64) [NumViews]float64 {
 // (mean estimate − truth) / truth. Every interval must cover in at least
 // 95% of runs less three binomial standard errors.
 func TestViewIntervalCoverage(t *testing.T) {
+	t.Parallel() // its runs on GOMAXPROCS goroutines, beside the other simulations
 	n := 150
 	if testing.Short() {
 		n = 20
@@ -80,13 +79,20 @@ func TestViewIntervalCoverage(t *testing.T) {
 	// with no effects.
 	var se [NumViews]float64
 	const pilot = 20
-	for i := range pilot {
+	type pilotRun struct {
+		res *Result
+		err error
+	}
+	pilots := simulate(pilot, func(i int) int { return i }, func(i int) pilotRun {
 		a := synthRun(t, nullSpec(uint64(90000+i)), 0)
 		res, err := Score(sumRun(t, a, deltaSpec(uint64(95000+i))))
-		if err != nil {
-			t.Fatal(err)
+		return pilotRun{res, err}
+	})
+	for _, p := range pilots {
+		if p.err != nil {
+			t.Fatal(p.err)
 		}
-		vc := newViewCalc(res.AgeSD, &res.Cov)
+		vc := newViewCalc(p.res.AgeSD, &p.res.Cov)
 		for _, at := range design.Attributes {
 			m := 0.0
 			for _, v := range vc.vars[at] {
@@ -105,73 +111,79 @@ func TestViewIntervalCoverage(t *testing.T) {
 		v := ViewOf(c.Attribute())
 		scale[c] = se[v] / unit[v]
 	}
+	// One default-prompt run and its five intervention runs (k = 0 … 5
+	// SE) a job; what the tallies need of each pair.
+	type pair struct {
+		views, diffs [NumViews]bool
+		est          [NumViews]float64 // estimate − truth
+		zeroLow      bool              // composite interval's lower end 0
+	}
+	type job struct {
+		pairs []pair // by effect size
+		err   error
+	}
+	jobs := simulate(n, func(i int) int { return i }, func(i int) (j job) {
+		j.pairs = make([]pair, len(effectSizes))
+		a := synthRun(t, nullSpec(uint64(100000+i)), 0)
+		ra, err := Score(a)
+		if err != nil {
+			j.err = err
+			return j
+		}
+		for ki, k := range effectSizes {
+			d := deltaSpec(uint64(200000 + 10*i + ki))
+			for _, c := range design.Coefs {
+				d.Effects[c] = k * scale[c] * patternEffects[c]
+			}
+			rb, err := Score(sumRun(t, a, d))
+			if err == nil && !rb.Scored {
+				err = fmt.Errorf("run %d, k %v: %s", i, k, rb.Reason)
+			}
+			var cmp *Comparison
+			if err == nil {
+				cmp, err = Compare(ra, rb)
+			}
+			if err != nil {
+				j.err = err
+				return j
+			}
+			truth := trueViews(d.Effects, rb.AgeSD)
+			pr := &j.pairs[ki]
+			for _, v := range Views {
+				ci, cd := rb.Views[v].CI95, cmp.Views[v].CI95
+				pr.views[v] = ci[0] <= truth[v] && truth[v] <= ci[1]
+				pr.diffs[v] = cd[0] <= truth[v] && truth[v] <= cd[1]
+				pr.est[v] = rb.Views[v].Estimate - truth[v]
+			}
+			pr.zeroLow = rb.Views[Composite].CI95[0] == 0
+		}
+		return j
+	})
 	type tally struct {
 		views, diffs [NumViews]int
 		est          [NumViews]float64
 		zeroLow      int // composite intervals with lower end 0
 	}
 	tallies := make([]tally, len(effectSizes))
-	var mu sync.Mutex
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	var failed error
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range jobs {
-				a := synthRun(t, nullSpec(uint64(100000+i)), 0)
-				ra, err := Score(a)
-				if err != nil {
-					mu.Lock()
-					failed = err
-					mu.Unlock()
-					continue
+	for _, j := range jobs { // in run order: the same sums however scheduled
+		if j.err != nil {
+			t.Fatal(j.err)
+		}
+		for ki := range effectSizes {
+			tl, pr := &tallies[ki], &j.pairs[ki]
+			for _, v := range Views {
+				if pr.views[v] {
+					tl.views[v]++
 				}
-				for ki, k := range effectSizes {
-					d := deltaSpec(uint64(200000 + 10*i + ki))
-					for _, c := range design.Coefs {
-						d.Effects[c] = k * scale[c] * patternEffects[c]
-					}
-					rb, err := Score(sumRun(t, a, d))
-					if err == nil && !rb.Scored {
-						err = fmt.Errorf("run %d, k %v: %s", i, k, rb.Reason)
-					}
-					var cmp *Comparison
-					if err == nil {
-						cmp, err = Compare(ra, rb)
-					}
-					if err != nil {
-						mu.Lock()
-						failed = err
-						mu.Unlock()
-						continue
-					}
-					truth := trueViews(d.Effects, rb.AgeSD)
-					mu.Lock()
-					tl := &tallies[ki]
-					for _, v := range Views {
-						if ci := rb.Views[v].CI95; ci[0] <= truth[v] && truth[v] <= ci[1] {
-							tl.views[v]++
-						}
-						if ci := cmp.Views[v].CI95; ci[0] <= truth[v] && truth[v] <= ci[1] {
-							tl.diffs[v]++
-						}
-						tl.est[v] += rb.Views[v].Estimate - truth[v]
-					}
-					if rb.Views[Composite].CI95[0] == 0 {
-						tl.zeroLow++
-					}
-					mu.Unlock()
+				if pr.diffs[v] {
+					tl.diffs[v]++
 				}
+				tl.est[v] += pr.est[v]
 			}
-		})
-	}
-	for i := range n {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	if failed != nil {
-		t.Fatal(failed)
+			if pr.zeroLow {
+				tl.zeroLow++
+			}
+		}
 	}
 	// 95% less three binomial standard errors: 89.7% at 150 runs, 80.4%
 	// at 20 (the figures in METHODOLOGY.md, at 400 runs, are all ≥ 93%).

@@ -4,9 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"runtime"
 	"strings"
-	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -132,6 +130,7 @@ func questionGapSE(t *testing.T, spec synth.Spec, decisions int) ([NumViews]floa
 // in at least 95% of trials less three binomial standard errors (decision
 // runs: 92%).
 func TestQuestionViewCoverage(t *testing.T) {
+	t.Parallel() // its runs on GOMAXPROCS goroutines, beside the other simulations
 	n := 12
 	if testing.Short() {
 		n = 5
@@ -162,51 +161,41 @@ func TestQuestionViewCoverage(t *testing.T) {
 		type tally struct {
 			cover  [NumViews]int
 			trials int
+			err    error
 		}
-		tallies := make([]tally, len(effectSizes))
-		var mu sync.Mutex
-		var failed error
-		jobs := make(chan [2]int)
-		var wg sync.WaitGroup
-		for range runtime.GOMAXPROCS(0) {
-			wg.Go(func() {
-				for j := range jobs {
-					i, ki := j[0], j[1]
-					var eff [design.NumCoefs]float64
-					for _, c := range design.Coefs {
-						eff[c] = effectSizes[ki] * scale[c] * patternEffects[c]
-					}
-					qs, sd, err := simulatedQuestions(t, questionSpec(uint64(300000+100*i+ki+1000*decisions), eff), decisions)
-					if err != nil {
-						mu.Lock()
-						failed = err
-						mu.Unlock()
-						continue
-					}
-					truth := trueViews(eff, sd)
-					mu.Lock()
-					tl := &tallies[ki]
-					for _, q := range qs {
-						tl.trials++
-						for _, v := range Views {
-							if ci := q[v].CI95; ci[0] <= truth[v] && truth[v] <= ci[1] {
-								tl.cover[v]++
-							}
-						}
-					}
-					mu.Unlock()
-				}
-			})
-		}
-		for i := range n {
-			for ki := range effectSizes {
-				jobs <- [2]int{i, ki}
+		// Run i at effect size ki is job i·len(effectSizes) + ki.
+		jobs := simulate(n*len(effectSizes), func(j int) int { return j }, func(j int) (tl tally) {
+			i, ki := j/len(effectSizes), j%len(effectSizes)
+			var eff [design.NumCoefs]float64
+			for _, c := range design.Coefs {
+				eff[c] = effectSizes[ki] * scale[c] * patternEffects[c]
 			}
-		}
-		close(jobs)
-		wg.Wait()
-		if failed != nil {
-			t.Fatal(failed)
+			qs, sd, err := simulatedQuestions(t, questionSpec(uint64(300000+100*i+ki+1000*decisions), eff), decisions)
+			if err != nil {
+				tl.err = err
+				return tl
+			}
+			truth := trueViews(eff, sd)
+			for _, q := range qs {
+				tl.trials++
+				for _, v := range Views {
+					if ci := q[v].CI95; ci[0] <= truth[v] && truth[v] <= ci[1] {
+						tl.cover[v]++
+					}
+				}
+			}
+			return tl
+		})
+		tallies := make([]tally, len(effectSizes))
+		for j, jt := range jobs {
+			if jt.err != nil {
+				t.Fatal(jt.err)
+			}
+			tl := &tallies[j%len(effectSizes)]
+			tl.trials += jt.trials
+			for _, v := range Views {
+				tl.cover[v] += jt.cover[v]
+			}
 		}
 		kind := "log-probability"
 		if decisions > 0 {

@@ -13,21 +13,31 @@ import (
 // interaction planted (the age slope 0.15 logit per decade steeper for
 // women in every scenario) that test finds it, and only that one.
 func TestStructureTests(t *testing.T) {
-	t.Parallel() // one goroutine, own seeds: beside the other such simulations, GOMAXPROCS at a time
+	t.Parallel() // its runs on GOMAXPROCS goroutines, beside the other simulations
 	n := 60
 	if testing.Short() {
 		n = 15
 	}
-	rejected := map[string]int{}
-	for i := range n {
+	type result struct {
+		tests []StructureTest
+		err   error
+	}
+	results := simulate(n, func(i int) int { return i }, func(i int) result {
 		res, err := Score(synthRun(t, nullSpec(uint64(6000+i)), 0))
 		if err != nil {
-			t.Fatal(err)
+			return result{err: err}
 		}
-		if len(res.Structure) != 6 {
-			t.Fatalf("%d structure tests", len(res.Structure))
+		return result{tests: res.Structure}
+	})
+	rejected := map[string]int{}
+	for _, r := range results {
+		if r.err != nil {
+			t.Fatal(r.err)
 		}
-		for _, st := range res.Structure {
+		if len(r.tests) != 6 {
+			t.Fatalf("%d structure tests", len(r.tests))
+		}
+		for _, st := range r.tests {
 			if st.P <= 0.05 {
 				rejected[st.Name]++
 			}

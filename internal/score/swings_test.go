@@ -42,7 +42,7 @@ func none(design.Cell) float64 { return 0 }
 // of pairs, for known parameters, against the frequencies of a seeded
 // simulation of the null (logits N(μ, σ²); five sampled answers a cell).
 func TestSwingNullExact(t *testing.T) {
-	t.Parallel() // one goroutine, own seeds: beside the other such simulations, GOMAXPROCS at a time
+	t.Parallel() // its simulations on GOMAXPROCS goroutines, beside the other simulations
 	reps := 3000
 	if testing.Short() {
 		reps = 600
@@ -63,8 +63,9 @@ func TestSwingNullExact(t *testing.T) {
 			wantPairs, wantAny = logitNull(design.NumCells, tc.mu, tc.sigma)
 		}
 		var gotAny, gotPairs, sqPairs [SwingSteps]float64
-		for range reps {
-			qs := questionSwings(0, simQuestion(rng, tc.mu, tc.sigma, none, tc.decision), tc.decision)
+		sims := simulate(reps, func(int) *QuestionCells { return simQuestion(rng, tc.mu, tc.sigma, none, tc.decision) },
+			func(qc *QuestionCells) QuestionSwings { return questionSwings(0, qc, tc.decision) })
+		for _, qs := range sims {
 			for k := range SwingSteps {
 				gotPairs[k] += float64(qs.Pairs[k]) / float64(reps)
 				sqPairs[k] += float64(qs.Pairs[k]) * float64(qs.Pairs[k]) / float64(reps)
@@ -97,7 +98,7 @@ func TestSwingNullExact(t *testing.T) {
 // 90% of runs and averages what the reference expects; with a planted
 // race effect it is beyond the range.
 func TestSwingReference(t *testing.T) {
-	t.Parallel() // one goroutine, own seeds: beside the other such simulations, GOMAXPROCS at a time
+	t.Parallel() // its simulations on GOMAXPROCS goroutines, beside the other simulations
 	runs := 200
 	if testing.Short() {
 		runs = 30
@@ -114,15 +115,22 @@ func TestSwingReference(t *testing.T) {
 		beyond, more := 0, 0
 		planRatio := 0.0
 		var obsPairs, expPairs [SwingSteps]float64
-		for range runs {
-			cells := map[int]*QuestionCells{}
-			planted := map[int]*QuestionCells{}
+		// The runs drawn one after the other from rng, their swings on
+		// GOMAXPROCS goroutines, the tallies in run order.
+		type drawn struct{ null, planted map[int]*QuestionCells }
+		sims := simulate(runs, func(int) drawn {
+			d := drawn{map[int]*QuestionCells{}, map[int]*QuestionCells{}}
 			for q := range 70 {
 				mu, sigma := -2+5*rng.Float64(), 0.2+rng.Float64()
-				cells[q] = simQuestion(rng, mu, sigma, none, decision)
-				planted[q] = simQuestion(rng, mu, sigma, black, decision)
+				d.null[q] = simQuestion(rng, mu, sigma, none, decision)
+				d.planted[q] = simQuestion(rng, mu, sigma, black, decision)
 			}
-			s := RunSwings(cells, decision)
+			return d
+		}, func(d drawn) [2]*Swings {
+			return [2]*Swings{RunSwings(d.null, decision), RunSwings(d.planted, decision)}
+		})
+		for _, sim := range sims {
+			s := sim[0]
 			if s.Reference != 70 {
 				t.Fatalf("%d questions with a reference, want 70", s.Reference)
 			}
@@ -139,7 +147,7 @@ func TestSwingReference(t *testing.T) {
 					expPairs[k] += q.NullPairs[k]
 				}
 			}
-			p := RunSwings(planted, decision)
+			p := sim[1]
 			if p.WithReference(5) > p.Hi95[5] {
 				beyond++
 			}

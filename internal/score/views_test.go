@@ -119,23 +119,39 @@ func gapSE(res *Result) float64 {
 // among the best runs is not decided by noise. Without the correction the
 // same runs average about 0.8.
 func TestNullCompositeBias(t *testing.T) {
-	t.Parallel() // one goroutine, own seeds: beside the other such simulations, GOMAXPROCS at a time
+	t.Parallel() // its runs on GOMAXPROCS goroutines, beside the other simulations
 	n := 100
 	if testing.Short() {
 		n = 20
 	}
-	var comp, raw, se, coefSE, paper float64
-	for i := range n {
+	type result struct {
+		err                  error
+		comp, raw, se, paper float64
+		coefSE               [design.NumCoefs]float64
+	}
+	results := simulate(n, func(i int) int { return i }, func(i int) (r result) {
 		res, err := Score(synthRun(t, nullSpec(uint64(5000+i)), 0))
-		if err != nil {
-			t.Fatal(err)
+		if r.err = err; err != nil {
+			return r
 		}
-		comp += res.Views[Composite].Estimate
-		raw += res.Definitions[DefUndebiased]
-		se += gapSE(res)
-		paper += res.Definitions[DefPaper]
+		r.comp, r.raw, r.se, r.paper = res.Views[Composite].Estimate, res.Definitions[DefUndebiased], gapSE(res), res.Definitions[DefPaper]
 		for _, c := range design.Coefs {
-			coefSE += res.Coefficients[c].SE / float64(design.NumCoefs)
+			r.coefSE[c] = res.Coefficients[c].SE
+		}
+		return r
+	})
+	// Summed in run order: the same sums whatever the scheduling.
+	var comp, raw, se, coefSE, paper float64
+	for _, r := range results {
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		comp += r.comp
+		raw += r.raw
+		se += r.se
+		paper += r.paper
+		for _, c := range design.Coefs {
+			coefSE += r.coefSE[c] / float64(design.NumCoefs)
 		}
 	}
 	ratio := comp / se
