@@ -18,6 +18,7 @@ func TestCoverage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("coverage simulation: 240 fits")
 	}
+	t.Parallel() // own seeds: beside TestRankSetCoverage
 	start := time.Now()
 	drops := []float64{0, 0.1, 0, 0.25, 0, 0.4}
 	const runs = 240

@@ -100,6 +100,7 @@ func trueRanks(truth []float64) []int {
 // before. 100 boards of 25 runs by default (20 with -short); the 400-run
 // figures in METHODOLOGY.md: -args -rank-runs=400 -rank-boards=40.
 func TestRankSetCoverage(t *testing.T) {
+	t.Parallel() // own seeds: beside TestCoverage
 	n, boards := 25, 100
 	if testing.Short() {
 		boards = 20
