@@ -88,13 +88,18 @@ func rubricOrMethodology() string {
 
 // TestAxe injects axe-core into pages of the site and requires no
 // violation of any of its rules (WCAG 2.x A and AA, and best practices),
-// in light and dark mode and at 1280 and 375 px wide.
+// in light and dark mode and at 1280 and 375 px wide. Each page in each
+// mode is a parallel subtest (TestAxe/1280px-light/index.html), checked
+// in a tab lent by its mode's pool: as many pages at once as go test's
+// -parallel.
 func TestAxe(t *testing.T) {
+	t.Parallel()
 	src, err := os.ReadFile(npmFile(t, "axe-core/axe.min.js"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := sitePages(t)
+	browser(t) // skip before the subtests when there is no chromium
 	for _, mode := range []struct {
 		width  int64
 		scheme string
@@ -106,13 +111,19 @@ func TestAxe(t *testing.T) {
 		{375, "dark", false},
 	} {
 		t.Run(fmt.Sprintf("%dpx-%s", mode.width, mode.scheme), func(t *testing.T) {
-			tb := newTab(t, mode.width, 900, mode.scheme)
+			t.Parallel()
+			pool := &tabPool{owner: t, width: mode.width, height: 900, scheme: mode.scheme}
 			pages := axePages(p)
 			if !mode.all {
 				pages = pages[:4]
 			}
 			for _, page := range pages {
-				axeCheck(t, tb, src, siteDir, page)
+				t.Run(page, func(t *testing.T) {
+					t.Parallel()
+					tb := pool.get(t)
+					defer pool.put(tb)
+					axeCheck(t, tb, src, siteDir, page)
+				})
 			}
 		})
 	}

@@ -66,7 +66,9 @@ func Chromium() string {
 // Flags are the command-line flags chromium is started with: headless, no
 // GPU, and nothing that would talk to the network by itself (QUIC,
 // background networking, component updates, sync), so that any request the
-// tests see comes from the page.
+// tests see comes from the page. Tabs open side by side are not treated
+// as in the background (timers slowed to one a second, animation frames
+// stopped): the tests run pages in several tabs at once.
 var Flags = []chromedp.ExecAllocatorOption{
 	chromedp.Headless,
 	chromedp.NoSandbox,
@@ -78,6 +80,9 @@ var Flags = []chromedp.ExecAllocatorOption{
 	chromedp.Flag("disable-component-update", true),
 	chromedp.Flag("disable-sync", true),
 	chromedp.Flag("disable-dev-shm-usage", true),
+	chromedp.Flag("disable-background-timer-throttling", true),
+	chromedp.Flag("disable-backgrounding-occluded-windows", true),
+	chromedp.Flag("disable-renderer-backgrounding", true),
 }
 
 // StartBrowser starts chromium with Flags, a fresh profile folder and the

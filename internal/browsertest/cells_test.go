@@ -106,6 +106,7 @@ func lpText(lp float64) string {
 // answer form's log-probability, the numbers of the run's own file; a click
 // on a grid cell shows that cell's and puts it in the URL.
 func TestCellTranscript(t *testing.T) {
+	t.Parallel()
 	id := committedRun(t, run.Logprob)
 	r, rows := loadRun(t, id, 0)
 	page := "runs/" + id + "/q0.html"
@@ -157,6 +158,7 @@ func TestCellTranscript(t *testing.T) {
 // the URL. On a sampled-answer run, every answer is listed with how it
 // was counted.
 func TestCellsSideBySide(t *testing.T) {
+	t.Parallel()
 	id := committedRun(t, run.Logprob)
 	_, rows := loadRun(t, id, 0)
 	page := "runs/" + id + "/q0.html"

@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,9 +46,16 @@ const gridColoursJS = `(() => {
 // every cell still has the colour of its difference's bucket, and the
 // cell's transcript colours the difference alike (cells.js).
 func TestGridColours(t *testing.T) {
+	t.Parallel()
 	// Runs of strong and of no effects: many row classes, and nearly
 	// every cell on the table's.
-	ids := []string{committedRun(t, run.Logprob), "ager-20b-explicit", "fair-7b-explicit", "skew-13b-explicit"}
+	// Each once: the committed log-probability run may be one of them.
+	var ids []string
+	for _, id := range []string{committedRun(t, run.Logprob), "ager-20b-explicit", "fair-7b-explicit", "skew-13b-explicit"} {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
 	tb := newTab(t, 1280, 900, "light")
 	for _, id := range ids {
 		for _, q := range []string{"0", "3"} {

@@ -93,6 +93,7 @@ func hostileSite(t *testing.T) (dir string, q int) {
 // link, the only scripts are the site's own, and the hostile text is shown
 // as text.
 func TestHostileTranscriptRunsNothing(t *testing.T) {
+	t.Parallel()
 	browser(t) // skip before building when there is no chromium
 	dir, q := hostileSite(t)
 	qs := "q" + strconv.Itoa(q)

@@ -99,6 +99,7 @@ const phoneLayoutJS = `new Promise(done => requestAnimationFrame(() => requestAn
 // light and dark mode: the page never scrolls sideways, and a table wider
 // than its box (which then scrolls inside it) shows a cue saying so.
 func TestEveryKindAtPhoneWidth(t *testing.T) {
+	t.Parallel()
 	pages := kindPages(t)
 	for _, k := range goldenKinds(t) {
 		if len(pages[k]) == 0 {
@@ -137,6 +138,7 @@ func TestEveryKindAtPhoneWidth(t *testing.T) {
 // links lead to pages of the folder, not to the file system's root as
 // base_path's "/" would.
 func TestNotFoundFromFile(t *testing.T) {
+	t.Parallel()
 	tb := newTab(t, phoneW, 800, "light")
 	tb.open(siteDir, "404.html")
 	type nf struct {
@@ -164,6 +166,7 @@ func TestNotFoundFromFile(t *testing.T) {
 // navigation is in the same place on each (it never moves beside the
 // title on one page and under it on another).
 func TestHeaderStable(t *testing.T) {
+	t.Parallel()
 	pages := kindPages(t)
 	tb := newTab(t, 1280, 800, "light")
 	type rect struct {
@@ -190,6 +193,7 @@ func TestHeaderStable(t *testing.T) {
 // everything under them, the charts as well as the tables, and a filter
 // that leaves no run says what to change instead of showing empty tables.
 func TestFiltersFilterEverything(t *testing.T) {
+	t.Parallel()
 	tb := newTab(t, 1280, 900, "light")
 	tb.open(siteDir, "index.html")
 	type state struct {

@@ -16,6 +16,7 @@ func layoutPages(p Pages) []string {
 // window, at 320 and 375 px (phones: a wide table scrolls inside its .table-wrap,
 // not the page) and at 1024 and 1280 px (where the tables must fit).
 func TestNoHorizontalOverflow(t *testing.T) {
+	t.Parallel()
 	p := sitePages(t)
 	for _, width := range []int64{320, 375, 1024, 1280} {
 		tb := newTab(t, width, 800, "light")
@@ -56,6 +57,7 @@ func checkOverflow(t *testing.T, tb *tab, dir, page string, width int64) {
 // TestStickyTableHeader scrolls a long table (a run's 70 scenarios) and
 // requires its header row to stay in view.
 func TestStickyTableHeader(t *testing.T) {
+	t.Parallel()
 	p := sitePages(t)
 	for _, width := range []int64{1280, 375} {
 		tb := newTab(t, width, 800, "light")
@@ -92,6 +94,7 @@ func TestStickyTableHeader(t *testing.T) {
 // moves focus to the main content, and every element that takes focus
 // shows a visible focus indicator.
 func TestKeyboard(t *testing.T) {
+	t.Parallel()
 	p := sitePages(t)
 	tb := newTab(t, 1280, 900, "light")
 	for _, page := range []string{"index.html", p.Scenario, p.Run} {

@@ -14,6 +14,7 @@ import (
 // not a file:// URL (the site must work offline and load nothing from
 // elsewhere).
 func TestPagesLoadCleanly(t *testing.T) {
+	t.Parallel()
 	p := sitePages(t)
 	tb := newTab(t, 1280, 900, "light")
 	for _, page := range layoutPages(p) {
@@ -65,6 +66,7 @@ func runsOf(rows []boardRow) []string {
 // TestSortColumn clicks column headers of the leaderboard and reads the
 // order of the rows before and after.
 func TestSortColumn(t *testing.T) {
+	t.Parallel()
 	tb := newTab(t, 1280, 900, "light")
 	tb.open(siteDir, "index.html")
 	// Column 1 is the model (a text column), column 2 the board's view, the
@@ -140,6 +142,7 @@ func keysOf(t *testing.T, rows []boardRow) []float64 {
 // every prompt variant and view and checks that each lands on its
 // pre-rendered page, marked current.
 func TestSwitchViewAndVariant(t *testing.T) {
+	t.Parallel()
 	tb := newTab(t, 1280, 900, "light")
 	tb.open(siteDir, "index.html")
 	type state struct {
@@ -201,6 +204,7 @@ func TestSwitchViewAndVariant(t *testing.T) {
 // and its second line, and the rows come in the order of that column
 // (signed, with a true minus sign).
 func TestSortKeepsHeaderLinks(t *testing.T) {
+	t.Parallel()
 	p := sitePages(t)
 	tb := newTab(t, 1280, 900, "light")
 	tb.open(siteDir, p.Compare)

@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
@@ -65,6 +65,11 @@ func stopBrowser() {
 
 // browser returns the shared headless chromium, started on first use, or
 // skips the test when chromium is not installed.
+//
+// Every test of this package calls t.Parallel: as many run at once as go
+// test's -parallel (GOMAXPROCS by default), each in its own tabs of this
+// one browser, over the built sites, which no test writes. A test's
+// failures name its pages, so they read the same whatever ran beside it.
 func browser(t *testing.T) context.Context {
 	t.Helper()
 	if Chromium() == "" {
@@ -84,30 +89,39 @@ func browser(t *testing.T) context.Context {
 // go to a file:// URL, and dialogs (alert, confirm, prompt), which are
 // dismissed.
 type tab struct {
-	t *testing.T
-	// base is the tab, without a deadline; ctx bounds the actions on the
-	// current page (see setPage).
-	base       context.Context
-	ctx        context.Context
-	cancelPage context.CancelFunc
-	page       string
+	// t is the test the tab reports to: the one that opened it, or the
+	// subtest that took it from a tabPool.
+	t   *testing.T
+	ctx context.Context // the tab, without a deadline
 
-	mu       sync.Mutex
+	mu sync.Mutex
+	// page is the page open; busy is what the tab waits on chromium for,
+	// and since when ("" when idle), for the progress lines of stillWaiting.
+	page     string
+	busy     string
+	since    time.Time
 	errors   []string
 	requests []string
 	dialogs  []string
 }
 
-// pageTimeout bounds the actions on one page. It is generous, since a
-// busy 2-core machine can take many times longer than an idle one; when it
-// is exceeded the failure names the page. There is no deadline over a
-// whole test.
-const pageTimeout = 4 * time.Minute
+// stillWaiting is how often a tab that is waiting on chromium says so, and
+// for which page. It is a progress line, not a deadline: no test fails for
+// taking long (a busy 2-core machine can take many times longer than an
+// idle one). A page that hangs is ended by go test's -timeout, and these
+// lines name it.
+const stillWaiting = time.Minute
 
 // newTab opens a tab with a viewport of the given size (CSS pixels) and
-// colour scheme ("light" or "dark"); it closes when the test ends. The
-// actions on each page have pageTimeout.
+// colour scheme ("light" or "dark"); it closes when the test ends.
 func newTab(t *testing.T, width, height int64, scheme string) *tab {
+	t.Helper()
+	return openTab(t, t, width, height, scheme)
+}
+
+// openTab opens a tab that reports to t and closes when owner ends (owner
+// is t, or a test whose subtests share the tab through a tabPool).
+func openTab(owner, t *testing.T, width, height int64, scheme string) *tab {
 	t.Helper()
 	tb := &tab{t: t}
 	var dismiss func()
@@ -151,70 +165,94 @@ func newTab(t *testing.T, width, height int64, scheme string) *tab {
 	dismiss = func() {
 		chromedp.Call(tctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
 	}
-	t.Cleanup(cancel)
-	// Open the tab with no deadline, so that the deadline below bounds the
-	// actions and does not close the tab.
-	if err := chromedp.Do(tctx); err != nil {
-		t.Fatal(err)
-	}
-	tb.base = tctx
-	t.Cleanup(func() {
-		if tb.cancelPage != nil {
-			tb.cancelPage()
+	owner.Cleanup(cancel)
+	tb.ctx = tctx
+	tb.page = fmt.Sprintf("new tab %dx%d %s", width, height, scheme)
+	watch(owner, tb)
+	tb.run("opening the tab", func() error {
+		if err := chromedp.Do(tctx); err != nil {
+			return err
 		}
+		// Tabs run side by side (t.Parallel): each acts as the focused
+		// page, as a reader's one window is, for :focus-visible and focus
+		// events (TestKeyboard).
+		if _, err := chromedp.Call(tctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
+			return err
+		}
+		return Emulate(tctx, width, height, scheme)
 	})
-	tb.setPage(fmt.Sprintf("new tab %dx%d %s", width, height, scheme))
-	if err := Emulate(tb.ctx, width, height, scheme); err != nil {
-		tb.fail("emulating the viewport", err)
-	}
 	return tb
 }
 
-// setPage starts the deadline of the actions on a page, named in errors
-// and in the progress lines of go test -v.
-func (tb *tab) setPage(name string) {
-	if tb.cancelPage != nil {
-		tb.cancelPage()
-	}
-	tb.page = name
-	tb.ctx, tb.cancelPage = context.WithTimeout(tb.base, pageTimeout)
+// watch writes a progress line on owner every stillWaiting while tb waits
+// on chromium, until owner ends.
+func watch(owner *testing.T, tb *tab) {
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(stillWaiting)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+				tb.mu.Lock()
+				page, busy, since := tb.page, tb.busy, tb.since
+				tb.mu.Unlock()
+				if d := time.Since(since); busy != "" && d >= stillWaiting {
+					owner.Logf("%s: %s: still waiting on chromium after %v", page, busy, d.Round(time.Second))
+				}
+			}
+		}
+	}()
+	owner.Cleanup(func() { close(stop); <-done })
 }
 
-// fail ends the test with an error that names the page, and says so
-// plainly when the page's deadline passed.
-func (tb *tab) fail(what string, err error) {
+// run runs f, an exchange with chromium on the page open, as what, and
+// fails the test, naming the page, on its error.
+func (tb *tab) run(what string, f func() error) {
 	tb.t.Helper()
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(tb.ctx.Err(), context.DeadlineExceeded) {
-		tb.t.Fatalf("%s: %s: chromium did not finish within %v on this page (a very busy machine, or the page hangs): %v", tb.page, what, pageTimeout, err)
+	tb.mu.Lock()
+	tb.busy, tb.since = what, time.Now()
+	tb.mu.Unlock()
+	err := f()
+	tb.mu.Lock()
+	tb.busy = ""
+	page := tb.page
+	tb.mu.Unlock()
+	if err != nil {
+		tb.t.Fatalf("%s: %s: %v", page, what, err)
 	}
-	tb.t.Fatalf("%s: %s: %v", tb.page, what, err)
 }
 
 // do runs actions, failing the test on an error.
 func (tb *tab) do(actions ...chromedp.Action[chromedp.Void]) {
 	tb.t.Helper()
-	if err := chromedp.Do(tb.ctx, actions...); err != nil {
-		tb.fail("browser action", err)
-	}
+	tb.run("browser action", func() error { return chromedp.Do(tb.ctx, actions...) })
 }
 
 // open loads a page of the site in dir (a path relative to the site root,
 // optionally with a #fragment) and waits for its load event.
 func (tb *tab) open(dir, page string) {
 	tb.t.Helper()
-	tb.setPage(page)
+	tb.mu.Lock()
+	tb.page = page
+	tb.mu.Unlock()
 	start := time.Now()
-	tb.do(chromedp.Navigate(FileURL(dir, page)))
+	tb.run("opening the page", func() error { return chromedp.Do(tb.ctx, chromedp.Navigate(FileURL(dir, page))) })
 	tb.t.Logf("opened %s (%v)", page, time.Since(start).Round(time.Millisecond))
 }
 
 // eval evaluates a JavaScript expression and decodes its value into T.
 func eval[T any](tb *tab, expr string) T {
 	tb.t.Helper()
-	v, err := chromedp.Run(tb.ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
-	if err != nil {
-		tb.fail(fmt.Sprintf("evaluating %.80s…", expr), err)
-	}
+	var v T
+	tb.run(fmt.Sprintf("evaluating %.80s…", expr), func() error {
+		var err error
+		v, err = chromedp.Run(tb.ctx, chromedp.Evaluate[T](expr, chromedp.EvalAwaitPromise))
+		return err
+	})
 	return v
 }
 
@@ -222,10 +260,44 @@ func eval[T any](tb *tab, expr string) T {
 // new page's load event.
 func (tb *tab) clickAndLoad(sel string) {
 	tb.t.Helper()
-	if _, err := chromedp.Run(tb.ctx, chromedp.WaitEvent(page.LoadEventFired, nil,
-		chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible))); err != nil {
-		tb.fail("clicking "+sel, err)
+	tb.run("clicking "+sel, func() error {
+		_, err := chromedp.Run(tb.ctx, chromedp.WaitEvent(page.LoadEventFired, nil,
+			chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)))
+		return err
+	})
+}
+
+// tabPool lends tabs of one viewport and colour scheme to parallel
+// subtests of owner, opening one only when every tab is lent; they close
+// when owner ends.
+type tabPool struct {
+	owner         *testing.T
+	width, height int64
+	scheme        string
+
+	mu   sync.Mutex
+	free []*tab
+}
+
+// get lends a tab to t, which gives it back with put.
+func (p *tabPool) get(t *testing.T) *tab {
+	t.Helper()
+	p.mu.Lock()
+	if n := len(p.free); n > 0 {
+		tb := p.free[n-1]
+		p.free = p.free[:n-1]
+		p.mu.Unlock()
+		tb.t = t
+		return tb
 	}
+	p.mu.Unlock()
+	return openTab(p.owner, t, p.width, p.height, p.scheme)
+}
+
+func (p *tabPool) put(tb *tab) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.free = append(p.free, tb)
 }
 
 // checkClean fails the test for any console error, uncaught exception,

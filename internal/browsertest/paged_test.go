@@ -81,6 +81,7 @@ var (
 // script's help: its "next" link on page 1 opens page 2, which says it
 // shows places 3–4 (or 3 alone), and its "previous" link there leads back.
 func TestPagedListings(t *testing.T) {
+	t.Parallel()
 	dir := pagedSite(t)
 	pages := pagedPages(t)
 	for _, width := range []int64{320, 1280} {
@@ -146,6 +147,7 @@ func TestPagedListings(t *testing.T) {
 // later part than the first, and the same entries as in the committed
 // site, whose index is one file.
 func TestSearchInParts(t *testing.T) {
+	t.Parallel()
 	dir := pagedSite(t)
 	parts, err := filepath.Glob(filepath.Join(dir, "data", "search-index-*.js"))
 	if err != nil || len(parts) < 3 {

@@ -12,6 +12,7 @@ const phoneW, phoneH = 375, 667
 // first row's rank, model and score to be inside the first screen, not
 // covered by anything, and the page not to scroll sideways.
 func TestPhoneFirstScreen(t *testing.T) {
+	t.Parallel()
 	tb := newTab(t, phoneW, phoneH, "light")
 	for _, page := range existing("index.html", "board/explicit-race.html", "board/implicit-composite.html") {
 		tb.open(siteDir, page)
@@ -102,6 +103,7 @@ func setField(tb *tab, sel, js string) {
 // leaderboard at phone width, and checks the rows and columns shown, the
 // address, a fresh load of that address, and the tabs carrying it.
 func TestBoardFilters(t *testing.T) {
+	t.Parallel()
 	tb := newTab(t, phoneW, phoneH, "light")
 	tb.open(siteDir, "index.html")
 	s := readBoard(tb)
@@ -172,6 +174,7 @@ func TestBoardFilters(t *testing.T) {
 // TestPhoneMitigationFits requires the mitigation page's paired
 // comparisons to fit a phone's width without scrolling sideways.
 func TestPhoneMitigationFits(t *testing.T) {
+	t.Parallel()
 	tb := newTab(t, phoneW, phoneH, "light")
 	tb.open(siteDir, "mitigation.html")
 	widths := eval[[]int](tb, `Array.from(document.querySelectorAll("table.pair")).map(t => Math.round(t.getBoundingClientRect().width))`)
@@ -194,6 +197,7 @@ func TestPhoneMitigationFits(t *testing.T) {
 // every score is labelled with its column's heading. At 1280 px the board
 // is a table again, one line of cells per run.
 func TestBoardCardsAtPhoneWidth(t *testing.T) {
+	t.Parallel()
 	type board struct {
 		Wrap, Client int
 		Rows         int
@@ -256,6 +260,7 @@ func TestBoardCardsAtPhoneWidth(t *testing.T) {
 // "overflows" — the class the stylesheet's fallback cue keys on — and
 // hiding the board's columns until it fits unmarks it.
 func TestScrollCueWithoutScrollState(t *testing.T) {
+	t.Parallel()
 	type marks struct {
 		Wrong       []string
 		Over, Fits  int
@@ -305,6 +310,7 @@ func TestScrollCueWithoutScrollState(t *testing.T) {
 // units) is at least 11 px, all shown at one width (one scale on screen);
 // at 1280 px they stand side by side.
 func TestGroupPlotsFitPhone(t *testing.T) {
+	t.Parallel()
 	type plots struct {
 		Page, Inner int
 		Widths      []float64

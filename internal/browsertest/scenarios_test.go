@@ -13,6 +13,7 @@ import (
 // the rows in that column's order, ascending then descending, with every
 // question still there.
 func TestSortScenarioViews(t *testing.T) {
+	t.Parallel()
 	p := sitePages(t)
 	page := "runs/" + p.RunID + "/scenarios.html"
 	tb := newTab(t, 1280, 900, "light")

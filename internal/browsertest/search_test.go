@@ -31,6 +31,7 @@ const searchStateJS = `(() => {
 // its baseline prompt) among the results, puts the query in the URL, and the result opens the page,
 // with no request leaving file://. A word in no entry finds nothing.
 func TestSearch(t *testing.T) {
+	t.Parallel()
 	p := sitePages(t)
 	html, err := os.ReadFile(filepath.Join(siteDir, filepath.FromSlash(p.Prompt)))
 	if err != nil {

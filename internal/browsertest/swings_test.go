@@ -98,6 +98,7 @@ func pageCells(t *testing.T, r *run.Run) map[int]*score.QuestionCells {
 // threshold opens at it; a row's largest swing opens its two cells side
 // by side.
 func TestSwingFinder(t *testing.T) {
+	t.Parallel()
 	id := committedRun(t, run.Logprob)
 	fsys := os.DirFS(filepath.Join(repo, "runs"))
 	r, err := run.Load(fsys, "runs", id)
@@ -185,6 +186,7 @@ const swingPairsJS = `(() => { const d = document.getElementById("sw-pairs"); re
 // largest first; the page's own threshold changes the list and the URL,
 // and a pair's link shows its two cells side by side. On both kinds of run.
 func TestSwingPairs(t *testing.T) {
+	t.Parallel()
 	for _, scoring := range []run.Scoring{run.Logprob, run.Decision} {
 		id := committedRun(t, scoring)
 		r, err := run.Load(os.DirFS(filepath.Join(repo, "runs")), "runs", id)

@@ -49,6 +49,7 @@ func choose(tb *tab, name, value string) {
 // form and by a shared link, and checks the variants shown and the count;
 // then the same filter on a transcript page.
 func TestVariantFilter(t *testing.T) {
+	t.Parallel()
 	p := sitePages(t)
 	tb := newTab(t, 1280, 900, "light")
 	tb.open(siteDir, p.Prompt)
@@ -204,6 +205,7 @@ func checkTarget(t *testing.T, tb *tab, what, want string) {
 // (on a prompt page) while a filter that hides the variant is active, and
 // checks that the variant is the :target, shown, in view and marked.
 func TestDeepLink(t *testing.T) {
+	t.Parallel()
 	p := sitePages(t)
 	const id = "age-60-male-white"
 	for _, width := range []int64{1280, 375} {

@@ -52,6 +52,7 @@ func onePerKind(t *testing.T, dir string) []string {
 // with the Nu Html Checker (npm vnu-jar, run with the machine's java), in
 // one run of the checker.
 func TestNuHTMLChecker(t *testing.T) {
+	t.Parallel()
 	jar := npmFile(t, "vnu-jar/build/dist/vnu.jar")
 	java, err := exec.LookPath("java")
 	if err != nil {
