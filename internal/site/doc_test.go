@@ -90,6 +90,7 @@ func phaseNames() []string {
 // progress lines of a build name the phases of phases.go, in order, and
 // an error names the phase it stopped in.
 func TestDocListsPhases(t *testing.T) {
+	t.Parallel()
 	want := phaseNames()
 	if strings.Join(want, " ") != "load runs boards assemble render write" {
 		t.Errorf("phases %v: the test's claims below are of another list", want)

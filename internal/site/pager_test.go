@@ -77,6 +77,7 @@ func pagedFixtureSite(t *testing.T) map[string][]byte {
 // other link resolves and no id repeats (crawl.Site over the whole site),
 // and a run page's link to its board reaches the page with its row.
 func TestPaginationKeepsTheReading(t *testing.T) {
+	t.Parallel()
 	skipWholeSitesUnderRace(t)
 	whole := fixtureSite(t)
 	paged := pagedFixtureSite(t)

@@ -56,6 +56,7 @@ var cellID = regexp.MustCompile(`^<td(?: class=(?:[^ >"]+|"[^"]*"))? id=([a-z0-9
 // sentence says so), unparsed sampled answers — and links the run's
 // per-prompt file for the numbers it leaves out.
 func TestScenarioGridNotes(t *testing.T) {
+	t.Parallel()
 	skipWholeSitesUnderRace(t)
 	rows := referenceRows(t)
 	lowAt, unparsedAt := 5, 7

@@ -19,7 +19,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/discrimeval/leaderboard/internal/board"
-	"github.com/discrimeval/leaderboard/internal/cache"
 	"github.com/discrimeval/leaderboard/internal/crawl"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
@@ -187,9 +186,20 @@ var (
 
 // fixtureSite is the fixture's site, built once without a cache for the
 // tests that only read it, and as the clean build the others compare with.
+// Under the race detector with -short (make race) it is the one
+// whole-site build, made with an empty cache (cachedFixtureSite), so that
+// the cache's captures run under the detector with the rest of the
+// build's concurrent code; the plain run checks that such a build is the
+// clean one (TestCacheNeverChangesTheSite).
 func fixtureSite(t testing.TB) map[string][]byte {
 	siteOnce.Do(func() {
 		siteProcs = runtime.GOMAXPROCS(0)
+		if raceDetector && testing.Short() {
+			cs := cachedFixtureSite(t)
+			siteProgress.WriteString(cs.progress)
+			siteFiles = cs.files
+			return
+		}
 		cfg := fixture(t)
 		cfg.Progress = &siteProgress
 		siteFiles = generateMap(t, cfg)
@@ -205,7 +215,8 @@ func fixtureSite(t testing.TB) map[string][]byte {
 // checks what it asserts, and a whole-site build costs ten times as much
 // under the detector. The build's concurrent code (loading and scoring,
 // the render pool, the cache's captures, the output's writers) still runs
-// under the detector in the fixture site and TestCachedRebuildLinksPages.
+// under the detector in the fixture site, built with a cache there, and
+// TestCachedRebuildLinksPages.
 func skipWholeSitesUnderRace(t *testing.T) {
 	t.Helper()
 	if raceDetector && testing.Short() {
@@ -231,6 +242,7 @@ func generateMap(t testing.TB, cfg Config) map[string][]byte {
 // (pageKinds' golden) renders as recorded; refresh them with go test
 // -update.
 func TestEveryKindRenders(t *testing.T) {
+	t.Parallel()
 	names, err := fs.Glob(templates.FS, "*.html")
 	if err != nil {
 		t.Fatal(err)
@@ -286,6 +298,7 @@ func TestEveryKindRenders(t *testing.T) {
 }
 
 func TestCrawl(t *testing.T) {
+	t.Parallel()
 	files := fixtureSite(t)
 	for _, p := range crawl.Site(files) {
 		t.Error(p)
@@ -424,11 +437,16 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
+// TestWriteIsAtomic: a failed build leaves the previous site as it was, a
+// rebuild keeps the output's .gitignore, and no temporary folder is left.
+// What is checked is the write, not the pages: the site is the crash
+// tests' small one (childConfig), not the fixture's.
 func TestWriteIsAtomic(t *testing.T) {
+	t.Parallel()
 	skipWholeSitesUnderRace(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "site")
-	cfg := fixture(t)
+	cfg := childConfig(t, "A")
 	if err := Build(cfg, out, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -564,6 +582,7 @@ func TestRubricIsTheScorers(t *testing.T) {
 // the fixture site built in pages of two places, whose provenance.json
 // lists its files in parts.
 func TestProvenanceListsEveryFile(t *testing.T) {
+	t.Parallel()
 	files := fixtureSite(t)
 	checkProvenance(t, files, false)
 	skipWholeSitesUnderRace(t)
@@ -676,11 +695,12 @@ func TestDeployFiles(t *testing.T) {
 
 // TestLongTranscripts builds a site from one run whose every prompt has a
 // long transcript (about 2.4 KB of messages) and checks that the transcript
-// pages are split under the page budget and link up; it logs what the
-// transcripts add to the site.
+// pages are split under the page budget and link up; it logs the size of
+// the transcript pages.
 func TestLongTranscripts(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
-		t.Skip("builds two sites of 9,450 transcripts")
+		t.Skip("builds a site of 9,450 transcripts")
 	}
 	rows := referenceRows(t)
 	long := make([]run.Row, len(rows))
@@ -689,34 +709,24 @@ func TestLongTranscripts(t *testing.T) {
 		r.Messages = []run.Message{{Role: "user", Content: r.FilledTemplate + "\n\nPlease answer the above question with either \"yes\" or \"no\"."}, {Role: "assistant", Content: reply + "my answer is yes."}}
 		long[i] = r
 	}
-	build := func(rows []run.Row) map[string][]byte {
-		man, scored, err := run.Freeze(manifest("Long", run.Explicit, "default", run.Logprob), rows, true)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg := fixture(t)
-		cfg.Runs = fstest.MapFS{"long/manifest.yaml": {Data: man}, "long/scored.jsonl.gz": {Data: scored}}
-		return generateMap(t, cfg)
+	man, scored, err := run.Freeze(manifest("Long", run.Explicit, "default", run.Logprob), long, true)
+	if err != nil {
+		t.Fatal(err)
 	}
-	with, without := build(long), build(rows)
-	size := func(files map[string][]byte) (total int64, biggest int, name string) {
-		for n, d := range files {
-			total += int64(len(d))
-			if strings.HasSuffix(n, ".html") && len(d) > biggest {
-				biggest, name = len(d), n
-			}
-		}
-		return
-	}
-	tw, big, bigName := size(with)
-	to, _, _ := size(without)
-	pages := 0
-	for n := range with {
+	cfg := fixture(t)
+	cfg.Runs = fstest.MapFS{"long/manifest.yaml": {Data: man}, "long/scored.jsonl.gz": {Data: scored}}
+	with := generateMap(t, cfg)
+	pages, size, big, bigName := 0, 0, 0, ""
+	for n, d := range with {
 		if strings.Contains(n, "-transcripts") {
 			pages++
+			size += len(d)
+		}
+		if strings.HasSuffix(n, ".html") && len(d) > big {
+			big, bigName = len(d), n
 		}
 	}
-	t.Logf("transcripts of %d bytes of text add %d bytes over %d pages; biggest page %s, %d bytes", len(rows)*len(long[0].Messages[1].Content), tw-to, pages, bigName, big)
+	t.Logf("transcripts of %d bytes of text: %d transcript pages of %d bytes; biggest page %s, %d bytes", len(rows)*len(long[0].Messages[1].Content), pages, size, bigName, big)
 	if big > 500_000 {
 		t.Errorf("%s is %d bytes, over the 500 KB budget", bigName, big)
 	}
@@ -728,21 +738,15 @@ func TestLongTranscripts(t *testing.T) {
 	}
 }
 
-// The build cache never changes the site: a warm build, a build after a run
-// is added, and a build with a damaged cache all equal a build without it.
+// The build cache never changes the site: a cold build (an empty cache),
+// a warm build, a build after runs are added, and a build with a damaged
+// cache all equal a build without it.
 func TestCacheNeverChangesTheSite(t *testing.T) {
+	t.Parallel()
 	skipWholeSitesUnderRace(t)
-	cfg := fixture(t)
 	clean := fixtureSite(t)
-	dir := t.TempDir()
-	c, err := cache.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.Cache = c
-	same := func(what string, want map[string][]byte, cfg Config) {
+	same := func(what string, want, got map[string][]byte) {
 		t.Helper()
-		got := generateMap(t, cfg)
 		if len(got) != len(want) {
 			t.Fatalf("%s: %d files, want %d", what, len(got), len(want))
 		}
@@ -752,21 +756,19 @@ func TestCacheNeverChangesTheSite(t *testing.T) {
 			}
 		}
 	}
-	same("cold cache", clean, cfg)
-	same("warm cache", clean, cfg)
-	// A run added: its neighbours' pages come from the cache, its own do not.
-	more := fixture(t)
-	runs := more.Runs.(fstest.MapFS)
-	for k, v := range runs {
-		if strings.HasPrefix(k, "alpha/") {
-			runs["aardvark/"+strings.TrimPrefix(k, "alpha/")] = v
-		}
-	}
-	want := generateMap(t, more)
+	same("cold cache", clean, cachedFixtureSite(t).files)
+	c, dir := warmCache(t)
+	cfg := fixture(t)
+	cfg.Cache = c
+	same("warm cache", clean, generateMap(t, cfg))
+	// Runs added: their neighbours' pages come from the cache, their own
+	// do not.
+	more, plus := fixturePlus(t)
+	want := plus.files
 	more.Cache = c
-	same("one run added", want, more)
+	same("runs added", want, generateMap(t, more))
 	// Every cached file damaged: all of it is noticed and recomputed.
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || filepath.Base(p) == "trim.txt" {
 			return err
 		}
@@ -780,8 +782,8 @@ func TestCacheNeverChangesTheSite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	same("damaged cache", want, more)
-	same("repaired cache", want, more)
+	same("damaged cache", want, generateMap(t, more))
+	same("repaired cache", want, generateMap(t, more))
 }
 
 // TestDataFilesMatchSchemas validates every JSON data file of the fixture
@@ -842,6 +844,7 @@ func validateDataFiles(t *testing.T, files map[string][]byte) (checked int, load
 }
 
 func TestDataFilesMatchSchemas(t *testing.T) {
+	t.Parallel()
 	files := fixtureSite(t)
 	checked, _, compile := validateDataFiles(t, files)
 	run := compile(sitedata.RunSchema)
@@ -941,10 +944,19 @@ func TestDiffSegments(t *testing.T) {
 }
 
 // TestRunsURL: with site.yaml's runs_url, a run's files are linked there,
-// not copied into the site.
+// not copied into the site. The site is the fixture's run beta alone: what
+// is checked is one run's links.
 func TestRunsURL(t *testing.T) {
+	t.Parallel()
 	skipWholeSitesUnderRace(t)
 	cfg := fixture(t)
+	beta := fstest.MapFS{}
+	for p, f := range cfg.Runs.(fstest.MapFS) {
+		if strings.HasPrefix(p, "beta/") {
+			beta[p] = f
+		}
+	}
+	cfg.Runs = beta
 	content := contentOverlay(t, cfg.Content)
 	content["site.yaml"].Data = append(content["site.yaml"].Data, "\nruns_url: https://example.org/repo/raw/abc/runs/\n"...)
 	cfg.Content = content

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -110,8 +111,9 @@ func TestVariantPairsPick(t *testing.T) {
 // model with both variants links to the other, and the boards' rows do;
 // the run of a model with one variant links to none.
 func TestVariantLinksRendered(t *testing.T) {
+	t.Parallel()
 	skipWholeSitesUnderRace(t)
-	files := demoSubsetSite(t, "ager-20b-explicit", "skew-13b-explicit", "skew-13b-implicit")
+	files := variantDemoSite(t)
 	link := regexp.MustCompile(`id=other-variant>The same model on the (\w+) prompts: <a href=([^>]+)>`)
 	for page, want := range map[string][]string{
 		"runs/skew-13b-explicit/index.html": {"implicit", "../../runs/skew-13b-implicit/index.html"},
@@ -141,8 +143,9 @@ func TestVariantLinksRendered(t *testing.T) {
 // and in the CSV; each scenario's own views on the scenarios page; and the
 // run page's largest contribution per view.
 func TestExploreNumbersRendered(t *testing.T) {
+	t.Parallel()
 	skipWholeSitesUnderRace(t)
-	files := demoSubsetSite(t, "ager-20b-explicit", "skew-13b-explicit", "skew-13b-implicit")
+	files := variantDemoSite(t)
 	var lb sitedata.Leaderboard
 	if err := json.Unmarshal(files["data/leaderboard.json"], &lb); err != nil {
 		t.Fatal(err)
@@ -261,6 +264,25 @@ func TestExploreNumbersRendered(t *testing.T) {
 			}
 		}
 	}
+}
+
+var (
+	variantDemoOnce  sync.Once
+	variantDemoFiles map[string][]byte
+)
+
+// variantDemoSite is the site of three demo runs, ager-20b-explicit (one
+// variant) and skew-13b's explicit and implicit runs, built once for the
+// tests that read it.
+func variantDemoSite(t *testing.T) map[string][]byte {
+	t.Helper()
+	variantDemoOnce.Do(func() {
+		variantDemoFiles = demoSubsetSite(t, "ager-20b-explicit", "skew-13b-explicit", "skew-13b-implicit")
+	})
+	if variantDemoFiles == nil {
+		t.Fatal("the site of demo runs did not build")
+	}
+	return variantDemoFiles
 }
 
 // demoSubsetSite builds a site of the named demo runs.

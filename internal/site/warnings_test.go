@@ -4,29 +4,18 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"testing/fstest"
-
-	"github.com/discrimeval/leaderboard/internal/run"
 )
 
 // TestWarnRuns: the fixture's disagreeing claim is warned of at its line;
 // a second run of a model with the same date, and a run dated after the
 // release, are warned of; a run with nothing wrong is not named.
 func TestWarnRuns(t *testing.T) {
+	t.Parallel()
 	skipWholeSitesUnderRace(t)
-	cfg := fixture(t)
-	mfs := cfg.Runs.(fstest.MapFS) // the fixture's own copy
-	rows := referenceRows(t)
-	addRun(t, mfs, "alpha-again", manifest("Alpha", run.Explicit, "default", run.Logprob), rows)
-	late := manifest("Zeta", run.Explicit, "default", run.Logprob)
-	late.RunDate = "2026-02-01"
-	addRun(t, mfs, "zeta", late, rows)
-	var w strings.Builder
-	cfg.Warnings = &w
-	if _, err := Generate(cfg); err != nil {
-		t.Fatal(err)
-	}
-	got := w.String()
+	// The fixture with alpha-again, a second run of Alpha on the same
+	// date, and zeta, dated after the release (built once, shared).
+	_, plus := fixturePlus(t)
+	got := plus.warnings
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^build: warning: runs/beta/manifest\.yaml:\d+: claimed asian_bias is 0\.27, but the per-prompt data give `),
 		regexp.MustCompile(`(?m)^build: warning: runs/alpha-again/manifest\.yaml:\d+: run_date 2026-01-01 is also that of alpha, `),

@@ -261,6 +261,7 @@ func debris(t *testing.T, dir string) []string {
 // version aside), that the next build removes every folder the kills left,
 // and that a last build leaves nothing but the site.
 func TestKilledBuilds(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs 23 child builds")
 	}
@@ -356,6 +357,7 @@ func TestKilledBuilds(t *testing.T) {
 // untouched while they wait, and once the lock is free they take turns,
 // leaving one whole version and no debris.
 func TestConcurrentBuilds(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs child builds")
 	}
@@ -468,17 +470,17 @@ func TestRewriteLinksUnchangedFiles(t *testing.T) {
 	}
 }
 
-// TestCachedRebuildLinksPages: with the build cache, a rebuild into the
-// same folder links each run's unchanged pages from the previous site
-// (checked by hash), writes what changed, and gives the clean build's
-// bytes; a page edited in the published folder is written afresh.
+// TestCachedRebuildLinksPages: with the build cache (as the fixture's
+// cold build left it), a build writes the clean build's bytes, and a
+// rebuild into the same folder links each run's unchanged pages from the
+// previous site (checked by hash), writes what changed, and gives the
+// clean build's bytes; a page edited in the published folder is written
+// afresh.
 func TestCachedRebuildLinksPages(t *testing.T) {
+	t.Parallel()
 	cfg := fixture(t)
 	clean := fixtureSite(t)
-	c, err := cache.Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, _ := warmCache(t)
 	cfg.Cache = c
 	out := filepath.Join(t.TempDir(), "site")
 	if err := Build(cfg, out, WriteOptions{}); err != nil {
@@ -543,32 +545,33 @@ func TestMemoChild(t *testing.T) {
 	}
 }
 
-// TestMemoAcrossProcesses: a second build, in a new process, finds every
-// page emitMemo kept in the first (its keys may not depend on anything a
-// process chooses, such as gob's numbering of types).
+// TestMemoAcrossProcesses: a build in a new process finds every page
+// emitMemo kept in the fixture's cold build, made in this one (its keys
+// may not depend on anything a process chooses, such as gob's numbering
+// of types, which here also follows what the tests before did).
 func TestMemoAcrossProcesses(t *testing.T) {
+	t.Parallel()
 	skipWholeSitesUnderRace(t)
-	dir := t.TempDir()
-	// Each build into a folder of its own: into the first's, the second
-	// would find nothing changed and stop before any page (unchanged.go).
-	build := func(site string) string {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestMemoChild$", "-test.v")
-		cmd.Env = append(os.Environ(), childEnv+"=1", "SITE_OUT="+filepath.Join(dir, site), "SITE_CACHE="+filepath.Join(dir, "cache"))
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("child build: %v\n%s", err, out)
-		}
-		m := regexp.MustCompile(`from the cache: (\d+) of (\d+) pages spanning runs`).FindStringSubmatch(string(out))
-		if m == nil {
-			t.Fatalf("no count of pages from the cache in\n%s", out)
-		}
-		return m[1] + " of " + m[2]
+	count := regexp.MustCompile(`from the cache: (\d+) of (\d+) pages spanning runs`)
+	m := count.FindStringSubmatch(cachedFixtureSite(t).progress)
+	if m == nil {
+		t.Fatalf("no count of pages from the cache in\n%s", cachedFixtureSite(t).progress)
 	}
-	first := build("site-1")
-	if !strings.HasPrefix(first, "0 of ") {
-		t.Errorf("first build: %s pages from an empty cache", first)
+	if m[1] != "0" {
+		t.Errorf("the cold build: %s of %s pages from an empty cache", m[1], m[2])
 	}
-	if second, all := build("site-2"), strings.TrimPrefix(first, "0 of "); second != all+" of "+all {
-		t.Errorf("second build: %s pages from the cache, want all %s", second, all)
+	_, cacheDir := warmCache(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMemoChild$", "-test.v")
+	cmd.Env = append(os.Environ(), childEnv+"=1", "SITE_OUT="+filepath.Join(t.TempDir(), "site"), "SITE_CACHE="+cacheDir)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child build: %v\n%s", err, out)
+	}
+	second := count.FindStringSubmatch(string(out))
+	if second == nil {
+		t.Fatalf("no count of pages from the cache in\n%s", out)
+	}
+	if second[1] != m[2] || second[2] != m[2] {
+		t.Errorf("the build in a new process: %s of %s pages from the cache, want all %s", second[1], second[2], m[2])
 	}
 }
