@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"slices"
+	"sync"
 
 	"github.com/discrimeval/leaderboard/internal/cache"
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -42,19 +43,11 @@ import (
 // replace).
 func generatorID(cfg Config) (string, error) {
 	h := sha256.New()
-	exe, err := os.Executable()
+	sum, err := executableSum()
 	if err != nil {
 		return "", err
 	}
-	f, err := os.Open(exe)
-	if err != nil {
-		return "", err
-	}
-	_, err = io.Copy(h, f)
-	f.Close()
-	if err != nil {
-		return "", err
-	}
+	h.Write(sum)
 	for _, fsys := range []fs.FS{cfg.Templates, cfg.Static} {
 		err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
@@ -75,6 +68,27 @@ func generatorID(cfg Config) (string, error) {
 	fmt.Fprintf(h, "version %s\n", cfg.Version)
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
+
+// executableSum is the SHA-256 of the running executable, read once a
+// process: the code that runs does not change while it runs, and a build
+// asks twice (its whole-build key and its pages' keys), a process of
+// -verify, -diff or the tests once a build (the test binaries are 30 MB).
+var executableSum = sync.OnceValues(func() ([]byte, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return nil, err
+	}
+	return h.Sum(nil), nil
+})
 
 // hashScored hashes a run's scored file as stored, checking it is a
 // regular file, and compares the hash with the manifest's.
