@@ -128,7 +128,7 @@ func newSiteInfo(cfg Config, in *loaded) *siteInfo {
 	for _, r := range in.runs {
 		info.Synthetic = info.Synthetic || r.Manifest.Synthetic
 	}
-	info.splitRuns(len(in.runs) + moreRunsCount)
+	info.splitRuns(len(in.runs) + cfg.more.count())
 	info.Cite = cite(c.Site.Title, info.Release, info.Version, info.Repository)
 	info.Nav = []navItem{
 		{"Leaderboard", homePath, secBoard},

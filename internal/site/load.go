@@ -7,14 +7,23 @@ import (
 	"github.com/discrimeval/leaderboard/internal/run"
 )
 
-// moreRuns, when set (by tests), adds runs after the runs phase: a test of
-// a site of hundreds of runs clones a few scored ones rather than scoring
-// hundreds.
-var moreRuns func(in *loaded, sc *scored)
+// moreRuns adds runs after the runs phase (Config.more, set by tests): a
+// test of a site of hundreds of runs clones a few scored ones rather than
+// scoring hundreds.
+type moreRuns struct {
+	// n is how many runs add adds, for the decisions made at load from
+	// the number of runs (siteInfo.splitRuns).
+	n   int
+	add func(in *loaded, sc *scored)
+}
 
-// moreRunsCount is how many runs moreRuns adds, for the decisions made
-// at load from the number of runs (siteInfo.splitRuns).
-var moreRunsCount int
+// count is how many runs m adds.
+func (m *moreRuns) count() int {
+	if m == nil {
+		return 0
+	}
+	return m.n
+}
 
 // loaded is what the load phase reads: the content, METHODOLOGY.md and
 // the runs' manifests; the runs' rows are read run by run later.

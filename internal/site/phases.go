@@ -96,8 +96,8 @@ func (b *build) runs() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if moreRuns != nil {
-		moreRuns(b.in, sc)
+	if m := b.cfg.more; m != nil {
+		m.add(b.in, sc)
 	}
 	b.sc = sc
 	return msg, nil

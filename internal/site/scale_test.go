@@ -77,13 +77,14 @@ func pagesOf(files map[string][]byte, pathOf func(k int) string) [][]byte {
 // the summarised kind. Every run added is new since the previous release,
 // the changes page's worst case.
 func TestNoFileOverBudget(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("builds a site of 400 runs")
 	}
 	scaleRuns := *scaleRunsFlag
 	cfg := fixture(t)
 	cfg.Runs = aliasFS{cfg.Runs, "alpha"}
-	moreRuns = func(in *loaded, sc *scored) {
+	cfg.more = &moreRuns{n: scaleRuns, add: func(in *loaded, sc *scored) {
 		var src *board.Entry
 		for _, e := range sc.entries {
 			if e.ID() == "alpha" {
@@ -111,9 +112,7 @@ func TestNoFileOverBudget(t *testing.T) {
 			sc.entries = append(sc.entries, &board.Entry{Run: r, Result: &res})
 			sc.kept[id], sc.transcripts[id] = sc.kept["alpha"], sc.transcripts["alpha"]
 		}
-	}
-	moreRunsCount = scaleRuns
-	defer func() { moreRuns, moreRunsCount = nil, 0 }()
+	}}
 	home := func(k int) string { return boardPartPath(run.Explicit, score.Composite, k) }
 	pw := func(k int) string { return pairwisePartPath(run.Implicit, score.ViewOf(design.AttrAge), k) }
 	out := &sizeSink{sizes: map[string]int{}, kept: map[string][]byte{}, keep: func(p string) bool {

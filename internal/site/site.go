@@ -42,6 +42,8 @@ type Config struct {
 	// runs a part of data/leaderboard.json's runs holds; 0 is 100.
 	// Tests set it small to see more than one page.
 	PageRows int
+	// more, when set (by tests), adds runs after the runs phase (load.go).
+	more *moreRuns
 }
 
 func (cfg Config) withDefaults() Config {
