@@ -31,6 +31,9 @@ const loaders = "![remote image](https://evil.example/md.png) ![proto](//evil.ex
 // site. The images must be there as links, so the payload did reach the
 // pages.
 func TestHostileSiteLoadsNothing(t *testing.T) {
+	// In parallel with the other tests that keep to the package's folder
+	// (the others change the working directory, so run before).
+	t.Parallel()
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

@@ -61,6 +61,7 @@ func TestTemplatesTypeCheck(t *testing.T) {
 // that no page takes, in each template, fails the check, named at its
 // template and line.
 func TestTemplateCheckFindsMisspelledFields(t *testing.T) {
+	t.Parallel()
 	names, err := fs.Glob(templates.FS, "*.html")
 	if err != nil {
 		t.Fatal(err)
