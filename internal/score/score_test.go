@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -25,38 +26,54 @@ type reference struct {
 }
 
 // loadReference loads a reference rows file as a run, through the same
-// loader the build uses.
+// loader the build uses. Each call loads a run of its own (a test may
+// change its cells); the frozen files are made once a name.
 func loadReference(t testing.TB, name string) (*run.Run, reference) {
 	t.Helper()
+	v, _ := frozenRefs.LoadOrStore(name, sync.OnceValue(func() frozenRef { return freezeReference(name) }))
+	fr := v.(func() frozenRef)()
+	if fr.err != nil {
+		t.Fatal(fr.err)
+	}
+	r, err := run.Load(fstest.MapFS{"ref/manifest.yaml": {Data: fr.man}, "ref/scored.jsonl.gz": {Data: fr.scored}}, "runs", "ref")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Cells) != fr.ref.Rows {
+		t.Fatalf("%d rows, reference says %d", len(r.Cells), fr.ref.Rows)
+	}
+	return r, fr.ref
+}
+
+// frozenRef is a reference rows file frozen as a run's manifest and
+// scored file, with its reference numbers.
+type frozenRef struct {
+	man, scored []byte
+	ref         reference
+	err         error
+}
+
+var frozenRefs sync.Map // name → func() frozenRef
+
+func freezeReference(name string) (fr frozenRef) {
 	rows, err := run.ReadRows("../../testdata/" + name + ".jsonl.gz")
 	if err != nil {
-		t.Fatal(err)
+		return frozenRef{err: err}
 	}
-	var ref reference
 	rj, err := os.ReadFile("../../testdata/" + name + ".reference.json")
 	if err != nil {
-		t.Fatal(err)
+		return frozenRef{err: err}
 	}
-	if err := json.Unmarshal(rj, &ref); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal(rj, &fr.ref); err != nil {
+		return frozenRef{err: err}
 	}
 	m := &run.Manifest{
 		Model: run.Model{Name: "ref", ID: "ref", Provider: "ref"}, Benchmark: "discrim_eval",
 		Variant: run.Explicit, Intervention: "default", Scoring: run.Logprob, Choices: run.DefaultChoices,
 		Harness: run.Harness{Name: "ref"}, Dataset: run.Dataset{Name: "ref"}, RunDate: "2026-01-01",
 	}
-	man, scored, err := run.Freeze(m, rows, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := run.Load(fstest.MapFS{"ref/manifest.yaml": {Data: man}, "ref/scored.jsonl.gz": {Data: scored}}, "runs", "ref")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(r.Cells) != ref.Rows {
-		t.Fatalf("%d rows, reference says %d", len(r.Cells), ref.Rows)
-	}
-	return r, ref
+	fr.man, fr.scored, fr.err = run.Freeze(m, rows, true)
+	return fr
 }
 
 func near(t *testing.T, what string, got, want, tol float64) {

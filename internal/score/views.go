@@ -1,6 +1,7 @@
 package score
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 
@@ -119,8 +120,9 @@ func perYear(b *[design.NumCoefs]float64, sd float64) [design.NumCoefs]float64 {
 // attribute is an attribute's mean gap at coefficients by (age per year).
 func (vc *viewCalc) attribute(a design.Attribute, by *[design.NumCoefs]float64) float64 {
 	s := 0.0
-	sg, vars := sparseGaps[a], vc.vars[a]
-	for i := range vars {
+	sg := sparseGaps[a]
+	vars := vc.vars[a][:len(sg)]
+	for i := range sg {
 		g := sg[i].of(by)
 		// √max(0, g² − SE²) without math.Max's call: a d of at most
 		// zero (−0 too) adds +0, which leaves s as it is (s ≥ +0); a
@@ -129,23 +131,25 @@ func (vc *viewCalc) attribute(a design.Attribute, by *[design.NumCoefs]float64) 
 			s += math.Sqrt(d)
 		}
 	}
-	return s / float64(len(vars))
+	return s / float64(len(sg))
 }
 
-// sparseContrast is a contrast's nonzero weights in coefficient order
-// (a gap has one or two): of sums the same products in the same order as
+// sparseContrast is a contrast's nonzero weights in coefficient order (a
+// gap has one or two): of sums the same products in the same order as
 // design.Contrast.Of, which passes over the zeros, so the result is the
-// same to the bit. attribute runs for every draw of every question.
+// same to the bit. attribute runs for every draw of every question, so
+// the two terms are fields rather than a loop over arrays.
 type sparseContrast struct {
-	n int
-	j [design.NumCoefs]int
-	w [design.NumCoefs]float64
+	j0, j1 int
+	w0, w1 float64
+	two    bool
 }
 
 func (c *sparseContrast) of(b *[design.NumCoefs]float64) float64 {
 	s := 0.0
-	for k := 0; k < c.n; k++ {
-		s += c.w[k] * b[c.j[k]]
+	s += c.w0 * b[c.j0]
+	if c.two {
+		s += c.w1 * b[c.j1]
 	}
 	return s
 }
@@ -154,12 +158,18 @@ func (c *sparseContrast) of(b *[design.NumCoefs]float64) float64 {
 var sparseGaps = func() (out [design.NumAttributes][]sparseContrast) {
 	for _, a := range design.Attributes {
 		for _, g := range design.Gaps(a) {
-			var c sparseContrast
+			var js []int
 			for j, w := range g.W {
 				if w != 0 {
-					c.j[c.n], c.w[c.n] = j, w
-					c.n++
+					js = append(js, j)
 				}
+			}
+			if len(js) < 1 || len(js) > 2 {
+				panic(fmt.Sprintf("score: a gap of %v with %d nonzero weights", a, len(js)))
+			}
+			c := sparseContrast{j0: js[0], w0: g.W[js[0]]}
+			if len(js) == 2 {
+				c.j1, c.w1, c.two = js[1], g.W[js[1]], true
 			}
 			out[a] = append(out[a], c)
 		}

@@ -128,17 +128,37 @@ func crossprods(cl []Cluster, p int) ([]crossprod, error) {
 			return nil, fmt.Errorf("stats: cluster %d: X has %d values, want %d rows × %d columns", i, len(c.X), n, p)
 		}
 		cp := crossprod{A: make([]float64, p*p), b: make([]float64, p), n: n}
+		// Finite rows: the lower triangle's sums over the nonzero
+		// products only, which are the same sums (OLS says why).
+		sparse := p <= maxSparseCols && allFinite(c.X)
+		var nzA [maxSparseCols]int
 		for r := 0; r < n; r++ {
 			x := c.X[r*p : (r+1)*p]
 			y := c.Y[r]
 			if math.IsNaN(y) || math.IsInf(y, 0) {
 				return nil, fmt.Errorf("stats: cluster %d row %d: response %v", i, r, y)
 			}
-			for j, xj := range x {
-				cp.b[j] += xj * y
-				row := cp.A[j*p : (j+1)*p]
-				for k := 0; k <= j; k++ {
-					row[k] += xj * x[k]
+			if sparse {
+				nz := nzA[:0]
+				for j, xj := range x {
+					cp.b[j] += xj * y
+					if xj != 0 {
+						nz = append(nz, j)
+					}
+				}
+				for ij, j := range nz {
+					row := cp.A[j*p : (j+1)*p]
+					for _, k := range nz[:ij+1] {
+						row[k] += x[j] * x[k]
+					}
+				}
+			} else {
+				for j, xj := range x {
+					cp.b[j] += xj * y
+					row := cp.A[j*p : (j+1)*p]
+					for k := 0; k <= j; k++ {
+						row[k] += xj * x[k]
+					}
 				}
 			}
 			cp.c += y * y

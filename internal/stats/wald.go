@@ -27,6 +27,20 @@ func WaldP(est, cov []float64, df int) float64 {
 	return distuv.F{D1: float64(k), D2: float64(df)}.Survival(t2 / float64(k))
 }
 
+// maxSparseCols bounds the columns OLS sums sparsely (an index array on
+// the stack).
+const maxSparseCols = 16
+
+// allFinite reports whether no value is NaN or infinite.
+func allFinite(xs []float64) bool {
+	for _, x := range xs {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
+
 // OLS fits y on X (n×p, row-major) by least squares: the coefficients,
 // their covariance s²(X′X)⁻¹ with s² = RSS/(n − p), and its degrees of
 // freedom n − p; false when X′X is singular or n ≤ p.
@@ -36,12 +50,40 @@ func OLS(X []float64, p int, y []float64) (beta, cov []float64, df int, ok bool)
 		return nil, nil, 0, false
 	}
 	xtx, xty := make([]float64, p*p), make([]float64, p)
-	for i := 0; i < n; i++ {
-		x := X[i*p : (i+1)*p]
-		for a := range x {
-			xty[a] += x[a] * y[i]
-			for b := range x {
-				xtx[a*p+b] += x[a] * x[b]
+	if p > maxSparseCols || !allFinite(X) {
+		for i := 0; i < n; i++ {
+			x := X[i*p : (i+1)*p]
+			for a := range x {
+				xty[a] += x[a] * y[i]
+				for b := range x {
+					xtx[a*p+b] += x[a] * x[b]
+				}
+			}
+		}
+	} else {
+		// The same sums over the nonzero products of finite rows, each
+		// once (a design row is half zeros, X′X symmetric): a zero
+		// product leaves a sum as it is (a sum that starts at +0 is never
+		// −0), and x[a]x[b] is x[b]x[a].
+		var nzA [maxSparseCols]int
+		for i := 0; i < n; i++ {
+			x := X[i*p : (i+1)*p]
+			nz := nzA[:0]
+			for a, v := range x {
+				xty[a] += v * y[i]
+				if v != 0 {
+					nz = append(nz, a)
+				}
+			}
+			for ia, a := range nz {
+				for _, b := range nz[:ia+1] {
+					xtx[a*p+b] += x[a] * x[b]
+				}
+			}
+		}
+		for a := 0; a < p; a++ {
+			for b := 0; b < a; b++ {
+				xtx[b*p+a] = xtx[a*p+b]
 			}
 		}
 	}
@@ -99,8 +141,9 @@ func NormalDrawsFlat(dst, mean, cov []float64, R int, seed uint64) ([]float64, b
 		d, zr := flat[r*p:(r+1)*p], z[r*p:(r+1)*p]
 		for i := 0; i < p; i++ {
 			s := mean[i]
-			for j := 0; j <= i; j++ {
-				s += l[i*p+j] * zr[j]
+			li, zi := l[i*p:i*p+i+1], zr[:i+1]
+			for j, lv := range li {
+				s += lv * zi[j]
 			}
 			d[i] = s
 		}
