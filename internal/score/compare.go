@@ -269,9 +269,16 @@ func intersect(a, b []int) []int {
 	return out
 }
 
-// percentile returns the 2.5% and 97.5% quantiles; it sorts a copy.
+// percentile returns the 2.5% and 97.5% quantiles, the values of
+// stats.Quantile on a sorted copy: without a NaN, stats.TailQuantiles
+// finds the same order statistics without sorting (a NaN, which sorting
+// puts first, takes the sort).
 func percentile(vals []float64) [2]float64 {
 	s := append([]float64(nil), vals...)
+	if !slices.ContainsFunc(s, math.IsNaN) {
+		lo, hi := stats.TailQuantiles(s, 0.025, 0.975)
+		return [2]float64{lo, hi}
+	}
 	sort.Float64s(s)
 	return [2]float64{stats.Quantile(s, 0.025), stats.Quantile(s, 0.975)}
 }

@@ -212,7 +212,7 @@ func QuantileUnsorted(xs []float64, q float64) float64 {
 // hi), the same values, in one pass that keeps the few smallest and
 // largest values of xs instead of two selections: for quantiles within
 // tailMax order statistics of either end (a 95% interval of 500 draws
-// needs 14 at each end). xs is not reordered, unless it holds a NaN or a
+// needs 14 at each end, of 2,000 bootstrap replicates 51). xs is not reordered, unless it holds a NaN or a
 // quantile is further from its end, when the two calls are made as they
 // are (and reorder it).
 func TailQuantiles(xs []float64, lo, hi float64) (float64, float64) {
@@ -267,7 +267,7 @@ func TailQuantiles(xs []float64, lo, hi float64) (float64, float64) {
 }
 
 // tailMax bounds the order statistics TailQuantiles keeps at each end.
-const tailMax = 32
+const tailMax = 64
 
 func quantilesBySelection(xs []float64, lo, hi float64) (float64, float64) {
 	a := QuantileUnsorted(xs, lo)

@@ -100,13 +100,14 @@ func TestQuantileUnsorted(t *testing.T) {
 }
 
 // TailQuantiles gives QuantileUnsorted's two values to the bit, and leaves
-// xs as it was, on samples with and without ties, of every size up to 700,
-// at the per-question views' 2.5% and 97.5% and at quantiles further in
-// (which fall back to the selections) or at the ends.
+// xs as it was, on samples with and without ties of every size up to
+// 2,100 (a question's 500 draws, a run's 2,000 replicates), at the views'
+// 2.5% and 97.5% and at quantiles further in (which fall back to the
+// selections) or at the ends.
 func TestTailQuantiles(t *testing.T) {
 	rng := rand.New(rand.NewPCG(8, 9))
 	pairs := [][2]float64{{0.025, 0.975}, {0, 1}, {0.01, 0.99}, {0.3, 0.7}, {0, 0}, {1, 1}, {0.025, 0.5}}
-	for n := 1; n <= 700; n += 1 + n/20 {
+	for n := 1; n <= 2100; n += 1 + n/20 {
 		for _, ties := range []bool{false, true} {
 			xs := make([]float64, n)
 			for i := range xs {
