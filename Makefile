@@ -30,7 +30,9 @@ test-browser:
 
 # The race detector on the packages that run goroutines (loading runs,
 # scoring and rendering in parallel, the write lock); -short skips the
-# whole-site builds, which the plain test run covers. An explicit timeout:
+# whole-site builds, which the plain test run covers: internal/site builds
+# its fixture site once, with an empty cache, and its tests share it (two
+# cached rebuilds of it test the write). An explicit timeout:
 # Go's default of 10 minutes a package was reached on a busy machine.
 # -vet=off: `make vet` runs every analyzer on these packages already.
 RACE_PKGS = ./internal/run ./internal/board ./internal/site ./internal/flock ./cmd/build
