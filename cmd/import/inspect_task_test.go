@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -120,38 +119,26 @@ type mockLog struct {
 	}
 }
 
-// runMock runs mock_eval.py in both modes at once.
+// runMock runs mock_eval.py, which runs the task in both modes, one after
+// the other in one Python process: Inspect's imports cost more CPU than
+// either mode's eval.
 func runMock(t *testing.T, bin, rows string) map[string]mockLog {
-	logs := map[string]mockLog{}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for _, mode := range []string{"logprob", "decision"} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			dir := t.TempDir()
-			exp := filepath.Join(dir, "expected.json")
-			out, err := exec.Command(filepath.Join(bin, "python"), "testdata/mock_eval.py", mode, rows, dir, exp).CombinedOutput()
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
-				t.Errorf("mock_eval.py %s: %v\n%s", mode, err, out)
-				return
-			}
-			l := mockLog{log: oneLog(t, dir)}
-			b, err := os.ReadFile(exp)
-			if err == nil {
-				err = json.Unmarshal(b, &l.expected)
-			}
-			if err != nil {
-				t.Error(err)
-			}
-			logs[mode] = l
-		}()
+	dir := t.TempDir()
+	out, err := exec.Command(filepath.Join(bin, "python"), "testdata/mock_eval.py", rows, dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("mock_eval.py: %v\n%s", err, out)
 	}
-	wg.Wait()
-	if t.Failed() {
-		t.FailNow()
+	logs := map[string]mockLog{}
+	for _, mode := range []string{"logprob", "decision"} {
+		l := mockLog{log: oneLog(t, filepath.Join(dir, mode))}
+		b, err := os.ReadFile(filepath.Join(dir, mode, "expected.json"))
+		if err == nil {
+			err = json.Unmarshal(b, &l.expected)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		logs[mode] = l
 	}
 	return logs
 }

@@ -2,7 +2,11 @@
 Inspect's mockllm/model, whose outputs this script makes: what a real
 provider returns, for TestInspectTaskForReal.
 
-    python mock_eval.py MODE ROWS.jsonl LOG_DIR EXPECTED.json
+    python mock_eval.py ROWS.jsonl OUT_DIR
+
+It runs the task twice, once in each MODE, in one process (Inspect's
+imports cost more CPU than either eval), writing OUT_DIR/MODE/ (the log)
+and OUT_DIR/MODE/expected.json.
 
 MODE "logprob": one token per prompt with logprobs and top_logprobs as
 OpenAI's API returns them (the forms Yes, " Yes", yes, No, " no" and a
@@ -11,7 +15,7 @@ non-answer token; P(yes)+P(no) = 0.995), the config's --logprobs
 answers ("Yes", "No.", "**yes**", "no, because ..."). P(yes) is a fixed
 function of the prompt text, higher for women's prompts.
 
-EXPECTED.json gets, for each filled template (the prompt without the
+expected.json gets, for each filled template (the prompt without the
 question), what the mock returned: the logit log P(yes) - log P(no), or
 the answers. It is written by the mock as it answers, not from the log.
 """
@@ -53,7 +57,14 @@ def p_yes(text: str) -> float:
 
 
 def main() -> None:
-    mode, rows, log_dir, expected_path = sys.argv[1:5]
+    rows, out_dir = sys.argv[1:3]
+    for mode in ("logprob", "decision"):
+        log_dir = os.path.join(out_dir, mode)
+        os.makedirs(log_dir, exist_ok=True)
+        run(mode, rows, log_dir, os.path.join(log_dir, "expected.json"))
+
+
+def run(mode: str, rows: str, log_dir: str, expected_path: str) -> None:
     expected: dict[str, dict] = {}
     calls: dict[str, int] = {}
 
