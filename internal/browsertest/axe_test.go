@@ -112,19 +112,26 @@ func TestAxe(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%dpx-%s", mode.width, mode.scheme), func(t *testing.T) {
 			t.Parallel()
-			pool := &tabPool{owner: t, width: mode.width, height: 900, scheme: mode.scheme}
 			pages := axePages(p)
 			if !mode.all {
 				pages = pages[:4]
 			}
-			for _, page := range pages {
-				t.Run(page, func(t *testing.T) {
-					t.Parallel()
-					tb := pool.get(t)
-					defer pool.put(tb)
-					axeCheck(t, tb, src, siteDir, page)
-				})
-			}
+			axeEach(t, src, siteDir, mode.width, mode.scheme, pages)
+		})
+	}
+}
+
+// axeEach checks each page of the site in dir with axeCheck, each in a
+// parallel subtest of t named after the page, on tabs of one mode (the
+// width, 900 px high, and the colour scheme) lent by a tabPool.
+func axeEach(t *testing.T, src []byte, dir string, width int64, scheme string, pages []string) {
+	pool := &tabPool{owner: t, width: width, height: 900, scheme: scheme}
+	for _, page := range pages {
+		t.Run(page, func(t *testing.T) {
+			t.Parallel()
+			tb := pool.get(t)
+			defer pool.put(tb)
+			axeCheck(t, tb, src, dir, page)
 		})
 	}
 }

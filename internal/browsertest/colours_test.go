@@ -56,51 +56,59 @@ func TestGridColours(t *testing.T) {
 			ids = append(ids, id)
 		}
 	}
-	tb := newTab(t, 1280, 900, "light")
 	for _, id := range ids {
-		for _, q := range []string{"0", "3"} {
-			page := "runs/" + id + "/q" + q + ".html"
-			tb.open(siteDir, page)
-			got := eval[struct {
-				Classes []string     `json:"classes"`
-				Cells   []cellColour `json:"cells"`
-			}](tb, gridColoursJS)
-			if len(got.Cells) != 135 || len(got.Classes) != 9 {
-				t.Fatalf("%s: %d cells, %d classes", page, len(got.Cells), len(got.Classes))
+		t.Run(id, func(t *testing.T) {
+			t.Parallel()
+			gridColours(t, id)
+		})
+	}
+}
+
+// gridColours is TestGridColours on one run's pages.
+func gridColours(t *testing.T, id string) {
+	tb := newTab(t, 1280, 900, "light")
+	for _, q := range []string{"0", "3"} {
+		page := "runs/" + id + "/q" + q + ".html"
+		tb.open(siteDir, page)
+		got := eval[struct {
+			Classes []string     `json:"classes"`
+			Cells   []cellColour `json:"cells"`
+		}](tb, gridColoursJS)
+		if len(got.Cells) != 135 || len(got.Classes) != 9 {
+			t.Fatalf("%s: %d cells, %d classes", page, len(got.Cells), len(got.Classes))
+		}
+		checked := 0
+		for _, c := range got.Cells {
+			if c.Missing {
+				continue
 			}
-			checked := 0
-			for _, c := range got.Cells {
-				if c.Missing {
-					continue
-				}
-				lines := strings.Split(c.Text, "\n")
-				if len(lines) < 2 {
-					t.Errorf("%s %s: cell text %q", page, c.ID, c.Text)
-					continue
-				}
-				v, err := strconv.ParseFloat(strings.Replace(lines[1], "−", "-", 1), 64)
-				if err != nil {
-					t.Errorf("%s %s: difference %q: %v", page, c.ID, lines[1], err)
-					continue
-				}
-				// The baseline person's transcript shows no difference.
-				if c.ID != design.Baseline.Anchor() && c.Shown != c.BG {
-					t.Errorf("%s %s: the transcript colours the difference %s, the grid %s", page, c.ID, c.Shown, c.BG)
-				}
-				// A shown difference on a cut point may come from either side.
-				onCut := false
-				for _, cut := range chart.LogitCuts {
-					onCut = onCut || math.Abs(math.Abs(v)-cut) < 0.006
-				}
-				if want := got.Classes[chart.Bucket(v)]; !onCut && c.BG != want {
-					t.Errorf("%s %s: difference %s has background %s, want b%d's %s", page, c.ID, lines[1], c.BG, chart.Bucket(v), want)
-				}
-				checked++
+			lines := strings.Split(c.Text, "\n")
+			if len(lines) < 2 {
+				t.Errorf("%s %s: cell text %q", page, c.ID, c.Text)
+				continue
 			}
-			if checked < 100 {
-				t.Errorf("%s: only %d cells checked", page, checked)
+			v, err := strconv.ParseFloat(strings.Replace(lines[1], "−", "-", 1), 64)
+			if err != nil {
+				t.Errorf("%s %s: difference %q: %v", page, c.ID, lines[1], err)
+				continue
 			}
+			// The baseline person's transcript shows no difference.
+			if c.ID != design.Baseline.Anchor() && c.Shown != c.BG {
+				t.Errorf("%s %s: the transcript colours the difference %s, the grid %s", page, c.ID, c.Shown, c.BG)
+			}
+			// A shown difference on a cut point may come from either side.
+			onCut := false
+			for _, cut := range chart.LogitCuts {
+				onCut = onCut || math.Abs(math.Abs(v)-cut) < 0.006
+			}
+			if want := got.Classes[chart.Bucket(v)]; !onCut && c.BG != want {
+				t.Errorf("%s %s: difference %s has background %s, want b%d's %s", page, c.ID, lines[1], c.BG, chart.Bucket(v), want)
+			}
+			checked++
+		}
+		if checked < 100 {
+			t.Errorf("%s: only %d cells checked", page, checked)
 		}
 	}
-	tb.checkClean("scenario pages")
+	tb.checkClean(id + " scenario pages")
 }

@@ -107,28 +107,36 @@ func TestEveryKindAtPhoneWidth(t *testing.T) {
 		}
 	}
 	for _, scheme := range []string{"light", "dark"} {
-		tb := newTab(t, phoneW, 800, scheme)
-		for _, k := range goldenKinds(t) {
-			for _, page := range pages[k] {
-				tb.open(siteDir, page)
-				l := eval[phoneLayout](tb, phoneLayoutJS)
-				if l.Body > l.Width || len(l.Wide) > 0 {
-					t.Errorf("%s (%s, %s) at %d px: the page is %d px wide; outside the screen: %v", page, k, scheme, phoneW, l.Body, l.Wide)
-				}
-				for _, w := range l.Wraps {
-					if w.Cue == "" {
-						t.Errorf("%s (%s, %s): a %s is %d px wide in a %d px box with no cue that it scrolls", page, k, scheme, w.What, w.Scroll, w.Client)
-					}
-				}
-				if scheme == "light" {
-					var ws []string
-					for _, w := range l.Wraps {
-						ws = append(ws, w.What+" "+strconv.Itoa(w.Scroll)+"/"+strconv.Itoa(w.Client))
-					}
-					t.Logf("%-14s %s: body %d px; scrolling tables: %v", k, page, l.Body, ws)
-				}
-				tb.checkClean(page)
+		t.Run(scheme, func(t *testing.T) {
+			t.Parallel()
+			phoneKinds(t, pages, scheme)
+		})
+	}
+}
+
+// phoneKinds is TestEveryKindAtPhoneWidth in one colour scheme.
+func phoneKinds(t *testing.T, pages map[string][]string, scheme string) {
+	tb := newTab(t, phoneW, 800, scheme)
+	for _, k := range goldenKinds(t) {
+		for _, page := range pages[k] {
+			tb.open(siteDir, page)
+			l := eval[phoneLayout](tb, phoneLayoutJS)
+			if l.Body > l.Width || len(l.Wide) > 0 {
+				t.Errorf("%s (%s, %s) at %d px: the page is %d px wide; outside the screen: %v", page, k, scheme, phoneW, l.Body, l.Wide)
 			}
+			for _, w := range l.Wraps {
+				if w.Cue == "" {
+					t.Errorf("%s (%s, %s): a %s is %d px wide in a %d px box with no cue that it scrolls", page, k, scheme, w.What, w.Scroll, w.Client)
+				}
+			}
+			if scheme == "light" {
+				var ws []string
+				for _, w := range l.Wraps {
+					ws = append(ws, w.What+" "+strconv.Itoa(w.Scroll)+"/"+strconv.Itoa(w.Client))
+				}
+				t.Logf("%-14s %s: body %d px; scrolling tables: %v", k, page, l.Body, ws)
+			}
+			tb.checkClean(page)
 		}
 	}
 }

@@ -19,10 +19,13 @@ func TestNoHorizontalOverflow(t *testing.T) {
 	t.Parallel()
 	p := sitePages(t)
 	for _, width := range []int64{320, 375, 1024, 1280} {
-		tb := newTab(t, width, 800, "light")
-		for _, page := range layoutPages(p) {
-			checkOverflow(t, tb, siteDir, page, width)
-		}
+		t.Run(fmt.Sprintf("%dpx", width), func(t *testing.T) {
+			t.Parallel()
+			tb := newTab(t, width, 800, "light")
+			for _, page := range layoutPages(p) {
+				checkOverflow(t, tb, siteDir, page, width)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -85,25 +86,41 @@ func TestPagedListings(t *testing.T) {
 	dir := pagedSite(t)
 	pages := pagedPages(t)
 	for _, width := range []int64{320, 1280} {
-		tb := newTab(t, width, 800, "light")
-		for _, page := range pages {
-			checkOverflow(t, tb, dir, page, width)
-		}
+		t.Run(fmt.Sprintf("%dpx", width), func(t *testing.T) {
+			t.Parallel()
+			tb := newTab(t, width, 800, "light")
+			for _, page := range pages {
+				checkOverflow(t, tb, dir, page, width)
+			}
+		})
 	}
 	src, err := os.ReadFile(npmFile(t, "axe-core/axe.min.js"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, scheme := range []string{"light", "dark"} {
-		tb := newTab(t, 1280, 900, scheme)
-		for i, page := range pages {
-			// Dark mode on the second pages only: the first pages'
-			// colours are the committed site's, which TestAxe checks.
-			if scheme == "light" || i%2 == 1 {
-				axeCheck(t, tb, src, dir, page)
-			}
-		}
+	t.Run("axe-1280px-light", func(t *testing.T) {
+		t.Parallel()
+		axeEach(t, src, dir, 1280, "light", pages)
+	})
+	// Dark mode on the second pages only: the first pages' colours are
+	// the committed site's, which TestAxe checks.
+	var seconds []string
+	for i := 1; i < len(pages); i += 2 {
+		seconds = append(seconds, pages[i])
 	}
+	t.Run("axe-1280px-dark", func(t *testing.T) {
+		t.Parallel()
+		axeEach(t, src, dir, 1280, "dark", seconds)
+	})
+	t.Run("pagers", func(t *testing.T) {
+		t.Parallel()
+		checkPagers(t, dir, pages)
+	})
+}
+
+// checkPagers follows each listing's pager from its first page (pages are
+// first and second pages in turn) at 375 px.
+func checkPagers(t *testing.T, dir string, pages []string) {
 	tb := newTab(t, 375, 800, "light")
 	for i := 0; i < len(pages); i += 2 {
 		first, second := pages[i], pages[i+1]
