@@ -224,6 +224,18 @@ func skipWholeSitesUnderRace(t *testing.T) {
 	}
 }
 
+// skipReaderUnderRace skips, under the race detector with -short (make
+// race), a test that only reads the shared fixture site in one goroutine:
+// the detector has nothing to find there, and the reading cost the race
+// step CPU (TestWordsMatchNumbers 15 CPU-s, TestCrawl 4); the plain run
+// checks what they assert.
+func skipReaderUnderRace(t *testing.T) {
+	t.Helper()
+	if raceDetector && testing.Short() {
+		t.Skip("reads the fixture site in one goroutine: checked by the plain run; nothing for the race detector")
+	}
+}
+
 func generateMap(t testing.TB, cfg Config) map[string][]byte {
 	t.Helper()
 	files, err := Generate(cfg)
@@ -299,6 +311,7 @@ func TestEveryKindRenders(t *testing.T) {
 
 func TestCrawl(t *testing.T) {
 	t.Parallel()
+	skipReaderUnderRace(t)
 	files := fixtureSite(t)
 	for _, p := range crawl.Site(files) {
 		t.Error(p)

@@ -146,6 +146,7 @@ func rowInterval(tb testing.TB, row []wordCell, at int) ([2]float64, bool) {
 // TestWordsMatchNumbers crawls the fixture site.
 func TestWordsMatchNumbers(t *testing.T) {
 	t.Parallel()
+	skipReaderUnderRace(t)
 	files := fixtureSite(t)
 	var lb sitedata.Leaderboard
 	if err := json.Unmarshal(files["data/leaderboard.json"], &lb); err != nil {
