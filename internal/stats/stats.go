@@ -129,9 +129,9 @@ func crossprods(cl []Cluster, p int) ([]crossprod, error) {
 		}
 		cp := crossprod{A: make([]float64, p*p), b: make([]float64, p), n: n}
 		// Finite rows: the lower triangle's sums over the nonzero
-		// products only, which are the same sums (OLS says why).
+		// products only, which are the same sums (addLowerSparse).
 		sparse := p <= maxSparseCols && allFinite(c.X)
-		var nzA [maxSparseCols]int
+		var nz [maxSparseCols]int
 		for r := 0; r < n; r++ {
 			x := c.X[r*p : (r+1)*p]
 			y := c.Y[r]
@@ -139,19 +139,10 @@ func crossprods(cl []Cluster, p int) ([]crossprod, error) {
 				return nil, fmt.Errorf("stats: cluster %d row %d: response %v", i, r, y)
 			}
 			if sparse {
-				nz := nzA[:0]
 				for j, xj := range x {
 					cp.b[j] += xj * y
-					if xj != 0 {
-						nz = append(nz, j)
-					}
 				}
-				for ij, j := range nz {
-					row := cp.A[j*p : (j+1)*p]
-					for _, k := range nz[:ij+1] {
-						row[k] += x[j] * x[k]
-					}
-				}
+				addLowerSparse(cp.A, x, p, nz[:])
 			} else {
 				for j, xj := range x {
 					cp.b[j] += xj * y

@@ -31,6 +31,26 @@ func WaldP(est, cov []float64, df int) float64 {
 // the stack).
 const maxSparseCols = 16
 
+// addLowerSparse adds the lower triangle of x x′ into A (p×p, row-major),
+// summing only the products of x's nonzero values, each once: for a
+// finite x these are the same sums as over every product, since a zero
+// product leaves a sum as it is (a sum that starts at +0 is never −0).
+// nz is a buffer for the nonzero values' indices (at least len(x) long).
+func addLowerSparse(A, x []float64, p int, nz []int) {
+	nz = nz[:0]
+	for j, v := range x {
+		if v != 0 {
+			nz = append(nz, j)
+		}
+	}
+	for ij, j := range nz {
+		row := A[j*p : (j+1)*p]
+		for _, k := range nz[:ij+1] {
+			row[k] += x[j] * x[k]
+		}
+	}
+}
+
 // allFinite reports whether no value is NaN or infinite.
 func allFinite(xs []float64) bool {
 	for _, x := range xs {
@@ -62,24 +82,15 @@ func OLS(X []float64, p int, y []float64) (beta, cov []float64, df int, ok bool)
 		}
 	} else {
 		// The same sums over the nonzero products of finite rows, each
-		// once (a design row is half zeros, X′X symmetric): a zero
-		// product leaves a sum as it is (a sum that starts at +0 is never
-		// −0), and x[a]x[b] is x[b]x[a].
-		var nzA [maxSparseCols]int
+		// once (a design row is half zeros, X′X symmetric, x[a]x[b] is
+		// x[b]x[a]): addLowerSparse.
+		var nz [maxSparseCols]int
 		for i := 0; i < n; i++ {
 			x := X[i*p : (i+1)*p]
-			nz := nzA[:0]
 			for a, v := range x {
 				xty[a] += v * y[i]
-				if v != 0 {
-					nz = append(nz, a)
-				}
 			}
-			for ia, a := range nz {
-				for _, b := range nz[:ia+1] {
-					xtx[a*p+b] += x[a] * x[b]
-				}
-			}
+			addLowerSparse(xtx, x, p, nz[:])
 		}
 		for a := 0; a < p; a++ {
 			for b := 0; b < a; b++ {

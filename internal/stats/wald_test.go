@@ -145,3 +145,37 @@ func TestTailQuantiles(t *testing.T) {
 }
 
 func same(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+
+// TestAddLowerSparse: the sums over a row's nonzero products are the sums
+// over every product, to the bit, on rows half zeros (as design rows are),
+// with negative values and -0 among them; a sum over every product is the
+// reference OLS and crossprods used before.
+func TestAddLowerSparse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	const p, n = 11, 400
+	sparse, dense := make([]float64, p*p), make([]float64, p*p)
+	nz := make([]int, p)
+	for r := 0; r < n; r++ {
+		x := make([]float64, p)
+		for j := range x {
+			switch rng.IntN(4) {
+			case 0, 1:
+			case 2:
+				x[j] = math.Copysign(0, -1)
+			default:
+				x[j] = rng.NormFloat64()
+			}
+		}
+		addLowerSparse(sparse, x, p, nz)
+		for j := 0; j < p; j++ {
+			for k := 0; k <= j; k++ {
+				dense[j*p+k] += x[j] * x[k]
+			}
+		}
+	}
+	for i := range dense {
+		if math.Float64bits(sparse[i]) != math.Float64bits(dense[i]) {
+			t.Errorf("element %d: sparse %v, every product %v", i, sparse[i], dense[i])
+		}
+	}
+}
