@@ -3,7 +3,7 @@ package stats
 import (
 	"math"
 	"runtime"
-	"sort"
+	"slices"
 	"sync"
 )
 
@@ -48,6 +48,14 @@ func RankSets(est []float64, reps [][]float64, se [][]float64, alpha float64) *R
 // RankSetsFunc is RankSets with the standard errors given by a function,
 // se(j, k) that of est[j] − est[k], so that a caller need not hold them
 // as an n × n matrix.
+//
+// The work is n² × B (replicates) a step. Two things keep it there, with
+// the same numbers as folding every active difference at every step:
+// the first step, which every run's family starts from, takes each pair
+// once for both of its runs (|z_j − z_k| is |z_k − z_j| to the bit); and
+// a later step recomputes only the replicates whose maximum came from a
+// difference the step before removed (a maximum over fewer differences
+// that still holds its largest is unchanged).
 func RankSetsFunc(est []float64, reps [][]float64, seOf func(j, k int) float64, alpha float64) *Ranks {
 	n := len(est)
 	r := &Ranks{Marginal: make([]RankSet, n), MarginalCrit: make([]float64, n), Simultaneous: make([]RankSet, n)}
@@ -55,7 +63,7 @@ func RankSetsFunc(est []float64, reps [][]float64, seOf func(j, k int) float64, 
 		return r
 	}
 	B := len(reps[0])
-	// Centred replicates and inverse standard errors.
+	// Centred replicates.
 	z := make([][]float64, n)
 	for j := range reps {
 		m := 0.0
@@ -79,62 +87,81 @@ func RankSetsFunc(est []float64, reps [][]float64, seOf func(j, k int) float64, 
 		}
 		return d / se
 	}
-	// active[j][k]: the difference j − k is still in the maximum.
-	// maxInto folds |z_j − z_k| / se over the active k into t (length B).
-	maxInto := func(t []float64, j int, active []bool) {
-		zj := z[j]
-		for k := range n {
-			if k == j || !active[k] {
-				continue
-			}
-			se := seOf(j, k)
-			if se == 0 {
-				continue
-			}
-			inv := 1 / se
-			zk := z[k]
-			for b := range t {
-				if v := math.Abs(zj[b]-zk[b]) * inv; v > t[b] {
-					t[b] = v
-				}
-			}
-		}
+	crit := func(t, scratch []float64) float64 {
+		return QuantileUnsorted(append(scratch[:0], t...), 1-alpha)
 	}
-	crit := func(t []float64) float64 {
-		s := append([]float64(nil), t...)
-		sort.Float64s(s)
-		return Quantile(s, 1-alpha)
-	}
-	// Marginal sets, a run per job; each job also keeps its first step's
-	// maxima for the simultaneous family's first step.
-	first := make([][]float64, n)
+	// The first step of every run's family: first[j][b] the maximum of
+	// |z_j − z_k| / se(j, k) over every k ≠ j with se(j, k) ≠ 0 (0 when
+	// there is none), and arg[j][b] the k it came from (−1 for none).
+	first, arg := firstMaxima(z, seOf)
+	// Marginal sets, a run per job, stepping down from its first step.
 	var wg sync.WaitGroup
 	jobs := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			t := make([]float64, B)
+			from := make([]int32, B)
+			scratch := make([]float64, B)
+			active := make([]bool, n)
+			removed := make([]bool, n)
+			var redo []int
+			var rt []float64
+			var rk []int32
 			for j := range jobs {
-				active := make([]bool, n)
 				for k := range active {
 					active[k] = k != j
 				}
-				c := 0.0
-				for step := 0; ; step++ {
-					clear(t)
-					maxInto(t, j, active)
-					if step == 0 {
-						first[j] = append([]float64(nil), t...)
-					}
-					c = crit(t)
+				copy(t, first[j])
+				copy(from, arg[j])
+				c := crit(t, scratch)
+				for {
+					clear(removed)
 					found := false
 					for k := range n {
 						if active[k] && math.Abs(tstat(j, k)) > c {
-							active[k], found = false, true
+							active[k], removed[k], found = false, true, true
 						}
 					}
 					if !found {
 						break
 					}
+					// The replicates whose maximum was a removed
+					// difference: their maximum over the active ones,
+					// from 0 as the first step's.
+					redo = redo[:0]
+					for b, k := range from {
+						if k >= 0 && removed[k] {
+							redo = append(redo, b)
+						}
+					}
+					if len(redo) > 0 {
+						rt, rk = slices.Grow(rt[:0], len(redo))[:len(redo)], slices.Grow(rk[:0], len(redo))[:len(redo)]
+						clear(rt)
+						for i := range rk {
+							rk[i] = -1
+						}
+						zj := z[j]
+						for k := range n {
+							if !active[k] {
+								continue
+							}
+							se := seOf(j, k)
+							if se == 0 {
+								continue
+							}
+							inv := 1 / se
+							zk := z[k]
+							for i, b := range redo {
+								if v := math.Abs(zj[b]-zk[b]) * inv; v > rt[i] {
+									rt[i], rk[i] = v, int32(k)
+								}
+							}
+						}
+						for i, b := range redo {
+							t[b], from[b] = rt[i], rk[i]
+						}
+					}
+					c = crit(t, scratch)
 				}
 				r.MarginalCrit[j] = c
 				r.Marginal[j] = rankSet(n, j, c, tstat)
@@ -156,12 +183,105 @@ func RankSetsFunc(est []float64, reps [][]float64, seOf func(j, k int) float64, 
 			t[b] = math.Max(t[b], v)
 		}
 	}
-	c := crit(t)
+	c := crit(t, make([]float64, B))
 	r.SimCrit = c
 	for j := range n {
 		r.Simultaneous[j] = rankSet(n, j, c, tstat)
 	}
 	return r
+}
+
+// firstMaxima is the first step of every run's family (RankSetsFunc):
+// for each j and replicate b, the largest |z_j[b] − z_k[b]| / se(j, k)
+// over k ≠ j with se(j, k) ≠ 0, starting from 0 (a NaN never counts),
+// and the k it came from (−1 when none is above 0). Each pair is taken
+// once for both of its runs, on every core a block of replicates at a
+// time (a block of every run's replicates stays in cache).
+func firstMaxima(z [][]float64, seOf func(j, k int) float64) (first [][]float64, arg [][]int32) {
+	n, B := len(z), len(z[0])
+	first, arg = make([][]float64, n), make([][]int32, n)
+	for j := range n {
+		first[j], arg[j] = make([]float64, B), make([]int32, B)
+	}
+	// The inverse standard errors of each pair, both ways (se need not
+	// be symmetric), j's row of each: inv[j·n + k] that of j − k, back[j·n
+	// + k] that of k − j; 0 stands for a zero standard error, left out.
+	inv, back := make([]float64, n*n), make([]float64, n*n)
+	for j := range n {
+		for k := range n {
+			if k == j {
+				continue
+			}
+			if se := seOf(j, k); se != 0 {
+				inv[j*n+k] = 1 / se
+				back[k*n+j] = 1 / se
+			}
+		}
+	}
+	// A block of replicates of every run is copied together, so that the
+	// runs' rows of it are not 8·B bytes apart (which the cache maps onto
+	// few of its sets).
+	const block = 64
+	blocks := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			zs, ts, as := make([]float64, n*block), make([]float64, n*block), make([]int32, n*block)
+			for lo := range blocks {
+				w := min(block, B-lo)
+				for j := range n {
+					copy(zs[j*w:(j+1)*w], z[j][lo:])
+				}
+				clear(ts[:n*w])
+				for i := range as[:n*w] {
+					as[i] = -1
+				}
+				for j := range n {
+					zj, tj, aj := zs[j*w:(j+1)*w], ts[j*w:(j+1)*w], as[j*w:(j+1)*w]
+					ij, kj := inv[j*n:(j+1)*n], back[j*n:(j+1)*n]
+					for k := j + 1; k < n; k++ {
+						ijk, ikj := ij[k], kj[k]
+						zk, tk, ak := zs[k*w:(k+1)*w], ts[k*w:(k+1)*w], as[k*w:(k+1)*w]
+						zk, tk, ak = zk[:len(zj)], tk[:len(zj)], ak[:len(zj)]
+						switch {
+						case ijk != 0 && ikj != 0:
+							for b, x := range zj {
+								d := math.Abs(x - zk[b])
+								if v := d * ijk; v > tj[b] {
+									tj[b], aj[b] = v, int32(k)
+								}
+								if v := d * ikj; v > tk[b] {
+									tk[b], ak[b] = v, int32(j)
+								}
+							}
+						case ijk != 0:
+							for b, x := range zj {
+								if v := math.Abs(x-zk[b]) * ijk; v > tj[b] {
+									tj[b], aj[b] = v, int32(k)
+								}
+							}
+						case ikj != 0:
+							for b, x := range zj {
+								if v := math.Abs(x-zk[b]) * ikj; v > tk[b] {
+									tk[b], ak[b] = v, int32(j)
+								}
+							}
+						}
+					}
+				}
+				for j := range n {
+					copy(first[j][lo:lo+w], ts[j*w:])
+					copy(arg[j][lo:lo+w], as[j*w:])
+				}
+			}
+		})
+	}
+	for lo := 0; lo < B; lo += block {
+		blocks <- lo
+	}
+	close(blocks)
+	wg.Wait()
+	return first, arg
 }
 
 // rankSet is run j's set of ranks when the differences with |t| > c are

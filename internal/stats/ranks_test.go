@@ -2,8 +2,10 @@ package stats_test
 
 import (
 	"flag"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"testing"
 
@@ -254,4 +256,175 @@ func BenchmarkRankSets400(b *testing.B) {
 	for b.Loop() {
 		stats.RankSets(s.est, s.reps, s.se, 0.05)
 	}
+}
+
+// rankSetsBefore is RankSetsFunc as it was before firstMaxima and the
+// step-down's partial recomputation (5b3d44e): every active difference
+// folded in again at every step. TestRankSetsAsBefore holds the faster
+// one to its numbers.
+func rankSetsBefore(est []float64, reps [][]float64, seOf func(j, k int) float64, alpha float64) *stats.Ranks {
+	n := len(est)
+	r := &stats.Ranks{Marginal: make([]stats.RankSet, n), MarginalCrit: make([]float64, n), Simultaneous: make([]stats.RankSet, n)}
+	if n == 0 {
+		return r
+	}
+	B := len(reps[0])
+	z := make([][]float64, n)
+	for j := range reps {
+		m := 0.0
+		for _, v := range reps[j] {
+			m += v
+		}
+		m /= float64(B)
+		z[j] = make([]float64, B)
+		for b, v := range reps[j] {
+			z[j][b] = v - m
+		}
+	}
+	tstat := func(j, k int) float64 {
+		d := est[j] - est[k]
+		se := seOf(j, k)
+		if se == 0 {
+			if d == 0 {
+				return 0
+			}
+			return math.Copysign(math.Inf(1), d)
+		}
+		return d / se
+	}
+	maxInto := func(t []float64, j int, active []bool) {
+		zj := z[j]
+		for k := range n {
+			if k == j || !active[k] {
+				continue
+			}
+			se := seOf(j, k)
+			if se == 0 {
+				continue
+			}
+			inv := 1 / se
+			zk := z[k]
+			for b := range t {
+				if v := math.Abs(zj[b]-zk[b]) * inv; v > t[b] {
+					t[b] = v
+				}
+			}
+		}
+	}
+	crit := func(t []float64) float64 {
+		s := append([]float64(nil), t...)
+		sort.Float64s(s)
+		return stats.Quantile(s, 1-alpha)
+	}
+	rankSet := func(j int, c float64) stats.RankSet {
+		s := stats.RankSet{Lo: 1, Hi: n}
+		for k := range n {
+			if k == j {
+				continue
+			}
+			switch t := tstat(j, k); {
+			case t > c:
+				s.Lo++
+			case t < -c:
+				s.Hi--
+			}
+		}
+		return s
+	}
+	first := make([][]float64, n)
+	t := make([]float64, B)
+	for j := range n {
+		active := make([]bool, n)
+		for k := range active {
+			active[k] = k != j
+		}
+		c := 0.0
+		for step := 0; ; step++ {
+			clear(t)
+			maxInto(t, j, active)
+			if step == 0 {
+				first[j] = append([]float64(nil), t...)
+			}
+			c = crit(t)
+			found := false
+			for k := range n {
+				if active[k] && math.Abs(tstat(j, k)) > c {
+					active[k], found = false, true
+				}
+			}
+			if !found {
+				break
+			}
+		}
+		r.MarginalCrit[j] = c
+		r.Marginal[j] = rankSet(j, c)
+	}
+	clear(t)
+	for j := range n {
+		for b, v := range first[j] {
+			t[b] = math.Max(t[b], v)
+		}
+	}
+	r.SimCrit = crit(t)
+	for j := range n {
+		r.Simultaneous[j] = rankSet(j, r.SimCrit)
+	}
+	return r
+}
+
+// TestRankSetsAsBefore: RankSets gives the sets and critical values of
+// rankSetsBefore to the bit, on simulated boards of 1 to 120 runs and of
+// 400, and on boards with what real ones rarely hold: runs with the same
+// replicates (zero differences and zero standard errors), a standard
+// error matrix that is not symmetric, NaN, infinite and zero standard
+// errors, and a NaN replicate.
+func TestRankSetsAsBefore(t *testing.T) {
+	t.Parallel()
+	same := func(name string, est []float64, reps [][]float64, se [][]float64) {
+		t.Helper()
+		seOf := func(j, k int) float64 { return se[j][k] }
+		got, want := stats.RankSetsFunc(est, reps, seOf, 0.05), rankSetsBefore(est, reps, seOf, 0.05)
+		if math.Float64bits(got.SimCrit) != math.Float64bits(want.SimCrit) {
+			t.Errorf("%s: simultaneous critical value %v, want %v", name, got.SimCrit, want.SimCrit)
+		}
+		for j := range est {
+			if math.Float64bits(got.MarginalCrit[j]) != math.Float64bits(want.MarginalCrit[j]) || got.Marginal[j] != want.Marginal[j] || got.Simultaneous[j] != want.Simultaneous[j] {
+				t.Errorf("%s: run %d: marginal %v (critical value %v), simultaneous %v; want %v (%v), %v", name, j,
+					got.Marginal[j], got.MarginalCrit[j], got.Simultaneous[j], want.Marginal[j], want.MarginalCrit[j], want.Simultaneous[j])
+			}
+		}
+	}
+	sizes := []int{1, 2, 3, 5, 8, 13, 25, 47, 120}
+	if !testing.Short() {
+		sizes = append(sizes, 400)
+	}
+	for _, n := range sizes {
+		s := newSimBoard(uint64(900+n), n, 2000)
+		same(fmt.Sprintf("%d runs", n), s.est, s.reps, s.se)
+	}
+	// Runs 3 and 4 the same as run 2 (zero differences, zero standard
+	// errors), run 5 the same estimate with other replicates.
+	s := newSimBoard(7, 12, 500)
+	for _, j := range []int{3, 4} {
+		s.est[j], s.reps[j] = s.est[2], slices.Clone(s.reps[2])
+		for k := range s.se {
+			s.se[j][k], s.se[k][j] = s.se[2][k], s.se[k][2]
+		}
+		s.se[j][2], s.se[2][j] = 0, 0
+	}
+	s.se[3][4], s.se[4][3] = 0, 0
+	s.est[5] = s.est[2]
+	same("duplicated runs", s.est, s.reps, s.se)
+	// Not symmetric, and standard errors of every odd kind.
+	s = newSimBoard(8, 15, 500)
+	for j := range s.se {
+		for k := range s.se[j] {
+			if j != k && (j*7+k*3)%5 == 0 {
+				s.se[j][k] *= 0.7
+			}
+		}
+	}
+	s.se[1][2], s.se[2][6], s.se[6][1], s.se[9][10] = math.NaN(), math.Inf(1), 0, 1e-310
+	s.reps[4][17] = math.NaN()
+	same("odd standard errors", s.est, s.reps, s.se)
 }
