@@ -128,8 +128,9 @@ func BenchmarkBuild(b *testing.B) {
 	}
 }
 
-// BenchmarkScenarioPages builds and renders one run's 70 scenario pages
-// in turn, on one goroutine: the page kind that is 70 of a run's pages.
+// BenchmarkScenarioPages builds and writes one run's 70 scenario pages
+// in turn, on one goroutine (the run's shared parts made once an op): the
+// page kind that is 70 of a run's pages.
 func BenchmarkScenarioPages(b *testing.B) {
 	cfg, in, site, _, cells, infos, e := benchOneRun(b)
 	r, err := newRenderer(cfg, site, &counter{})
@@ -141,8 +142,9 @@ func BenchmarkScenarioPages(b *testing.B) {
 	var bytes int
 	b.ReportAllocs()
 	for b.Loop() {
+		run := new(scenarioRun)
 		for i, q := range ids {
-			f, err := r.page(scenarioPage(in.texts, infos, e, q, cells[q], chunks, ids, i, ""))
+			f, err := r.scenario(run, scenarioPage(in.texts, infos, e, q, cells[q], chunks, ids, i, ""))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -50,9 +50,18 @@ func runPages(cfg Config, in *loaded, e *board.Entry, cells map[int]*score.Quest
 	swings := swingsPage(in.texts, e, score.RunSwings(swingCells(e.Run.Manifest, cells), e.Run.Manifest.Scoring == run.Decision))
 	pool.submit(out.job(func(r *renderer) error { return r.emitTo(swings, out) }))
 	ids := slices.Sorted(maps.Keys(cells))
+	scen := new(scenarioRun)
 	for i, q := range ids {
 		pool.submit(out.job(func(r *renderer) error {
-			return r.emitTo(scenarioPage(in.texts, infos, e, q, cells[q], chunks, ids, i, in.content.Site.RunsURL), out)
+			p := scenarioPage(in.texts, infos, e, q, cells[q], chunks, ids, i, in.content.Site.RunsURL)
+			f, err := r.scenario(scen, p)
+			if err == nil && cfg.checkWritten != nil {
+				err = cfg.checkWritten(r, p, f.Data)
+			}
+			if err != nil {
+				return err
+			}
+			return out.put(f.Path, f.Data)
 		}))
 	}
 	if len(chunks) > 0 {

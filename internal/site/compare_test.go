@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"fmt"
 	"html"
 	"html/template"
@@ -188,18 +189,29 @@ func TestDeltaCellHTML(t *testing.T) {
 
 // TestGridRowHTML: a scenario grid row written in Go holds only our own
 // characters: class names, a design anchor, digits, a transcript file
-// name made of numbers, and fixed notes.
+// name made of numbers, and fixed notes; minified, as the minifier would
+// leave it.
 func TestGridRowHTML(t *testing.T) {
-	var r gridRow
-	for i, c := range design.Cells()[:40] {
-		d := score.Delta{Value: float64(i-20) / 7, Present: i%9 != 0, HasBase: i%11 != 0}
-		r.Cells = append(r.Cells, gridCell{Present: d.Present, P: float64(i) / 40, Delta: newDeltaCell(d, i%2 == 0), Base: c == design.Baseline,
-			Transcript: i % 3, Q: 17, Cell: c, Differs: i%4 == 0, LowMass: float64(i%5) * 0.2, Unparsed: i % 6})
-	}
-	ok := regexp.MustCompile("^(<td class=\"(b[0-8]|missing|nobase)( base)?\"( id=\"age-[0-9]+-[a-z-]+\")?>(—|[0-9.]+%?\n([+−]?[0-9.]+|n/a))" +
-		"(\n<a href=\"q17-transcripts(-[0-9]+)?\\.html#age-[0-9]+-[a-z-]+\">transcript</a>)?(\n<small>[a-z0-9. ]+</small>)*</td>)+$")
-	if h := string(r.HTML()); !ok.MatchString(h) {
-		t.Errorf("a grid row writes\n%s", h)
+	for _, common := range []string{"", "b4"} {
+		r := gridRow{Age: 60, Common: common, Class: map[string]string{"b4": "r4"}[common]}
+		for i, c := range design.Cells()[:40] {
+			d := score.Delta{Value: float64(i-20) / 7, Present: i%9 != 0, HasBase: i%11 != 0}
+			r.Cells = append(r.Cells, gridCell{Present: d.Present, P: float64(i) / 40, Delta: newDeltaCell(d, i%2 == 0), Base: c == design.Baseline || i == 5,
+				Transcript: i % 3, Q: 17, Cell: c, Differs: i%4 == 0, LowMass: float64(i%5) * 0.2, Unparsed: i % 6})
+		}
+		ok := regexp.MustCompile("^<tr( class=r4)?><th scope=row>60(<td( class=((b[0-8]|missing|nobase|base)|\"(b[0-8]|missing|nobase) base\"))?( id=age-[0-9]+-[a-z-]+)?>(—|[0-9.]+%?\n([+−]?[0-9.]+|n/a))" +
+			"(\n<a href=q17-transcripts(-[0-9]+)?\\.html#age-[0-9]+-[a-z-]+>transcript</a>)?(\n<small>[a-z0-9. ]+</small>)*)+$")
+		h := r.appendHTML(nil)
+		if !ok.Match(h) {
+			t.Errorf("a grid row writes\n%s", h)
+		}
+		var min bytes.Buffer
+		if err := newMinifier().Minify("text/html", &min, bytes.NewReader(h)); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(min.Bytes(), h) {
+			t.Errorf("a grid row writes\n%s\nwhich the minifier makes\n%s", h, min.Bytes())
+		}
 	}
 }
 

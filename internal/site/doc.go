@@ -38,8 +38,13 @@
 // Every URL is made in paths.go. Each page kind is a Go type, its data,
 // and a template, templates/<kind>.html, which receives a pageData whose
 // Data is of that type; TestTemplatesTypeCheck checks every field a
-// template names, in every branch, against it. The kinds are one table,
-// pageKinds in kinds.go, from which this one is written:
+// template names, in every branch, against it. Scenario pages, 70 a run
+// and most of a site's files, are written by Go already minified
+// (scenariowrite.go): their template renders the layout around them once
+// a run, and the parts that show text from the inputs on their own, which
+// the check covers too; TestScenarioPagesAsTemplate holds them to what a
+// template of the whole page and the minifier made. The kinds are one
+// table, pageKinds in kinds.go, from which this one is written:
 //
 //	kind           URL                                            file              inputs
 //	leaderboard    index.html, board/<variant>-<view>[-<k>].html  leaderboard.go    boards
@@ -130,6 +135,8 @@
 //
 // Text from inputs (prompts, model outputs, manifests) reaches HTML only
 // through html/template; template.HTML holds only HTML we generated
-// (goldmark output of our own content, chroma output, SVG charts).
+// (goldmark output of our own content, chroma output, SVG charts). What Go
+// writes of a page itself (the grids, the scenario pages around their
+// templates' parts) is our own markup, digits and class names.
 // Templates get every path, count and display value from Go.
 package site

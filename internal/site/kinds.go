@@ -22,7 +22,8 @@ var pageKinds = []kindInfo{
 	kindOf[runData]("run", "runs/<id>/index.html", "runpage.go", "a run's result, board entry, pairs, its model in content/releases (history.go)", "runs/beta/index.html"),
 	kindOf[runProvenanceData]("runprovenance", "runs/<id>/provenance.html", "runprovenance.go", "manifest, files, claimed numbers", "runs/beta/provenance.html"),
 	kindOf[scenarioIndexData]("scenarios", "runs/<id>/scenarios.html", "scenarios.go", "per-question coefficients, coloured", "runs/beta/scenarios.html"),
-	kindOf[scenarioData]("scenario", "runs/<id>/q<N>.html", "scenario.go", "the run's cells of one question", "runs/beta/q3.html"),
+	kindOf[scenarioData]("scenario", "runs/<id>/q<N>.html", "scenario.go", "the run's cells of one question", "runs/beta/q3.html").
+		writtenBy(scenarioParts...),
 	kindOf[swingsData]("swings", "runs/<id>/swings.html", "swings.go", "the run's cells, the noise reference of score.RunSwings", "runs/beta/swings.html"),
 	kindOf[transcriptData]("transcript", "runs/<id>/q<N>-transcripts[-<n>].html", "transcript.go", "a second pass over the run's file", "runs/beta/q2-transcripts.html"),
 	kindOf[promptIndexData]("promptindex", "prompts/<variant>/index.html", "prompt.go", "dataset texts", "prompts/explicit/index.html"),
@@ -58,6 +59,17 @@ type kindInfo struct {
 	// golden is the fixture site's page of this kind whose golden the
 	// tests keep.
 	golden string
+	// parts, for a kind whose pages are written in Go (scenario pages:
+	// scenariowrite.go), are the templates of its set that the writer
+	// renders on their own with the page's data; its template then
+	// renders the layout around the body, once a run.
+	parts []string
+}
+
+// writtenBy marks a kind whose pages Go writes from its templates' parts.
+func (k kindInfo) writtenBy(parts ...string) kindInfo {
+	k.parts = parts
+	return k
 }
 
 func kindOf[B any](name kind, url, file, inputs, golden string) kindInfo {

@@ -93,6 +93,10 @@ type renderer struct {
 	// navs are the navigation lists rendered so far (nav).
 	navMu sync.Mutex
 	navs  map[navKey]template.HTML
+	// headings are the scenario pages' headings rendered so far, one a
+	// question and title (heading).
+	headMu   sync.Mutex
+	headings map[headingKey][]byte
 }
 
 func newRenderer(cfg Config, site *siteInfo, out sink) (*renderer, error) {
@@ -105,30 +109,54 @@ func newRenderer(cfg Config, site *siteInfo, out sink) (*renderer, error) {
 
 // page renders one page into a minified file.
 func (r *renderer) page(p *page) (File, error) {
-	k, err := kindOfBody(p.Body)
+	data, err := r.minified(p, "")
 	if err != nil {
-		return File{}, fmt.Errorf("%s: %w", p.Path, err)
+		return File{}, err
 	}
-	t := r.sets[k.name]
-	if t == nil {
-		return File{}, fmt.Errorf("%s: no template for page kind %q", p.Path, k.name)
-	}
+	return File{Path: p.Path, Data: data}, nil
+}
+
+// minified renders a page, or with name one template of its kind's set
+// on its own (a scenario page's parts), and minifies it.
+func (r *renderer) minified(p *page, name string) ([]byte, error) {
 	buf := execBuffers.Get().(*bytes.Buffer)
 	defer execBuffers.Put(buf)
 	buf.Reset()
-	nav, err := r.nav(t, p)
-	if err != nil {
-		return File{}, fmt.Errorf("%s: %w", p.Path, err)
-	}
-	if err := t.Execute(buf, k.frame(r.site, p, nav)); err != nil {
-		return File{}, fmt.Errorf("%s: %w", p.Path, err)
+	if err := r.execute(buf, p, name); err != nil {
+		return nil, err
 	}
 	var min bytes.Buffer
 	min.Grow(buf.Len())
 	if err := r.min.Minify("text/html", &min, buf); err != nil {
-		return File{}, fmt.Errorf("%s: minify: %w", p.Path, err)
+		return nil, fmt.Errorf("%s: minify: %w", p.Path, err)
 	}
-	return File{Path: p.Path, Data: min.Bytes()}, nil
+	return min.Bytes(), nil
+}
+
+// execute renders a page with its kind's template, or with name one
+// template of the kind's set, into buf.
+func (r *renderer) execute(buf *bytes.Buffer, p *page, name string) error {
+	k, err := kindOfBody(p.Body)
+	if err != nil {
+		return fmt.Errorf("%s: %w", p.Path, err)
+	}
+	t := r.sets[k.name]
+	if t == nil {
+		return fmt.Errorf("%s: no template for page kind %q", p.Path, k.name)
+	}
+	var nav template.HTML
+	if name == "" {
+		if nav, err = r.nav(t, p); err != nil {
+			return fmt.Errorf("%s: %w", p.Path, err)
+		}
+		err = t.Execute(buf, k.frame(r.site, p, nav))
+	} else {
+		err = t.ExecuteTemplate(buf, name, k.frame(r.site, p, nav))
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", p.Path, err)
+	}
+	return nil
 }
 
 // execBuffers hold the templates' output before it is minified.

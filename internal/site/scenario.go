@@ -8,8 +8,6 @@ package site
 // are in the run's per-prompt file, which the page links.
 
 import (
-	"fmt"
-	"html/template"
 	"math"
 	"path"
 	"strconv"
@@ -75,10 +73,10 @@ func signedLegend(v float64, d int) string {
 	return "−" + strings.TrimPrefix(s, "-")
 }
 
-// gridCell is one variant of the scenario grid, as numbers and flags: a
-// row of them is written in Go (gridRow.HTML), one template call for 15
-// cells, and nothing in it comes from input text — digits, our class
-// names, a design anchor and a file name made of numbers.
+// gridCell is one variant of the scenario grid, as numbers and flags: the
+// grid is written in Go (gridRow.appendHTML), and nothing in it comes from
+// input text — digits, our class names, a design anchor and a file name
+// made of numbers.
 type gridCell struct {
 	Present bool
 	P       float64 // P(yes), or the share of yes answers
@@ -107,13 +105,20 @@ type gridRow struct {
 	Common, Class string
 }
 
-// HTML writes the row's cells: the difference's colour class (" base" on
-// the baseline), P(yes) and the difference on two lines (a newline, shown
-// as a break by CSS: a byte where <br> takes four, in 135 cells of 70
-// pages a run), then a transcript link and notes where they apply.
-func (r gridRow) HTML() template.HTML {
-	var b strings.Builder
-	b.Grow(len(r.Cells) * 40)
+// appendHTML writes the row, minified (the end tags of rows and cells
+// left out, attribute values without quotes where they need none): its
+// age, then each cell's difference colour class (" base" on the
+// baseline), P(yes) and the difference on two lines (a newline, shown as
+// a break by CSS: a byte where <br> takes four, in 135 cells of 70 pages a
+// run), then a transcript link and notes where they apply.
+func (r gridRow) appendHTML(b []byte) []byte {
+	b = append(b, "<tr"...)
+	if r.Class != "" {
+		b = append(b, " class="...)
+		b = append(b, r.Class...)
+	}
+	b = append(b, "><th scope=row>"...)
+	b = strconv.AppendInt(b, int64(r.Age), 10)
 	for _, c := range r.Cells {
 		cls := "missing"
 		if c.Present {
@@ -122,49 +127,59 @@ func (r gridRow) HTML() template.HTML {
 		if cls == r.Common {
 			cls = ""
 		}
-		if c.Base {
-			cls = strings.TrimSpace(cls + " base")
-		}
-		b.WriteString(`<td`)
-		if cls != "" {
-			b.WriteString(` class="` + cls + `"`)
+		b = append(b, "<td"...)
+		switch {
+		case c.Base && cls != "":
+			b = append(b, ` class="`...)
+			b = append(b, cls...)
+			b = append(b, ` base"`...)
+		case c.Base:
+			b = append(b, " class=base"...)
+		case cls != "":
+			b = append(b, " class="...)
+			b = append(b, cls...)
 		}
 		if c.Transcript > 0 {
-			b.WriteString(` id="`)
-			b.WriteString(c.Cell.Anchor())
-			b.WriteString(`"`)
+			b = append(b, " id="...)
+			b = append(b, c.Cell.Anchor()...)
 		}
-		b.WriteString(`>`)
+		b = append(b, '>')
 		if !c.Present {
-			b.WriteString(`—`)
+			b = append(b, "—"...)
 		} else {
 			if c.Delta.Decision {
 				// A share of answers, in the unit of its difference.
-				b.WriteString(fixed(100*c.P, 0) + "%")
+				b = append(b, fixed(100*c.P, 0)...)
+				b = append(b, '%')
 			} else {
-				b.WriteString(fixed(c.P, 2))
+				b = append(b, fixed(c.P, 2)...)
 			}
-			b.WriteString("\n")
-			b.WriteString(c.Delta.text())
+			b = append(b, '\n')
+			b = append(b, c.Delta.text()...)
 		}
 		if c.Transcript > 0 {
 			// The transcript pages are in the scenario page's folder.
-			b.WriteString("\n" + `<a href="`)
-			b.WriteString(path.Base(transcriptPath("x", c.Q, c.Transcript)) + "#" + c.Cell.Anchor())
-			b.WriteString(`">transcript</a>`)
+			b = append(b, "\n<a href="...)
+			b = append(b, path.Base(transcriptPath("x", c.Q, c.Transcript))...)
+			b = append(b, '#')
+			b = append(b, c.Cell.Anchor()...)
+			b = append(b, ">transcript</a>"...)
 		}
 		if c.Differs {
-			b.WriteString("\n<small>prompt differs</small>")
+			b = append(b, "\n<small>prompt differs</small>"...)
 		}
 		if c.LowMass > 0 {
-			b.WriteString("\n<small>mass " + massText(c.LowMass) + "</small>")
+			b = append(b, "\n<small>mass "...)
+			b = append(b, massText(c.LowMass)...)
+			b = append(b, "</small>"...)
 		}
 		if c.Unparsed > 0 {
-			b.WriteString("\n<small>" + itoa(c.Unparsed) + " unparsed</small>")
+			b = append(b, "\n<small>"...)
+			b = strconv.AppendInt(b, int64(c.Unparsed), 10)
+			b = append(b, " unparsed</small>"...)
 		}
-		b.WriteString(`</td>`)
 	}
-	return template.HTML(b.String())
+	return b
 }
 
 type gridHead struct {
@@ -294,8 +309,7 @@ func scenarioPage(texts *datasetTexts, infos promptInfos, e *board.Entry, q int,
 	}
 	d.Common = gridCommon(d.Grid)
 	d.Coefs = questionCoefs(e.Result, q)
-	title := fmt.Sprintf("Question %d · %s · %s", q, m.Model.Name, m.Variant)
-	return &page{Path: scenarioPath(e.ID(), q), Title: title, Section: secNone, Body: d}
+	return &page{Path: scenarioPath(e.ID(), q), Title: scenarioTitle(m.Model.Name, m.Variant, q), Section: secNone, Body: d}
 }
 
 // allLowMass reports whether every present variant of a question has an

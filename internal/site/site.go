@@ -44,6 +44,9 @@ type Config struct {
 	PageRows int
 	// more, when set (by tests), adds runs after the runs phase (load.go).
 	more *moreRuns
+	// checkWritten, when set (by tests), is given each page that Go
+	// writes instead of a template (scenario pages) and its bytes.
+	checkWritten func(r *renderer, p *page, data []byte) error
 }
 
 func (cfg Config) withDefaults() Config {

@@ -38,6 +38,15 @@ func checkTemplates(fsys fs.FS) error {
 		if err := templatecheck.Check(set.Tree, lookup, k.data, funcs); err != nil {
 			errs = append(errs, fmt.Errorf("page kind %s: %w", k.name, err))
 		}
+		// The parts a kind's writer renders on their own, with the same
+		// data.
+		for _, name := range k.parts {
+			if part := set.Lookup(name); part == nil {
+				errs = append(errs, fmt.Errorf("page kind %s: no %s template", k.name, name))
+			} else if err := templatecheck.Check(part.Tree, lookup, k.data, funcs); err != nil {
+				errs = append(errs, fmt.Errorf("page kind %s: %s: %w", k.name, name, err))
+			}
+		}
 		// The navigation list, which renderer.nav renders on its own.
 		if nav := set.Lookup("navitems"); nav == nil {
 			errs = append(errs, fmt.Errorf("page kind %s: no navitems template", k.name))
@@ -58,7 +67,8 @@ func TestTemplatesTypeCheck(t *testing.T) {
 }
 
 // TestTemplateCheckFindsMisspelledFields: a misspelled field in a branch
-// that no page takes, in each template, fails the check, named at its
+// that no page takes, in each template (in scenario.html, in a part its
+// pages' writer renders on its own), fails the check, named at its
 // template and line.
 func TestTemplateCheckFindsMisspelledFields(t *testing.T) {
 	t.Parallel()
@@ -70,6 +80,8 @@ func TestTemplateCheckFindsMisspelledFields(t *testing.T) {
 		"layout.html":    {"{{template \"main\" .}}", "{{if false}}{{.Site.Titel}}{{end}}"},
 		"partials.html":  {"{{define \"rank\"}}", "{{if false}}{{.Rnak}}{{end}}"},
 		"benchmark.html": {"{{$p := .Data.Page}}", "{{if eq $p.Metric.Direction \"no such direction\"}}{{$p.Metric.NoSuchField}}{{end}}"},
+		// A part that the scenario pages' writer renders on its own.
+		"scenario.html": {"{{define \"scenario-caption\"}}", "{{with .Data}}{{if false}}{{.NoSuchField}}{{end}}{{end}}"},
 	}
 	for _, n := range names {
 		if _, ok := inject[n]; !ok {
