@@ -32,7 +32,11 @@ test-browser:
 # scoring and rendering in parallel, the write lock); -short skips the
 # whole-site builds, which the plain test run covers: internal/site builds
 # its fixture site once, with an empty cache, and its tests share it (two
-# cached rebuilds of it test the write). An explicit timeout:
+# cached rebuilds of it test the write). There four of the fixture's six
+# runs keep three questions (raceQuestions in internal/site): the same
+# runs, kinds of page and concurrent code on half the pages, and the tests
+# that only read the whole fixture's site skip (the plain run has them).
+# An explicit timeout:
 # Go's default of 10 minutes a package was reached on a busy machine.
 # -vet=off: `make vet` runs every analyzer on these packages already.
 RACE_PKGS = ./internal/run ./internal/board ./internal/site ./internal/flock ./cmd/build

@@ -17,6 +17,7 @@ import (
 // one, as those releases' leaderboard.json files have them; a run that no
 // earlier release has shows no history.
 func TestModelHistory(t *testing.T) {
+	skipReaderUnderRace(t)
 	files := fixtureSite(t)
 	page := string(files["runs/alpha/index.html"])
 	i := strings.Index(page, "<h2 id=history>")

@@ -88,6 +88,7 @@ func TestSearchIndexJS(t *testing.T) {
 // to a page the site has (and an anchor on it), and the search page loads
 // it by a relative path.
 func TestSearchIndexInSite(t *testing.T) {
+	skipReaderUnderRace(t)
 	files := fixtureSite(t)
 	if files[searchIndexPartPath(2)] != nil {
 		t.Fatalf("the fixture site's index is in parts")

@@ -16,6 +16,7 @@ import (
 // 10 years older; the fit's per-SD value appears only as a labelled
 // alternative, and the numbers agree between the pages and the JSON.
 func TestOneAgeUnit(t *testing.T) {
+	skipReaderUnderRace(t)
 	files := fixtureSite(t)
 	ageRow := regexp.MustCompile(`<tr id=coef-age><th scope=row>([^<]*)<td[^>]*>([^<]*)<`)
 	scenarioAge := regexp.MustCompile(`own coefficients: ([^<]*?) ([−+]?[0-9]+\.[0-9]+)(?: · |<)`)
@@ -90,6 +91,7 @@ func TestOneAgeUnit(t *testing.T) {
 // and every composite definition of the run's JSON, as the JSON has them,
 // with the rank each definition gives.
 func TestOtherToolsOnRunPage(t *testing.T) {
+	skipReaderUnderRace(t)
 	files := fixtureSite(t)
 	cell := func(page []byte, id string) []string {
 		m := regexp.MustCompile(`<tr id=` + regexp.QuoteMeta(id) + `>(.*?)(?:<tr[ >]|</table>)`).FindSubmatch(page)
@@ -144,6 +146,7 @@ func TestOtherToolsOnRunPage(t *testing.T) {
 // their numbers agree with each run's data/runs/<id>.json; every board of
 // the variant links to it and none carries the plots itself.
 func TestGroupPlots(t *testing.T) {
+	skipReaderUnderRace(t)
 	files := fixtureSite(t)
 	page := string(files["board/explicit-groups.html"])
 	for _, b := range []string{"index.html", "board/explicit-race.html"} {
