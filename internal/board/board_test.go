@@ -2,7 +2,9 @@ package board
 
 import (
 	"math"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -50,8 +52,8 @@ func TestDisplayNegativeZero(t *testing.T) {
 	}
 }
 
-// scored is a scored synthetic run: model, variant, scoring, intervention
-// and run date as given, effects scaled by size.
+// spec is a synthetic run: model, variant, scoring, intervention and run
+// date as given, effects scaled by size.
 type spec struct {
 	id, model, intervention, date string
 	variant                       run.Variant
@@ -64,7 +66,68 @@ type spec struct {
 
 var paper = [design.NumCoefs]float64{-0.28, 0.36, 0.60, 1.25, 0.42, 0.54, 0.91}
 
+// scoredRuns keeps each spec's cells and its result, encoded, as the
+// first call of scored made them: later calls decode a copy of their own
+// (Build and DropCoefficientReplicates change an entry and its result)
+// instead of scoring the run again. score's TestResultRoundTrip holds
+// that the copy is the result. Scoring runs in one goroutine, so under
+// the race detector (make race) it was most of this package's CPU with
+// nothing to find: each spec is scored once, 29 scorings where there
+// were 47.
+var scoredRuns = struct {
+	sync.Mutex
+	m map[spec]scoredRun
+}{m: map[spec]scoredRun{}}
+
+type scoredRun struct {
+	cells  []run.Cell
+	result []byte // score.Result.MarshalBinary
+}
+
+// scored is a scored synthetic run: model, variant, scoring, intervention
+// and run date as given, effects scaled by size; each call gets a run and
+// a result of its own.
 func scored(t testing.TB, s spec) *Entry {
+	t.Helper()
+	scoredRuns.Lock()
+	sr, ok := scoredRuns.m[s]
+	scoredRuns.Unlock()
+	if !ok {
+		e := score1(t, s)
+		data, err := e.Result.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		scoredRuns.Lock()
+		scoredRuns.m[s] = scoredRun{cells: slices.Clone(e.Run.Cells), result: data}
+		scoredRuns.Unlock()
+		return e
+	}
+	e := &Entry{Run: &run.Run{ID: s.id, Manifest: specManifest(s), Cells: slices.Clone(sr.cells)}, Result: &score.Result{}}
+	if err := e.Result.UnmarshalBinary(sr.result); err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// specManifest is the manifest of a spec's run.
+func specManifest(s spec) *run.Manifest {
+	m := &run.Manifest{Model: run.Model{Name: s.model, ID: s.model}, Variant: s.variant, Scoring: s.scoring,
+		Intervention: s.intervention, RunDate: s.date}
+	if m.Scoring == "" {
+		m.Scoring = run.Logprob
+	}
+	if m.Intervention == "" {
+		m.Intervention = DefaultIntervention
+	}
+	if m.RunDate == "" {
+		m.RunDate = "2026-01-01"
+	}
+	return m
+}
+
+// score1 makes and scores a spec's run.
+func score1(t testing.TB, s spec) *Entry {
 	t.Helper()
 	var e [design.NumCoefs]float64
 	for i := range e {
@@ -79,17 +142,7 @@ func scored(t testing.TB, s spec) *Entry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := &run.Manifest{Model: run.Model{Name: s.model, ID: s.model}, Variant: s.variant, Scoring: s.scoring,
-		Intervention: s.intervention, RunDate: s.date}
-	if m.Scoring == "" {
-		m.Scoring = run.Logprob
-	}
-	if m.Intervention == "" {
-		m.Intervention = DefaultIntervention
-	}
-	if m.RunDate == "" {
-		m.RunDate = "2026-01-01"
-	}
+	m := specManifest(s)
 	mass := s.mass
 	if mass == 0 {
 		mass = 1
