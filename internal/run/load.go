@@ -205,6 +205,20 @@ func LoadManifest(fsys fs.FS, label, id string) (*Run, error) {
 // the file's hash and row count against the manifest; hook, when not nil,
 // sees every valid row.
 func (r *Run) LoadRows(fsys fs.FS, label string, hook RowHook) error {
+	return r.loadRows(fsys, label, false, hook)
+}
+
+// LoadRowsBorrowed is LoadRows for a hook that keeps few of the rows'
+// texts: a row's filled_template, prompt, response and messages' content
+// are valid only during the hook's call (they are the line being read,
+// not copies of it), and a hook that keeps one copies it
+// (strings.Clone). Most of a run's bytes are these texts: the build keeps
+// only those the dataset's prompts do not have yet.
+func (r *Run) LoadRowsBorrowed(fsys fs.FS, label string, hook RowHook) error {
+	return r.loadRows(fsys, label, true, hook)
+}
+
+func (r *Run) loadRows(fsys fs.FS, label string, borrow bool, hook RowHook) error {
 	m, id := r.Manifest, r.ID
 	mname := path.Join(label, id, "manifest.yaml")
 
@@ -221,7 +235,7 @@ func (r *Run) LoadRows(fsys fs.FS, label string, hook RowHook) error {
 	// question.
 	seen := make(map[int]*[design.NumCells]int)
 	var slab []float64
-	sum, size, rows, err := EachRow(fsys, spath, sname, func(line int, row *Row) error {
+	sum, size, rows, err := eachRow(fsys, spath, sname, borrow, func(line int, row *Row) error {
 		c, err := m.toCell(line, row, &slab)
 		if err != nil {
 			return err

@@ -32,6 +32,10 @@ type rowDecoder struct {
 	decisions []string
 	scratch   []byte // unescaped string
 	names     map[string]string
+	// borrow makes the strings not interned (texts) the line's own bytes
+	// where they have no escapes, valid until the next line is read,
+	// instead of copies (LoadRowsBorrowed).
+	borrow bool
 }
 
 // Field bits, for the names seen in an object.
@@ -217,8 +221,13 @@ func (d *rowDecoder) str(b []byte, i int, intern bool) (string, int, bool) {
 	if !ok {
 		return "", 0, false
 	}
-	if intern {
+	switch {
+	case intern:
 		return d.intern(s), j, true
+	case d.borrow && len(s) > 0 && unsafe.SliceData(s) != unsafe.SliceData(d.scratch):
+		// The line's bytes (an unescaped string is in scratch, which the
+		// next string reuses).
+		return unsafe.String(&s[0], len(s)), j, true
 	}
 	return string(s), j, true
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -253,5 +254,64 @@ func TestUnquotedYesNoKeys(t *testing.T) {
 	}
 	if strings.Join(m.Choices.Yes, ",") != "yes,Y" || strings.Join(m.Choices.No, ",") != "no,N" {
 		t.Errorf("choices %+v from\n%s", m.Choices, s)
+	}
+}
+
+// TestLoadRowsBorrowed: LoadRowsBorrowed's hook sees each row as
+// LoadRows' does — texts with and without escapes, in every field that is
+// borrowed — and the run's cells are the same.
+func TestLoadRowsBorrowed(t *testing.T) {
+	rows := realRows(t)
+	for i := range rows {
+		switch i % 4 {
+		case 1:
+			rows[i].Prompt = "Human: " + rows[i].FilledTemplate + "\n\nAssistant: \"quoted\""
+			rows[i].Response = "Yes, plainly"
+		case 2:
+			rows[i].Messages = []Message{{Role: "user", Content: "plain " + rows[i].FilledTemplate}, {Role: "assistant", Content: "é \"escaped\"\ttab"}}
+			rows[i].Response = "No.\n"
+		case 3:
+			rows[i].FilledTemplate += " \u2028 <b>&</b> \\"
+		}
+	}
+	for _, gz := range []bool{false, true} {
+		fsys := mapFS(t, "borrowed", testManifest(), rows, gz)
+		load := func(borrow bool) (*Run, []Row) {
+			r, err := LoadManifest(fsys, "runs", "borrowed")
+			if err != nil {
+				t.Fatal(err)
+			}
+			var seen []Row
+			hook := func(_ *Run, _ Cell, row *Row) {
+				c := row.Clone()
+				c.FilledTemplate, c.Prompt, c.Response = strings.Clone(c.FilledTemplate), strings.Clone(c.Prompt), strings.Clone(c.Response)
+				for i := range c.Messages {
+					c.Messages[i].Content = strings.Clone(c.Messages[i].Content)
+				}
+				seen = append(seen, c)
+			}
+			if borrow {
+				err = r.LoadRowsBorrowed(fsys, "runs", hook)
+			} else {
+				err = r.LoadRows(fsys, "runs", hook)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r, seen
+		}
+		r1, rows1 := load(false)
+		r2, rows2 := load(true)
+		if len(rows1) != len(rows) || len(rows2) != len(rows) {
+			t.Fatalf("gz %v: hooks saw %d and %d rows, want %d", gz, len(rows1), len(rows2), len(rows))
+		}
+		for i := range rows1 {
+			if !sameRow(rows1[i], rows2[i]) || rows2[i].FilledTemplate != rows[i].FilledTemplate {
+				t.Errorf("gz %v: row %d borrowed %+v, want %+v", gz, i, rows2[i], rows1[i])
+			}
+		}
+		if !reflect.DeepEqual(r1.Cells, r2.Cells) || !reflect.DeepEqual(r1.Files, r2.Files) {
+			t.Errorf("gz %v: the run's cells or files differ", gz)
+		}
 	}
 }

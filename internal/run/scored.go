@@ -116,6 +116,12 @@ func ScoredPath(dir string, m *Manifest) string { return path.Join(dir, m.Scored
 // is allocated for them: the decompressed size, the length of a line and
 // the number of rows. Only a regular file is opened.
 func EachRow(fsys fs.FS, file, name string, fn func(line int, r *Row) error) (sum string, size int64, rows int, err error) {
+	return eachRow(fsys, file, name, false, fn)
+}
+
+// eachRow is EachRow; with borrow, a row's long texts are valid only
+// during fn (LoadRowsBorrowed).
+func eachRow(fsys fs.FS, file, name string, borrow bool, fn func(line int, r *Row) error) (sum string, size int64, rows int, err error) {
 	f, err := input.Open(fsys, file, name)
 	if err != nil {
 		return "", 0, 0, err
@@ -138,7 +144,7 @@ func EachRow(fsys fs.FS, file, name string, fn func(line int, r *Row) error) (su
 	br := bufio.NewReaderSize(r, 1<<16)
 	line := 0
 	var buf []byte
-	var dec rowDecoder
+	dec := rowDecoder{borrow: borrow}
 	var total int64 // decompressed bytes read
 	for {
 		b, rerr := readLine(br, &buf)

@@ -77,7 +77,7 @@ func benchOneRun(b *testing.B) (Config, *loaded, *siteInfo, *readRun, map[int]*s
 		b.Fatal(err)
 	}
 	site := newSiteInfo(cfg, in)
-	rr := freshRuns{cfg}.read(in.runs[0])
+	rr := freshRuns{cfg: cfg}.read(in.runs[0])
 	if rr.err != nil {
 		b.Fatal(rr.err)
 	}

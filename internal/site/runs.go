@@ -12,6 +12,7 @@ import (
 	"path"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/discrimeval/leaderboard/internal/board"
@@ -61,11 +62,11 @@ type runSource interface {
 func streamRuns(cfg Config, in *loaded, site *siteInfo, pool *pool, prog *progress) (*scored, string, error) {
 	n := len(in.runs)
 	sc := &scored{entries: make([]*board.Entry, n), kept: map[string]*keptCells{}, transcripts: map[string]int{}, needCoefs: board.NeedsCoefficients(in.runs), per: site.PageRows}
-	var src runSource = freshRuns{cfg}
+	var src runSource = freshRuns{cfg, in.texts}
 	var pages runPageWriter = renderRunPages{cfg, in, pool}
 	var cached *cachedRunPages
 	if cfg.Cache != nil {
-		src = cachedRuns{next: freshRuns{cfg}, c: cfg.Cache, gen: pool.r.gen}
+		src = cachedRuns{next: freshRuns{cfg: cfg}, c: cfg.Cache, gen: pool.r.gen}
 		cached = &cachedRunPages{next: renderRunPages{cfg, in, pool}, c: cfg.Cache, gen: pool.r.gen, site: site, texts: in.texts}
 		pages = cached
 	}
@@ -167,11 +168,18 @@ func commit(in *loaded, sc *scored, rr *readRun, pages runPageWriter) (*board.En
 	return e, nil
 }
 
-// freshRuns reads and scores runs from their files.
-type freshRuns struct{ cfg Config }
+// freshRuns reads and scores runs from their files. With dataset (a
+// build without the cache, which keeps every text of a run), a run keeps
+// only the prompt texts that the dataset lacks when the run is read:
+// runs are committed in id order, so what the dataset has then, from runs
+// of lower ids, it has at the run's commit.
+type freshRuns struct {
+	cfg     Config
+	dataset *datasetTexts
+}
 
 func (s freshRuns) read(m *run.Run) *readRun {
-	full, texts, infos, err := readRows(s.cfg, m)
+	full, texts, infos, err := readRows(s.cfg, m, s.dataset)
 	if err != nil {
 		return &readRun{err: err}
 	}
@@ -191,15 +199,24 @@ func (s freshRuns) read(m *run.Run) *readRun {
 }
 
 // readRows reads a run's rows into a run of its own (m, of the load
-// phase, stays as it is), keeping its prompt texts and what they look
-// like.
-func readRows(cfg Config, m *run.Run) (*run.Run, map[design.Prompt]string, promptInfos, error) {
+// phase, stays as it is), keeping what its prompt texts look like and
+// the texts themselves: every one, or with dataset those it lacks.
+func readRows(cfg Config, m *run.Run, dataset *datasetTexts) (*run.Run, map[design.Prompt]string, promptInfos, error) {
 	full := &run.Run{ID: m.ID, Manifest: m.Manifest, ManifestRaw: m.ManifestRaw, Files: slices.Clone(m.Files)}
-	// Sized as the cells are (run.LoadRows): at most a complete run.
-	texts, infos := make(map[design.Prompt]string, min(max(m.Manifest.Scored.Rows, 0), design.NumPrompts)), promptInfos{}
+	infos := promptInfos{}
+	var texts map[design.Prompt]string
+	if dataset == nil {
+		// Sized as the cells are (run.LoadRows): at most a complete run.
+		texts = make(map[design.Prompt]string, min(max(m.Manifest.Scored.Rows, 0), design.NumPrompts))
+	} else {
+		texts = map[design.Prompt]string{}
+	}
 	var buf []byte // hashText's copy of each text, reused
-	err := full.LoadRows(cfg.Runs, cfg.RunsLabel, func(r *run.Run, c run.Cell, row *run.Row) {
-		texts[c.Prompt] = row.FilledTemplate
+	// The rows' texts are borrowed: kept, they are copied.
+	err := full.LoadRowsBorrowed(cfg.Runs, cfg.RunsLabel, func(r *run.Run, c run.Cell, row *run.Row) {
+		if dataset == nil || !dataset.has(r.Manifest.Variant, c.Prompt) {
+			texts[c.Prompt] = strings.Clone(row.FilledTemplate)
+		}
 		buf = append(buf[:0], row.FilledTemplate...)
 		info := textInfo{hash: hashBytes64(buf), transcript: transcriptSize(r.Manifest, row), bounded: boundedForms(r.Manifest, row)}
 		if r.Manifest.Scoring == run.Decision {
@@ -276,12 +293,12 @@ func (r cachedRows) texts() (map[design.Prompt]string, error) {
 		return texts, nil
 	}
 	// The blob is gone or damaged: read the texts again.
-	_, texts, _, err := readRows(r.cfg, r.m)
+	_, texts, _, err := readRows(r.cfg, r.m, nil)
 	return texts, err
 }
 
 func (r cachedRows) cells() (map[int]*score.QuestionCells, promptInfos, error) {
-	full, _, infos, err := readRows(r.cfg, r.m)
+	full, _, infos, err := readRows(r.cfg, r.m, nil)
 	if err != nil {
 		return nil, nil, err
 	}
