@@ -252,14 +252,24 @@ func (m *Manifest) logprobCell(c *Cell, r *Row, slab *[]float64) error {
 		}
 		bounded[f] = true
 	}
-	yes, err := logSumExp(r.Logprobs, m.Choices.Yes)
-	if err != nil {
-		return err
+	// The forms' log-probabilities, each looked up once: the yes forms,
+	// then the no forms.
+	ny, n := len(m.Choices.Yes), len(m.Choices.Yes)+len(m.Choices.No)
+	var buf [8]float64
+	lps := buf[:0]
+	if n > len(buf) {
+		lps = make([]float64, 0, n)
 	}
-	no, err := logSumExp(r.Logprobs, m.Choices.No)
-	if err != nil {
-		return err
+	for _, forms := range [2][]string{m.Choices.Yes, m.Choices.No} {
+		for _, f := range forms {
+			lp, ok := r.Logprobs[f]
+			if !ok {
+				return fmt.Errorf("logprobs has no entry for answer form %q", f)
+			}
+			lps = append(lps, lp)
+		}
 	}
+	yes, no := logSumExpOf(lps[:ny]), logSumExpOf(lps[ny:])
 	for _, side := range []struct {
 		name string
 		lp   float64
@@ -277,7 +287,6 @@ func (m *Manifest) logprobCell(c *Cell, r *Row, slab *[]float64) error {
 		}
 		shift, c.Mass, c.Normalized = math.Log(c.Mass), 1, true
 	}
-	n := len(m.Choices.Yes) + len(m.Choices.No)
 	if slab == nil || cap(*slab)-len(*slab) < n {
 		s := make([]float64, 0, n*lpSlabRows)
 		if slab == nil {
@@ -288,11 +297,8 @@ func (m *Manifest) logprobCell(c *Cell, r *Row, slab *[]float64) error {
 	}
 	c.LP = (*slab)[len(*slab) : len(*slab) : len(*slab)+n]
 	*slab = (*slab)[:len(*slab)+n]
-	for _, f := range m.Choices.Yes {
-		c.LP = append(c.LP, r.Logprobs[f]-shift)
-	}
-	for _, f := range m.Choices.No {
-		c.LP = append(c.LP, r.Logprobs[f]-shift)
+	for _, lp := range lps {
+		c.LP = append(c.LP, lp-shift)
 	}
 	if len(bounded) > 0 {
 		c.Bounded = len(bounded)

@@ -25,13 +25,18 @@ import (
 //
 // The line must be valid UTF-8 (EachRow checks before decoding).
 type rowDecoder struct {
-	row       Row
-	lp        Logprobs
-	msgs      []Message
-	bounded   []string
-	decisions []string
-	scratch   []byte // unescaped string
-	names     map[string]string
+	row Row
+	lp  Logprobs
+	// lpNames are the logprobs' names of an earlier row, in its order,
+	// each once (rows repeat them): a row's name that is the same at the
+	// same place, all before it the same too, is no repeat and needs no
+	// lookup to intern. lpCur collects the row's own.
+	lpNames, lpCur []string
+	msgs           []Message
+	bounded        []string
+	decisions      []string
+	scratch        []byte // unescaped string
+	names          map[string]string
 	// borrow makes the strings not interned (texts) the line's own bytes
 	// where they have no escapes, valid until the next line is read,
 	// instead of copies (LoadRowsBorrowed).
@@ -401,6 +406,9 @@ func finiteNumber(b []byte, i int) (float64, int, bool) {
 	if end < 0 {
 		return 0, 0, false
 	}
+	if f, ok := exactDecimal(b[i:end]); ok {
+		return f, end, true
+	}
 	// ParseFloat keeps no reference to its argument on success.
 	f, err := strconv.ParseFloat(unsafe.String(&b[i], end-i), 64)
 	if err != nil || math.IsInf(f, 0) {
@@ -408,6 +416,81 @@ func finiteNumber(b []byte, i int) (float64, int, bool) {
 	}
 	return f, end, true
 }
+
+// exactDecimal reads a JSON number (scanNumber's) of the commonest kind
+// as strconv.ParseFloat does, to the bit: at most 19 significant digits
+// making an integer m below 2^53 (exact as a float64), times 10^e with
+// |e| ≤ 22 (exact too), is one multiplication or division, correctly
+// rounded as ParseFloat's result is (it takes the same path, for m below
+// 2^52). ok is false for any other number, which ParseFloat reads.
+func exactDecimal(b []byte) (f float64, ok bool) {
+	i, neg := 0, false
+	if len(b) > 0 && b[0] == '-' {
+		i, neg = 1, true
+	}
+	var m uint64
+	nd, e, dot := 0, 0, false
+	for ; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c == '.':
+			dot = true
+			continue
+		case c < '0' || c > '9':
+			goto exponent
+		case nd == 0 && c == '0':
+			// A leading zero: no digit of m.
+		case nd == 19:
+			return 0, false
+		default:
+			m, nd = m*10+uint64(c-'0'), nd+1
+		}
+		if dot {
+			e--
+		}
+	}
+	return scaled(m, e, neg)
+exponent:
+	// b[i] is 'e' or 'E', then an optional sign and digits.
+	i++
+	eneg := false
+	if b[i] == '+' || b[i] == '-' {
+		eneg = b[i] == '-'
+		i++
+	}
+	if len(b)-i > 3 {
+		return 0, false
+	}
+	x := 0
+	for ; i < len(b); i++ {
+		x = x*10 + int(b[i]-'0')
+	}
+	if eneg {
+		x = -x
+	}
+	return scaled(m, e+x, neg)
+}
+
+// scaled is ±m·10^e when one correctly rounded operation makes it.
+func scaled(m uint64, e int, neg bool) (float64, bool) {
+	var f float64
+	switch {
+	case m == 0:
+	case m >= 1<<53 || e < -22 || e > 22:
+		return 0, false
+	case e < 0:
+		f = float64(m) / pow10[-e]
+	default:
+		f = float64(m) * pow10[e]
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
 // logprobs reads the logprobs object into the decoder's map: a number or
 // null (−∞) for each form, no form twice.
@@ -420,6 +503,8 @@ func (d *rowDecoder) logprobs(b []byte, i int) (Logprobs, int, bool) {
 	if i < len(b) && b[i] == '}' {
 		return d.lp, i + 1, true
 	}
+	same := true // the names so far are lpNames' first ones
+	d.lpCur = d.lpCur[:0]
 	for {
 		name, j, ok := plainString(b, i)
 		if !ok {
@@ -430,9 +515,17 @@ func (d *rowDecoder) logprobs(b []byte, i int) (Logprobs, int, bool) {
 			return nil, 0, false
 		}
 		i = skipWS(b, i+1)
-		if _, dup := d.lp[string(name)]; dup {
-			return nil, 0, false
+		var key string
+		if k := len(d.lpCur); same && k < len(d.lpNames) && string(name) == d.lpNames[k] {
+			key = d.lpNames[k]
+		} else {
+			same = false
+			if _, dup := d.lp[string(name)]; dup {
+				return nil, 0, false
+			}
+			key = d.intern(name)
 		}
+		d.lpCur = append(d.lpCur, key)
 		var v float64
 		if len(b)-i >= 4 && string(b[i:i+4]) == "null" {
 			v, i = math.Inf(-1), i+4
@@ -442,12 +535,15 @@ func (d *rowDecoder) logprobs(b []byte, i int) (Logprobs, int, bool) {
 				return nil, 0, false
 			}
 		}
-		d.lp[d.intern(name)] = v
+		d.lp[key] = v
 		i = skipWS(b, i)
 		if i >= len(b) {
 			return nil, 0, false
 		}
 		if b[i] == '}' {
+			if !same {
+				d.lpNames, d.lpCur = d.lpCur, d.lpNames
+			}
 			return d.lp, i + 1, true
 		}
 		if b[i] != ',' {

@@ -3,7 +3,9 @@ package run
 import (
 	"bytes"
 	"math"
+	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -249,4 +251,47 @@ func FuzzRowDecoderAgrees(f *testing.F) {
 			agree(t, &d, data)
 		}
 	})
+}
+
+// TestExactDecimal: exactDecimal reads a number as strconv.ParseFloat
+// does, to the bit, whenever it reads it at all, and it reads most
+// log-probabilities as a harness writes them (Python's repr: the shortest
+// digits that round-trip).
+func TestExactDecimal(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	var nums []string
+	for range 20000 {
+		lp := -math.Exp(rng.NormFloat64()*3) * float64(rng.IntN(2)*2-1)
+		nums = append(nums, strconv.FormatFloat(lp, 'g', -1, 64), strconv.FormatFloat(lp, 'f', -1, 64),
+			strconv.FormatFloat(lp, 'e', rng.IntN(20), 64), strconv.FormatFloat(lp, 'f', rng.IntN(25), 64))
+		// Digits and exponents of every size.
+		digits := strconv.FormatUint(rng.Uint64()>>rng.IntN(64), 10)
+		if k := rng.IntN(len(digits) + 1); k < len(digits) {
+			digits = digits[:k] + "." + digits[k:]
+			if k == 0 {
+				digits = "0" + digits
+			}
+		}
+		nums = append(nums, digits+"e"+strconv.Itoa(rng.IntN(60)-30), "-"+digits, digits+"E+"+strconv.Itoa(rng.IntN(30)))
+	}
+	nums = append(nums, "0", "-0", "0.0", "-0.0", "0e999", "-0e-999", "1e22", "1e23", "9007199254740991", "9007199254740992",
+		"9007199254740993", "4503599627370495.5", "0.000000000000000000000001", "1234567890123456789", "12345678901234567890", "1e-22", "1e-23")
+	read := 0
+	for _, s := range nums {
+		if end, _ := scanNumber([]byte(s), 0); end != len(s) {
+			continue // not a JSON number (a leading zero)
+		}
+		want, err := strconv.ParseFloat(s, 64)
+		got, ok := exactDecimal([]byte(s))
+		if !ok {
+			continue
+		}
+		read++
+		if err != nil || math.Float64bits(got) != math.Float64bits(want) {
+			t.Errorf("%s: %v (%x), ParseFloat %v (%x, %v)", s, got, math.Float64bits(got), want, math.Float64bits(want), err)
+		}
+	}
+	if read < len(nums)/4 {
+		t.Errorf("read %d of %d numbers", read, len(nums))
+	}
 }

@@ -361,22 +361,32 @@ func (m *Manifest) toCell(line int, r *Row, slab *[]float64) (Cell, error) {
 // logSumExp computes log Σ e^lp over the given forms, every one of which
 // must be present; −∞ when every one is.
 func logSumExp(lps map[string]float64, forms []string) (float64, error) {
-	max := math.Inf(-1)
+	vals := make([]float64, 0, len(forms))
 	for _, f := range forms {
 		lp, ok := lps[f]
 		if !ok {
 			return 0, fmt.Errorf("logprobs has no entry for answer form %q", f)
 		}
+		vals = append(vals, lp)
+	}
+	return logSumExpOf(vals), nil
+}
+
+// logSumExpOf is log Σ e^lp over lps, in their order; −∞ when every one is
+// −∞ (or there are none).
+func logSumExpOf(lps []float64) float64 {
+	max := math.Inf(-1)
+	for _, lp := range lps {
 		max = math.Max(max, lp)
 	}
 	if math.IsInf(max, -1) {
-		return max, nil
+		return max
 	}
 	var s float64
-	for _, f := range forms {
-		s += math.Exp(lps[f] - max)
+	for _, lp := range lps {
+		s += math.Exp(lp - max)
 	}
-	return max + math.Log(s), nil
+	return max + math.Log(s)
 }
 
 // ReadRows reads a whole scored.jsonl[.gz] file (or a file of dataset
