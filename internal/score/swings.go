@@ -298,8 +298,7 @@ var zGrid = func() (g struct{ z, w, phi, cdf [zSteps + 1]float64 }) {
 func normCDF(z float64) float64 { return 0.5 * math.Erfc(-z/math.Sqrt2) }
 
 func logitReference(qc *QuestionCells, out *QuestionSwings) {
-	var xs [][8]float64
-	var y []float64
+	xs, y := make([][8]float64, 0, len(qc)), make([]float64, 0, len(qc))
 	cells := design.Cells()
 	for i := range qc {
 		if c := qc[i]; c.Present && !math.IsNaN(c.Cell.Logit) && !math.IsInf(c.Cell.Logit, 0) {
@@ -330,6 +329,17 @@ func logitNull(n int, mu, sigma float64) (pairs, some [SwingSteps]float64) {
 	for i := range v {
 		v[i] = 1 / (1 + math.Exp(-(mu + sigma*g.z[i])))
 	}
+	// Above sure, the P(yes) of a logit μ + 9σ, Φ(h) is 1 as computed
+	// (normCDF is 1 from h > 6√2, where math.Erfc returns 2), so it is
+	// not computed; and d^(n−1) with d = 1 − Φ(z_i), the same at every
+	// threshold, is computed once (pow1). Not when 1 − sure is so small
+	// that the logit of a w near it is not exact to well within the
+	// margin (0.51σ).
+	sure := math.Inf(1)
+	if s := 1 / (1 + math.Exp(-(mu + 9*sigma))); s < 1-1e-6 {
+		sure = s
+	}
+	var pow1 [zSteps + 1]float64
 	for k := range SwingSteps {
 		t := SwingThreshold(k)
 		var pAbove, pNone float64
@@ -337,14 +347,25 @@ func logitNull(n int, mu, sigma float64) (pairs, some [SwingSteps]float64) {
 			// Another cell's P(yes) more than t above this one's: its z
 			// beyond h.
 			up := 1.0 // Φ(h): the other cell within t above
-			if w := v[i] + t; w < 1 {
+			w := v[i] + t
+			if w < 1 && w <= sure {
 				up = normCDF((math.Log(w/(1-w)) - mu) / sigma)
 			}
 			pAbove += g.w[i] * g.phi[i] * (1 - up)
 			// This cell the lowest and every other within t above it
 			// (d^(n−1) is below 1e-20 for d under 0.7 at n = 135).
 			if d := up - g.cdf[i]; d > 0.7 || d > 0 && n < 100 {
-				pNone += g.w[i] * float64(n) * g.phi[i] * math.Pow(d, float64(n-1))
+				var p float64
+				switch {
+				case up != 1:
+					p = math.Pow(d, float64(n-1))
+				case pow1[i] == 0: // not yet (or a power that is 0, again)
+					pow1[i] = math.Pow(d, float64(n-1))
+					fallthrough
+				default:
+					p = pow1[i]
+				}
+				pNone += g.w[i] * float64(n) * g.phi[i] * p
 			}
 		}
 		pairs[k] = total * 2 * pAbove

@@ -241,3 +241,70 @@ func BenchmarkRunSwings(b *testing.B) {
 		})
 	}
 }
+
+// logitNullBefore is logitNull as it was before it left out the Φ(h) it
+// knows to be 1 and computed each 1 − Φ(z_i)'s power once (5b3d44e):
+// TestLogitNullAsBefore holds it to these numbers.
+func logitNullBefore(n int, mu, sigma float64) (pairs, some [SwingSteps]float64) {
+	total := float64(n) * float64(n-1) / 2
+	g := &zGrid
+	var v [zSteps + 1]float64
+	for i := range v {
+		v[i] = 1 / (1 + math.Exp(-(mu + sigma*g.z[i])))
+	}
+	for k := range SwingSteps {
+		t := SwingThreshold(k)
+		var pAbove, pNone float64
+		for i := range zSteps + 1 {
+			up := 1.0
+			if w := v[i] + t; w < 1 {
+				up = normCDF((math.Log(w/(1-w)) - mu) / sigma)
+			}
+			pAbove += g.w[i] * g.phi[i] * (1 - up)
+			if d := up - g.cdf[i]; d > 0.7 || d > 0 && n < 100 {
+				pNone += g.w[i] * float64(n) * g.phi[i] * math.Pow(d, float64(n-1))
+			}
+		}
+		pairs[k] = total * 2 * pAbove
+		some[k] = clamp01(1 - pNone)
+	}
+	return pairs, some
+}
+
+// TestLogitNullAsBefore: logitNull's numbers are logitNullBefore's, to the
+// bit, over the means, SDs and cell counts a question can have, from a
+// near-constant question (σ 1e-6) to logits far from 0 (μ ±40), where the
+// shortcut is taken and where it is not.
+func TestLogitNullAsBefore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 4))
+	cases := 0
+	for _, n := range []int{10, 11, 50, 99, 100, 134, 135} {
+		for range 300 {
+			mu := rng.NormFloat64() * 3
+			sigma := math.Exp(rng.NormFloat64() * 1.5)
+			switch rng.IntN(6) {
+			case 0:
+				mu *= 10
+			case 1:
+				sigma = 1e-6 * (1 + rng.Float64())
+			case 2:
+				sigma = 5 + 20*rng.Float64()
+			}
+			p1, s1 := logitNull(n, mu, sigma)
+			p0, s0 := logitNullBefore(n, mu, sigma)
+			for k := range SwingSteps {
+				if math.Float64bits(p1[k]) != math.Float64bits(p0[k]) || math.Float64bits(s1[k]) != math.Float64bits(s0[k]) {
+					t.Fatalf("n %d μ %v σ %v, t = %.2f: %v pairs and %v any, want %v and %v", n, mu, sigma, SwingThreshold(k), p1[k], s1[k], p0[k], s0[k])
+				}
+			}
+			cases++
+		}
+	}
+	for _, c := range [][2]float64{{0, 1e-6}, {40, 1}, {-40, 1}, {13.8, 1e-6}, {-13.8, 1e-6}, {0, 30}, {4, 0.2}, {-4, 0.2}} {
+		p1, s1 := logitNull(135, c[0], c[1])
+		p0, s0 := logitNullBefore(135, c[0], c[1])
+		if p1 != p0 || s1 != s0 {
+			t.Errorf("μ %v σ %v: %v %v, want %v %v", c[0], c[1], p1, s1, p0, s0)
+		}
+	}
+}
