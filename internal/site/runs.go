@@ -4,8 +4,9 @@ package site
 // build cache's record of it, reaches the commit as one complete value
 // (readRun), whichever source it came from; its own pages are put into
 // the site by a writer that renders them or, with the cache, takes them
-// from it. The cache is a shortcut only: what a readRun holds, and what
-// the pages are, is the same either way (TestCacheNeverChangesTheSite).
+// from it (runPageWriter, pagecache.go). The cache is a shortcut only:
+// what a readRun holds, and what the pages are, is the same either way
+// (TestCacheNeverChangesTheSite).
 
 import (
 	"fmt"
@@ -311,86 +312,4 @@ func mustGob(v any) []byte {
 		panic(err) // our own types: cannot fail
 	}
 	return data
-}
-
-// runPageWriter puts a run's own pages into the site and says how many
-// of its prompts have a transcript.
-type runPageWriter interface {
-	write(rr *readRun, e *board.Entry) (transcripts int, err error)
-}
-
-// renderRunPages queues a run's own pages for rendering.
-type renderRunPages struct {
-	cfg  Config
-	in   *loaded
-	pool *pool
-}
-
-func (w renderRunPages) write(rr *readRun, e *board.Entry) (int, error) {
-	capt := &capture{next: w.pool.r.out}
-	if err := w.render(rr, e, capt); err != nil {
-		return 0, err
-	}
-	return capt.transcripts, nil
-}
-
-func (w renderRunPages) render(rr *readRun, e *board.Entry, capt *capture) error {
-	cells, infos, err := rr.rows.cells()
-	if err != nil {
-		return err
-	}
-	return runPages(w.cfg, w.in, e, cells, infos, w.pool, capt)
-}
-
-// cachedRunPages puts a run's pages from the cache when they are there
-// under the key of everything they show; otherwise next renders them, and
-// they are stored once rendered.
-type cachedRunPages struct {
-	next  renderRunPages
-	c     *cache.Cache
-	gen   string
-	site  *siteInfo
-	texts *datasetTexts
-	hits  int // runs whose pages came from the cache
-
-	stored sync.WaitGroup // runs' pages being stored
-	mu     sync.Mutex
-	err    error
-}
-
-func (w *cachedRunPages) write(rr *readRun, e *board.Entry) (int, error) {
-	out := w.next.pool.r.out
-	key, err := pagesKey(w.gen, rr.key, w.site, w.texts, rr.run, rr.infos)
-	if err != nil {
-		return 0, err
-	}
-	ok, transcripts, err := cachedPages(w.c, key, out)
-	if err != nil || ok {
-		if ok {
-			w.hits++
-		}
-		return transcripts, err
-	}
-	capt := &capture{next: out}
-	if err := w.next.render(rr, e, capt); err != nil {
-		return 0, err
-	}
-	w.stored.Add(1)
-	go func() {
-		defer w.stored.Done()
-		if err := capt.store(w.c, key); err != nil {
-			w.mu.Lock()
-			w.err = err
-			w.mu.Unlock()
-		}
-	}()
-	return capt.transcripts, nil
-}
-
-// wait waits for the runs' pages to be stored.
-func (w *cachedRunPages) wait() error {
-	w.stored.Wait()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.err
 }
