@@ -201,7 +201,8 @@ func (s freshRuns) read(m *run.Run) *readRun {
 
 // readRows reads a run's rows into a run of its own (m, of the load
 // phase, stays as it is), keeping what its prompt texts look like and
-// the texts themselves: every one, or with dataset those it lacks.
+// the texts themselves: every one, or with dataset those it lacks (a
+// text that is the dataset's has its hash, not hashed again).
 func readRows(cfg Config, m *run.Run, dataset *datasetTexts) (*run.Run, map[design.Prompt]string, promptInfos, error) {
 	full := &run.Run{ID: m.ID, Manifest: m.Manifest, ManifestRaw: m.ManifestRaw, Files: slices.Clone(m.Files)}
 	infos := promptInfos{}
@@ -215,11 +216,21 @@ func readRows(cfg Config, m *run.Run, dataset *datasetTexts) (*run.Run, map[desi
 	var buf []byte // hashText's copy of each text, reused
 	// The rows' texts are borrowed: kept, they are copied.
 	err := full.LoadRowsBorrowed(cfg.Runs, cfg.RunsLabel, func(r *run.Run, c run.Cell, row *run.Row) {
-		if dataset == nil || !dataset.has(r.Manifest.Variant, c.Prompt) {
+		info := textInfo{transcript: transcriptSize(r.Manifest, row), bounded: boundedForms(r.Manifest, row)}
+		var have ownedText
+		ok := false
+		if dataset != nil {
+			have, ok = dataset.owned(r.Manifest.Variant, c.Prompt)
+		}
+		if !ok {
 			texts[c.Prompt] = strings.Clone(row.FilledTemplate)
 		}
-		buf = append(buf[:0], row.FilledTemplate...)
-		info := textInfo{hash: hashBytes64(buf), transcript: transcriptSize(r.Manifest, row), bounded: boundedForms(r.Manifest, row)}
+		if ok && have.text == row.FilledTemplate {
+			info.hash = have.hash // the dataset's text, whose hash is known
+		} else {
+			buf = append(buf[:0], row.FilledTemplate...)
+			info.hash = hashBytes64(buf)
+		}
 		if r.Manifest.Scoring == run.Decision {
 			info.answers = append([]string(nil), row.Decisions...) // the row may be reused
 		}

@@ -69,17 +69,6 @@ func (d *datasetTexts) add(r *run.Run, texts map[design.Prompt]string, infos pro
 	}
 }
 
-// has reports whether prompt p has its text.
-func (d *datasetTexts) has(variant run.Variant, p design.Prompt) bool {
-	d.mu.RLock()
-	defer d.mu.RUnlock()
-	if d.full[variant][p.Q] == design.NumCells {
-		return true
-	}
-	_, ok := d.byVariant[variant][p]
-	return ok
-}
-
 // missing reports whether some of a run's prompts have no text yet.
 func (d *datasetTexts) missing(variant run.Variant, prompts promptInfos) bool {
 	d.mu.RLock()
