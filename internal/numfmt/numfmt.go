@@ -18,6 +18,24 @@ func Fixed(v float64, d int) string {
 	return noNegativeZero(strconv.FormatFloat(v, 'f', d, 64))
 }
 
+// AppendFixed appends Fixed(v, d) to b, with no string made on the way.
+func AppendFixed(b []byte, v float64, d int) []byte {
+	if math.IsNaN(v) {
+		return append(b, "n/a"...)
+	}
+	n := len(b)
+	b = strconv.AppendFloat(b, v, 'f', d, 64)
+	if b[n] != '-' {
+		return b
+	}
+	for _, c := range b[n+1:] {
+		if c != '0' && c != '.' {
+			return b
+		}
+	}
+	return append(b[:n], b[n+1:]...) // a negative zero
+}
+
 // Signed formats v with an explicit sign and a typographic minus: "+0.42",
 // "−0.30"; zero as displayed has no sign.
 func Signed(v float64, d int) string {

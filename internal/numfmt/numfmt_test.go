@@ -23,3 +23,18 @@ func TestFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendFixed: AppendFixed appends what Fixed returns.
+func TestAppendFixed(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), -0.001, -0.005, -0.0051, 0.125, 0.995, -0.995, 1e300, -1e-300, math.NaN(), math.Inf(1), math.Inf(-1), 12.3456, -7.5, -0.5, 0.5}
+	for i := range 2000 {
+		vals = append(vals, math.Sin(float64(i))*math.Pow(10, float64(i%9-4)))
+	}
+	for _, v := range vals {
+		for d := range 4 {
+			if got, want := string(AppendFixed([]byte("x"), v, d)), "x"+Fixed(v, d); got != want {
+				t.Errorf("AppendFixed(%v, %d) = %q, want %q", v, d, got, want)
+			}
+		}
+	}
+}

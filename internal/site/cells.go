@@ -55,17 +55,46 @@ func newDeltaCell(d score.Delta, decision bool) deltaCell {
 	case math.IsInf(d.Value, -1):
 		c.Code = cellNegInf
 	default:
-		// The digits of the text signed() shows, read back: exact, with
-		// the same rounding.
-		s := strings.Replace(fixed(d.Value, deltaDecimals(decision)), ".", "", 1)
-		n, err := strconv.ParseInt(s, 10, 32)
-		if err != nil {
+		n, ok := shownDigits(d.Value, deltaDecimals(decision))
+		if !ok {
 			c.Code = cellNaN // |Δ| > 2e7: out of reach of floored log-probabilities
 			break
 		}
-		c.Digits, c.Code = int32(n), cellCode(bucket(d.Value, decision))
+		c.Digits, c.Code = n, cellCode(bucket(d.Value, decision))
 	}
 	return c
+}
+
+// shownDigits are the digits of the text fixed(v, d) (and signed) shows,
+// read back as an integer: exact, with the same rounding. ok is false
+// beyond int32.
+func shownDigits(v float64, d int) (int32, bool) {
+	var buf [32]byte
+	s := strconv.AppendFloat(buf[:0], v, 'f', d, 64)
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	var n int64
+	digits := 0
+	for _, c := range s {
+		if c == '.' {
+			continue
+		}
+		if n = n*10 + int64(c-'0'); n != 0 {
+			digits++
+		}
+		if digits > 10 {
+			return 0, false
+		}
+	}
+	if neg {
+		n = -n
+	}
+	if n < math.MinInt32 || n > math.MaxInt32 {
+		return 0, false
+	}
+	return int32(n), true
 }
 
 // text is what the cell shows: its number as signed() writes it, or what
@@ -82,6 +111,34 @@ func (c deltaCell) text() string {
 		return "−∞"
 	}
 	return c.digits()
+}
+
+// appendText appends text().
+func (c deltaCell) appendText(b []byte) []byte {
+	if c.Code >= cellMissing {
+		return append(b, c.text()...)
+	}
+	d := deltaDecimals(c.Decision)
+	n := int64(c.Digits)
+	switch {
+	case n < 0:
+		b, n = append(b, "−"...), -n
+	case n > 0:
+		b = append(b, '+')
+	}
+	var buf [24]byte
+	s := strconv.AppendInt(buf[:0], n, 10)
+	if len(s) <= d {
+		b = append(b, "0."...)
+		for range d - len(s) {
+			b = append(b, '0')
+		}
+		return append(b, s...)
+	}
+	if d == 0 {
+		return append(b, s...)
+	}
+	return append(append(append(b, s[:len(s)-d]...), '.'), s[len(s)-d:]...)
 }
 
 // digits writes the cell's number as signed() would.

@@ -277,7 +277,7 @@ func compareRunCells(c compareColumn, q int, own bool) template.HTML {
 		cell := c.deltas.cell(at, c.decision)
 		mag := cell
 		mag.Digits = abs32(cell.Digits)
-		b.WriteString(`<td class="` + cell.class() + `" data-sort="` + strings.NewReplacer("+", "").Replace(mag.digits()) + `">` + cell.text() + "<small>" + design.Cells()[at].Label() + "</small></td>")
+		b.WriteString(`<td class="` + cell.class() + `" data-sort="` + strings.TrimPrefix(mag.digits(), "+") + `">` + cell.text() + "<small>" + design.Cells()[at].Label() + "</small></td>")
 	}
 	b.WriteString(`<td>` + itoa(c.deltas.present()) + "</td>")
 	return template.HTML(b.String())

@@ -245,3 +245,33 @@ func TestMemoKindsArePlainData(t *testing.T) {
 	}
 	check(string(kindName[compareData]()), reflect.TypeFor[compareData]())
 }
+
+// TestShownDigits: a difference's digits are those of the text fixed()
+// shows, read back (as they were, by strconv.ParseInt), and appendText
+// writes text().
+func TestShownDigits(t *testing.T) {
+	vals := []float64{0, math.Copysign(0, -1), -0.001, -0.005, 0.005, 0.015, 0.125, -0.995, 2e7, -2e7, 21474836.47, 21474836.48, -21474836.48, -21474836.49, 1e300, -1e300, 5e-324}
+	for i := range 5000 {
+		vals = append(vals, math.Sin(float64(i))*math.Pow(10, float64(i%12-4)))
+	}
+	for _, v := range vals {
+		for _, dec := range []bool{false, true} {
+			d := deltaDecimals(dec)
+			n, ok := shownDigits(v, d)
+			want, err := strconv.ParseInt(strings.Replace(fixed(v, d), ".", "", 1), 10, 32)
+			if ok != (err == nil) || ok && int64(n) != want {
+				t.Errorf("%v, %d decimals: %d %v, want %d (%v)", v, d, n, ok, want, err)
+			}
+			c := newDeltaCell(score.Delta{Value: v, Present: true, HasBase: true}, dec)
+			if got := string(c.appendText([]byte("x"))); got != "x"+c.text() {
+				t.Errorf("%v (decision %v): appendText %q, text %q", v, dec, got, c.text())
+			}
+		}
+	}
+	for _, code := range []cellCode{cellMissing, cellNoBase, cellNaN, cellPosInf, cellNegInf} {
+		c := deltaCell{Code: code}
+		if got := string(c.appendText(nil)); got != c.text() {
+			t.Errorf("code %d: appendText %q, text %q", code, got, c.text())
+		}
+	}
+}

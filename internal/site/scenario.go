@@ -12,10 +12,12 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/chart"
 	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/numfmt"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 )
@@ -149,13 +151,13 @@ func (r gridRow) appendHTML(b []byte) []byte {
 		} else {
 			if c.Delta.Decision {
 				// A share of answers, in the unit of its difference.
-				b = append(b, fixed(100*c.P, 0)...)
+				b = numfmt.AppendFixed(b, 100*c.P, 0)
 				b = append(b, '%')
 			} else {
-				b = append(b, fixed(c.P, 2)...)
+				b = numfmt.AppendFixed(b, c.P, 2)
 			}
 			b = append(b, '\n')
-			b = append(b, c.Delta.text()...)
+			b = c.Delta.appendText(b)
 		}
 		if c.Transcript > 0 {
 			// The transcript pages are in the scenario page's folder.
@@ -188,8 +190,8 @@ type gridHead struct {
 }
 
 // gridHeads are a grid's column headings: the genders, and the races
-// under each.
-func gridHeads() []gridHead {
+// under each; every grid's, made once (read only).
+var gridHeads = sync.OnceValue(func() []gridHead {
 	var heads []gridHead
 	for _, g := range design.GendersInDatasetOrder {
 		h := gridHead{Gender: g.String()}
@@ -199,7 +201,7 @@ func gridHeads() []gridHead {
 		heads = append(heads, h)
 	}
 	return heads
-}
+})
 
 type scenarioData struct {
 	RunID, Model, Intervention         string
@@ -280,7 +282,10 @@ func scenarioPage(texts *datasetTexts, infos promptInfos, e *board.Entry, q int,
 		s := qs[i]
 		// A grid row per age (cells come in age order).
 		if len(d.Grid) == 0 || d.Grid[len(d.Grid)-1].Age != c.Age {
-			d.Grid = append(d.Grid, gridRow{Age: c.Age})
+			if d.Grid == nil {
+				d.Grid = make([]gridRow, 0, len(design.Ages))
+			}
+			d.Grid = append(d.Grid, gridRow{Age: c.Age, Cells: make([]gridCell, 0, design.NumCells/len(design.Ages))})
 		}
 		row := &d.Grid[len(d.Grid)-1]
 		gc := gridCell{Present: s.Present, P: s.P, Delta: newDeltaCell(score.Delta{Value: s.Delta, Present: s.Present, HasBase: s.HasBase}, decision),
