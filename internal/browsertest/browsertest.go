@@ -95,7 +95,10 @@ var Flags = []chromedp.ExecAllocatorOption{
 
 // StartBrowser starts chromium with Flags, a fresh profile folder and the
 // given window size, and returns a chromedp context whose browser is
-// running. cancel stops the browser and removes the profile.
+// running. cancel closes the browser through the protocol (chromedp.Cancel:
+// chromium ends its renderer, GPU and zygote processes and waits for them,
+// so that their CPU time is counted in the process that started it, as
+// killing it would not), waits for it to exit and removes the profile.
 func StartBrowser(parent context.Context, width, height int) (ctx context.Context, cancel func(), err error) {
 	path := Chromium()
 	if path == "" {
@@ -113,6 +116,8 @@ func StartBrowser(parent context.Context, width, height int) (ctx context.Contex
 	actx, acancel := chromedp.NewExecAllocator(parent, opts...)
 	bctx, bcancel := chromedp.NewContext(actx)
 	cancel = func() {
+		// A browser that does not close is ended by go test's -timeout.
+		chromedp.Cancel(bctx)
 		bcancel()
 		acancel()
 		os.RemoveAll(profile)

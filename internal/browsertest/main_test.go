@@ -28,6 +28,13 @@ var siteDir string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
+	// Chromium's processes count in this process's CPU time (so in
+	// /usr/bin/time's and .ci/phase's) only once waited for: stopBrowser
+	// closes chromium through the protocol, which waits for its own, and
+	// reapOrphans, last, waits for any it left to this process.
+	if err := becomeSubreaper(); err != nil {
+		fmt.Fprintln(os.Stderr, "prctl(PR_SET_CHILD_SUBREAPER):", err)
+	}
 	code := func() int {
 		dir, err := os.MkdirTemp("", "browsertest-site-")
 		if err != nil {
@@ -47,6 +54,13 @@ func TestMain(m *testing.M) {
 		defer stopBrowser()
 		return m.Run()
 	}()
+	n, err := reapOrphans()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "waiting for chromium's processes:", err)
+	}
+	if testing.Verbose() && n > 0 {
+		fmt.Printf("waited for %d processes chromium left\n", n)
+	}
 	os.Exit(code)
 }
 
@@ -57,9 +71,14 @@ var (
 	browserErr    error
 )
 
+// stopBrowser closes the browser, if it was started, and waits for it.
 func stopBrowser() {
 	if browserCancel != nil {
+		start := time.Now()
 		browserCancel()
+		if testing.Verbose() {
+			fmt.Printf("closed the browser in %v\n", time.Since(start).Round(time.Millisecond))
+		}
 	}
 }
 
