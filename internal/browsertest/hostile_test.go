@@ -111,15 +111,15 @@ func TestHostileTranscriptRunsNothing(t *testing.T) {
 			continue
 		}
 		tb.open(dir, page)
-		// Give an onerror or onload a moment to fire.
-		got := eval[map[string]any](tb, `new Promise(r => setTimeout(() => r({
+		// Once any onerror or onload has fired.
+		got := eval[map[string]any](tb, imagesSettled+`.then(() => new Promise(r => setTimeout(() => r({
 			pwned: typeof window.__pwned,
 			handlers: Array.from(document.querySelectorAll("*")).flatMap(e => Array.from(e.attributes).filter(a => /^on/i.test(a.name)).map(a => e.tagName + " " + a.name)),
 			jsLinks: Array.from(document.querySelectorAll("[href], [src], [action], [formaction], [srcdoc]")).filter(e => /^\s*javascript:/i.test(e.getAttribute("href") || e.getAttribute("src") || e.getAttribute("action") || "") || e.hasAttribute("srcdoc")).map(e => e.outerHTML.slice(0, 80)),
 			scripts: Array.from(document.scripts).map(s => s.getAttribute("src") || (s.type === "application/json" ? "json: " : "inline: ") + s.textContent.slice(0, 60)),
 			frames: document.querySelectorAll("iframe, object, embed, svg[onload]").length,
 			text: document.body.innerText,
-		}), 200))`)
+		}), 0)))`)
 		if got["pwned"] != "undefined" {
 			t.Errorf("%s: window.__pwned is %v: a hostile text ran", page, got["pwned"])
 		}
@@ -161,7 +161,7 @@ func TestHostileTranscriptRunsNothing(t *testing.T) {
 	tb.open(dir, page)
 	tb.do(chromeSendKeys(`form.filters input[name="q"]`, `<img src=x onerror=window.__pwned=1>`))
 	tb.open(dir, page+"#filter?q="+strings.ReplaceAll(`%3Cimg%20src%3Dx%20onerror%3Dwindow.__pwned%3D1%3E`, " ", ""))
-	if got := eval[string](tb, `new Promise(r => setTimeout(() => r(typeof window.__pwned), 200))`); got != "undefined" {
+	if got := eval[string](tb, imagesSettled+`.then(() => new Promise(r => setTimeout(() => r(typeof window.__pwned), 0)))`); got != "undefined" {
 		t.Errorf("%s: the filter ran the hostile text: window.__pwned is %s", page, got)
 	}
 	tb.checkClean(fmt.Sprintf("%s with a hostile filter", page))
@@ -169,11 +169,11 @@ func TestHostileTranscriptRunsNothing(t *testing.T) {
 	// The control: the same text, when a page does put it in as HTML, does
 	// run in this browser, so the checks above are not vacuous.
 	tb.open(dir, page)
-	got := eval[string](tb, `new Promise(r => {
+	got := eval[string](tb, `(() => {
 		const pre = Array.from(document.querySelectorAll("pre")).find(p => p.textContent.includes("onerror"));
 		document.body.insertAdjacentHTML("beforeend", pre.textContent);
-		setTimeout(() => r(String(window.__pwned)), 300);
-	})`)
+		return `+imagesSettled+`.then(() => String(window.__pwned));
+	})()`)
 	if got != "1" {
 		t.Errorf("control: the hostile text inserted as HTML did not run (window.__pwned = %s); the test proves nothing", got)
 	}
@@ -185,6 +185,15 @@ func TestHostileTranscriptRunsNothing(t *testing.T) {
 		t.Error("control: the hostile text inserted as HTML opened no dialog; the dialog check proves nothing")
 	}
 }
+
+// imagesSettled is a promise, in a page, of every image of the page
+// loaded or failed: once it settles, their onload and onerror attributes
+// have run (before the listeners it adds), and alert in one has opened
+// its dialog. (The images of a hostile text are broken: src=x.)
+const imagesSettled = `Promise.all(Array.from(document.images).filter(i => !i.complete).map(i => new Promise(r => {
+	i.addEventListener("load", r);
+	i.addEventListener("error", r);
+})))`
 
 // dataScript is a script the site writes from texts it was given (cells.js's
 // prompt texts and a run's prompt template), by its relative address.

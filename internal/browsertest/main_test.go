@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -317,6 +318,24 @@ func (p *tabPool) put(tb *tab) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.free = append(p.free, tb)
+}
+
+// clickHash clicks the element the CSS selector finds, a link to another
+// fragment of the page, and waits for the page's hashchange listeners:
+// the event comes after the click, in a task of its own.
+func (tb *tab) clickHash(sel string) {
+	tb.t.Helper()
+	// Added after the page's own listeners, this one runs after them.
+	eval[bool](tb, `(window.__hashchanged = new Promise(r => addEventListener("hashchange", () => r(true), {once: true})), true)`)
+	tb.do(clickCSS(sel))
+	eval[bool](tb, `window.__hashchanged`)
+}
+
+// setHash sets the page's address to another fragment, as a reader
+// editing it would, and waits for the page's hashchange listeners.
+func (tb *tab) setHash(hash string) {
+	tb.t.Helper()
+	eval[bool](tb, `new Promise(r => { addEventListener("hashchange", () => r(true), {once: true}); location.hash = `+strconv.Quote(hash)+`; })`)
 }
 
 // checkClean fails the test for any console error, uncaught exception,

@@ -243,7 +243,7 @@ func TestSwingPairs(t *testing.T) {
 		if len(v.Pairs) == 0 {
 			t.Fatalf("%s: no pair to open", page)
 		}
-		tb.do(clickCSS(`#sw-pairs ol.sw-list li:first-child a`))
+		tb.clickHash(`#sw-pairs ol.sw-list li:first-child a`)
 		c := eval[cellView](tb, cellViewJS)
 		want := strings.TrimPrefix(v.Pairs[0][1], "#cells?")
 		if c.Hash != v.Pairs[0][1] || len(c.Cells) != 2 || "a="+c.Cells[0].ID+"&b="+c.Cells[1].ID != want {
