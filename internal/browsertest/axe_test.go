@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -42,10 +43,10 @@ type axeResult struct {
 // internal/chart is fixed; a violation outside a chart still fails.
 var knownChartIssues = map[string]string{}
 
-// axePages are the pages axe checks: first the four the issue names (the
-// leaderboard, a run page, a scenario page and the rubric page), checked
-// in every mode, then one of each other kind, checked at 1280 px. Pages
-// this site does not have are left out.
+// axePages are the pages axe checks (TestPages): first the four the issue
+// names (the leaderboard, a run page, a scenario page and the rubric
+// page), checked in every mode, then one of each other kind, checked at
+// 1280 px. Pages this site does not have are left out.
 func axePages(p Pages) []string {
 	pages := []string{
 		"index.html",
@@ -86,63 +87,33 @@ func rubricOrMethodology() string {
 	return "methodology.html"
 }
 
-// TestAxe injects axe-core into pages of the site and requires no
-// violation of any of its rules (WCAG 2.x A and AA, and best practices),
-// in light and dark mode and at 1280 and 375 px wide. Each page in each
-// mode is a parallel subtest (TestAxe/1280px-light/index.html), checked
-// in a tab lent by its mode's pool: as many pages at once as go test's
-// -parallel.
-func TestAxe(t *testing.T) {
-	t.Parallel()
-	src, err := os.ReadFile(npmFile(t, "axe-core/axe.min.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := sitePages(t)
-	browser(t) // skip before the subtests when there is no chromium
-	for _, mode := range []struct {
-		width  int64
-		scheme string
-		all    bool // every page, or only the four the issue names
-	}{
-		{1280, "light", true},
-		{1280, "dark", true},
-		{375, "light", false},
-		{375, "dark", false},
-	} {
-		t.Run(fmt.Sprintf("%dpx-%s", mode.width, mode.scheme), func(t *testing.T) {
-			t.Parallel()
-			pages := axePages(p)
-			if !mode.all {
-				pages = pages[:4]
-			}
-			axeEach(t, src, siteDir, mode.width, mode.scheme, pages)
-		})
-	}
+var axeScript struct {
+	once sync.Once
+	src  []byte
+	err  error
 }
 
-// axeEach checks each page of the site in dir with axeCheck, each in a
-// parallel subtest of t named after the page, on tabs of one mode (the
-// width, 900 px high, and the colour scheme) lent by a tabPool.
-func axeEach(t *testing.T, src []byte, dir string, width int64, scheme string, pages []string) {
-	pool := &tabPool{owner: t, width: width, height: 900, scheme: scheme}
-	for _, page := range pages {
-		t.Run(page, func(t *testing.T) {
-			t.Parallel()
-			tb := pool.get(t)
-			defer pool.put(tb)
-			axeCheck(t, tb, src, dir, page)
-		})
-	}
-}
-
-// axeCheck opens a page of the site in dir, injects axe-core (src) and
-// fails the test for every violation but the known ones of the charts.
-func axeCheck(t *testing.T, tb *tab, src []byte, dir, page string) {
+// axeSource is axe-core's script, read once; the test is skipped when
+// the npm packages are not installed.
+func axeSource(t *testing.T) []byte {
 	t.Helper()
-	tb.open(dir, page)
-	tb.checkClean(page)
-	eval[bool](tb, string(src)+";true")
+	path := npmFile(t, "axe-core/axe.min.js")
+	axeScript.once.Do(func() { axeScript.src, axeScript.err = os.ReadFile(path) })
+	if axeScript.err != nil {
+		t.Fatal(axeScript.err)
+	}
+	return axeScript.src
+}
+
+// checkAxe injects axe-core into the page open and fails the test for
+// every violation of its rules (WCAG 2.x A and AA, and best practices)
+// but the known ones of the charts. TestPages runs it on axePages in light
+// and dark mode at 1280 px and on their first four at 375 px, and
+// TestPagedListings on the listings' pages.
+func checkAxe(t *testing.T, tb *tab, v visit) {
+	t.Helper()
+	page := v.page
+	eval[bool](tb, string(axeSource(t))+";true")
 	// preload: false, or axe fetches the stylesheets with
 	// XMLHttpRequest, which file:// pages may not do.
 	res := eval[[]axeResult](tb, `axe.run(document, {resultTypes: ["violations"], preload: false, elementRef: true}).then(r =>

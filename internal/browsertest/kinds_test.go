@@ -56,7 +56,7 @@ func goldenKinds(t *testing.T) []string {
 	return kinds
 }
 
-// phoneLayout is what TestEveryKindAtPhoneWidth measures of a page.
+// phoneLayout is what checkPhoneLayout measures of a page.
 type phoneLayout struct {
 	Body  int        `json:"body"`  // the document's scroll width
 	Width int        `json:"width"` // the viewport's
@@ -95,60 +95,35 @@ const phoneLayoutJS = `new Promise(done => requestAnimationFrame(() => requestAn
 	done({body: document.documentElement.scrollWidth, width: vw, wide: wide.slice(0, 8), wraps});
 })))`
 
-// TestEveryKindAtPhoneWidth opens a page of every page kind at 375 px, in
-// light and dark mode: the page never scrolls sideways, and a table wider
-// than its box (which then scrolls inside it) shows a cue saying so.
-func TestEveryKindAtPhoneWidth(t *testing.T) {
-	t.Parallel()
-	pages := kindPages(t)
-	for _, k := range goldenKinds(t) {
-		if len(pages[k]) == 0 {
-			t.Errorf("page kind %s: no page of it in the site (add it to kindPages)", k)
+// checkPhoneLayout: at a phone's width (TestPages: a page of every page
+// kind at 375 px, in light and dark mode) the page never scrolls sideways,
+// and a table wider than its box (which then scrolls inside it) shows a
+// cue saying so.
+func checkPhoneLayout(t *testing.T, tb *tab, v visit) {
+	page, scheme := v.page, v.scheme
+	l := eval[phoneLayout](tb, phoneLayoutJS)
+	if l.Body > l.Width || len(l.Wide) > 0 {
+		t.Errorf("%s (%s) at %d px: the page is %d px wide; outside the screen: %v", page, scheme, v.width, l.Body, l.Wide)
+	}
+	for _, w := range l.Wraps {
+		if w.Cue == "" {
+			t.Errorf("%s (%s): a %s is %d px wide in a %d px box with no cue that it scrolls", page, scheme, w.What, w.Scroll, w.Client)
 		}
 	}
-	for _, scheme := range []string{"light", "dark"} {
-		t.Run(scheme, func(t *testing.T) {
-			t.Parallel()
-			phoneKinds(t, pages, scheme)
-		})
+	if scheme == "light" {
+		var ws []string
+		for _, w := range l.Wraps {
+			ws = append(ws, w.What+" "+strconv.Itoa(w.Scroll)+"/"+strconv.Itoa(w.Client))
+		}
+		t.Logf("%s: body %d px; scrolling tables: %v", page, l.Body, ws)
 	}
 }
 
-// phoneKinds is TestEveryKindAtPhoneWidth in one colour scheme.
-func phoneKinds(t *testing.T, pages map[string][]string, scheme string) {
-	tb := newTab(t, phoneW, 800, scheme)
-	for _, k := range goldenKinds(t) {
-		for _, page := range pages[k] {
-			tb.open(siteDir, page)
-			l := eval[phoneLayout](tb, phoneLayoutJS)
-			if l.Body > l.Width || len(l.Wide) > 0 {
-				t.Errorf("%s (%s, %s) at %d px: the page is %d px wide; outside the screen: %v", page, k, scheme, phoneW, l.Body, l.Wide)
-			}
-			for _, w := range l.Wraps {
-				if w.Cue == "" {
-					t.Errorf("%s (%s, %s): a %s is %d px wide in a %d px box with no cue that it scrolls", page, k, scheme, w.What, w.Scroll, w.Client)
-				}
-			}
-			if scheme == "light" {
-				var ws []string
-				for _, w := range l.Wraps {
-					ws = append(ws, w.What+" "+strconv.Itoa(w.Scroll)+"/"+strconv.Itoa(w.Client))
-				}
-				t.Logf("%-14s %s: body %d px; scrolling tables: %v", k, page, l.Body, ws)
-			}
-			tb.checkClean(page)
-		}
-	}
-}
-
-// TestNotFoundFromFile opens 404.html from file://, as a reader opening
-// the built folder would: it is styled (its inline stylesheet), and its
-// links lead to pages of the folder, not to the file system's root as
+// checkNotFound opens 404.html from file://, as a reader opening the
+// built folder would: it is styled (its inline stylesheet), and its links
+// lead to pages of the folder, not to the file system's root as
 // base_path's "/" would.
-func TestNotFoundFromFile(t *testing.T) {
-	t.Parallel()
-	tb := newTab(t, phoneW, 800, "light")
-	tb.open(siteDir, "404.html")
+func checkNotFound(t *testing.T, tb *tab, v visit) {
 	type nf struct {
 		Styled bool     `json:"styled"`
 		Links  []string `json:"links"`
@@ -156,45 +131,17 @@ func TestNotFoundFromFile(t *testing.T) {
 	got := eval[nf](tb, `({styled: getComputedStyle(document.body).maxWidth !== "none",
 		links: Array.from(document.querySelectorAll("main a, header a")).map(a => a.href)})`)
 	if !got.Styled {
-		t.Errorf("404.html from file:// is not styled")
+		t.Errorf("%s from file:// is not styled", v.page)
 	}
-	root := FileURL(siteDir, "")
+	root := FileURL(v.dir, "")
 	for _, l := range got.Links {
 		if !strings.HasPrefix(l, root) {
-			t.Errorf("404.html from file:// links to %s, outside the site folder %s", l, root)
+			t.Errorf("%s from file:// links to %s, outside the site folder %s", v.page, l, root)
 		}
 	}
 	if len(got.Links) < 3 {
-		t.Errorf("404.html has %d links", len(got.Links))
+		t.Errorf("%s has %d links", v.page, len(got.Links))
 	}
-	tb.checkClean("404.html")
-}
-
-// TestHeaderStable opens a page of every kind at 1280 px: the site's
-// navigation is in the same place on each (it never moves beside the
-// title on one page and under it on another).
-func TestHeaderStable(t *testing.T) {
-	t.Parallel()
-	pages := kindPages(t)
-	tb := newTab(t, 1280, 800, "light")
-	type rect struct {
-		Left int `json:"left"`
-		Top  int `json:"top"`
-	}
-	var first *rect
-	var firstPage string
-	for _, k := range goldenKinds(t) {
-		for _, page := range pages[k] {
-			tb.open(siteDir, page)
-			r := eval[rect](tb, `(() => { const r = document.querySelector("header.site nav li").getBoundingClientRect(); return {left: Math.round(r.left), top: Math.round(r.top)}; })()`)
-			if first == nil {
-				first, firstPage = &r, page
-			} else if r != *first {
-				t.Errorf("%s: the navigation's first link is at (%d, %d), on %s at (%d, %d)", page, r.Left, r.Top, firstPage, first.Left, first.Top)
-			}
-		}
-	}
-	tb.checkClean("header")
 }
 
 // TestFiltersFilterEverything: the board's search and filters apply to

@@ -5,55 +5,40 @@ import (
 	"testing"
 )
 
-// layoutPages are the pages whose layout the tests check at phone width.
+// layoutPages are the pages whose layout TestPages checks at every width
+// (checkOverflow) and which it requires to load cleanly (checkLoads).
 func layoutPages(p Pages) []string {
 	return existing("index.html", "board/implicit-race.html", "board/explicit-race-pairwise.html", p.Run, p.Scenario, p.Prompt, p.Compare,
 		"runs/"+p.RunID+"/scenarios.html", "runs/"+p.RunID+"/provenance.html", p.Transcripts, "transcripts.html",
 		"methodology.html", "rubric.html", "benchmark.html", "mitigation.html", "provenance.html", "changes.html", "pages/about.html", "downloads.html", "search.html", "board/explicit-groups.html")
 }
 
-// TestNoHorizontalOverflow requires every page to fit the width of the
-// window, at 320 and 375 px (phones: a wide table scrolls inside its .table-wrap,
-// not the page) and at 1024 and 1280 px (where the tables must fit).
-func TestNoHorizontalOverflow(t *testing.T) {
-	t.Parallel()
-	p := sitePages(t)
-	for _, width := range []int64{320, 375, 1024, 1280} {
-		t.Run(fmt.Sprintf("%dpx", width), func(t *testing.T) {
-			t.Parallel()
-			tb := newTab(t, width, 800, "light")
-			for _, page := range layoutPages(p) {
-				checkOverflow(t, tb, siteDir, page, width)
-			}
-		})
-	}
-}
-
-func checkOverflow(t *testing.T, tb *tab, dir, page string, width int64) {
+// checkOverflow requires the page to fit the width of the window. TestPages
+// runs it on layoutPages at 320 and 375 px (phones: a wide table scrolls
+// inside its .table-wrap, not the page) and at 1024 and 1280 px (where the
+// tables must fit); TestPagedListings on the listings' pages at 320 and
+// 1280 px.
+func checkOverflow(t *testing.T, tb *tab, v visit) {
 	t.Helper()
-	{
-		tb.open(dir, page)
-		type over struct {
-			Page  int      `json:"page"`
-			Wide  []string `json:"wide"`
-			Inner int      `json:"inner"`
-		}
-		o := eval[over](tb, `(() => {
-			const vw = document.documentElement.clientWidth;
-			const wide = [];
-			for (const el of document.querySelectorAll("body *")) {
-				if (el.closest(".table-wrap, pre, .prose table") && !el.matches(".table-wrap, pre, .prose table")) continue;
-				const r = el.getBoundingClientRect();
-				if (r.width > 0 && (r.right > vw + 1 || r.left < -1) && !el.matches(".skip, .vh, .vh *")) {
-					wide.push(el.tagName.toLowerCase() + (el.className ? "." + el.className : "") + " right=" + Math.round(r.right));
-				}
+	type over struct {
+		Page  int      `json:"page"`
+		Wide  []string `json:"wide"`
+		Inner int      `json:"inner"`
+	}
+	o := eval[over](tb, `(() => {
+		const vw = document.documentElement.clientWidth;
+		const wide = [];
+		for (const el of document.querySelectorAll("body *")) {
+			if (el.closest(".table-wrap, pre, .prose table") && !el.matches(".table-wrap, pre, .prose table")) continue;
+			const r = el.getBoundingClientRect();
+			if (r.width > 0 && (r.right > vw + 1 || r.left < -1) && !el.matches(".skip, .vh, .vh *")) {
+				wide.push(el.tagName.toLowerCase() + (el.className ? "." + el.className : "") + " right=" + Math.round(r.right));
 			}
-			return {page: document.documentElement.scrollWidth, inner: vw, wide: wide.slice(0, 8)};
-		})()`)
-		if o.Page > o.Inner {
-			t.Errorf("%s at %d px: the page is %d px wide, wider than the viewport (%d px); too wide: %v", page, width, o.Page, o.Inner, o.Wide)
 		}
-		tb.checkClean(page)
+		return {page: document.documentElement.scrollWidth, inner: vw, wide: wide.slice(0, 8)};
+	})()`)
+	if o.Page > o.Inner {
+		t.Errorf("%s at %d px: the page is %d px wide, wider than the viewport (%d px); too wide: %v", v.page, v.width, o.Page, o.Inner, o.Wide)
 	}
 }
 
@@ -62,8 +47,9 @@ func checkOverflow(t *testing.T, tb *tab, dir, page string, width int64) {
 func TestStickyTableHeader(t *testing.T) {
 	t.Parallel()
 	p := sitePages(t)
+	tb := newTab(t, 1280, 800, "light")
 	for _, width := range []int64{1280, 375} {
-		tb := newTab(t, width, 800, "light")
+		tb.emulate(width, 800, "light")
 		for _, page := range []string{"runs/" + p.RunID + "/scenarios.html"} {
 			tb.open(siteDir, page)
 			// Scroll the row in the middle of the table to the middle of the

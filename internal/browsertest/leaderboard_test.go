@@ -9,30 +9,27 @@ import (
 	"testing"
 )
 
-// TestPagesLoadCleanly opens the main page types from file:// and requires
-// no console error, no uncaught exception, no dialog and no request that is
-// not a file:// URL (the site must work offline and load nothing from
+// checkLoads requires a heading rendered. TestPages runs it on
+// layoutPages at 1280 px, where, with the check of every load (checkClean),
+// the main page types opened from file:// log no console error, throw no
+// uncaught exception, open no dialog and request nothing that is not a
+// file:// URL (the site must work offline and load nothing from
 // elsewhere).
-func TestPagesLoadCleanly(t *testing.T) {
-	t.Parallel()
-	p := sitePages(t)
-	tb := newTab(t, 1280, 900, "light")
-	for _, page := range layoutPages(p) {
-		tb.open(siteDir, page)
-		if h1 := eval[string](tb, `document.querySelector("h1") ? document.querySelector("h1").textContent : ""`); h1 == "" {
-			t.Errorf("%s: no h1 rendered", page)
-		}
-		tb.checkClean(page)
+func checkLoads(t *testing.T, tb *tab, v visit) {
+	if h1 := eval[string](tb, `document.querySelector("h1") ? document.querySelector("h1").textContent : ""`); h1 == "" {
+		t.Errorf("%s: no h1 rendered", v.page)
 	}
-	// The leaderboard shows its ranked rows.
-	tb.open(siteDir, "index.html")
+}
+
+// checkBoardRows: the leaderboard shows its ranked rows, and sort.js made
+// the column headers buttons.
+func checkBoardRows(t *testing.T, tb *tab, v visit) {
 	if n := eval[int](tb, `document.querySelectorAll("table.board tbody tr").length`); n == 0 {
-		t.Error("index.html: the leaderboard has no rows")
+		t.Errorf("%s: the leaderboard has no rows", v.page)
 	}
 	if n := eval[int](tb, `document.querySelectorAll("table.board th button.sort").length`); n == 0 {
-		t.Error("index.html: sort.js did not make the column headers buttons")
+		t.Errorf("%s: sort.js did not make the column headers buttons", v.page)
 	}
-	tb.checkClean("index.html")
 }
 
 // rowsOf reads, for each run of the first leaderboard table (the first

@@ -87,9 +87,9 @@ func stopBrowser() {
 // skips the test when chromium is not installed.
 //
 // Every test of this package calls t.Parallel: as many run at once as go
-// test's -parallel (GOMAXPROCS by default), each in its own tabs of this
-// one browser, over the built sites, which no test writes. A test's
-// failures name its pages, so they read the same whatever ran beside it.
+// test's -parallel (GOMAXPROCS by default), each in tabs of this one
+// browser, over the built sites, which no test writes. A test's failures
+// name its pages, so they read the same whatever ran beside it.
 func browser(t *testing.T) context.Context {
 	t.Helper()
 	if Chromium() == "" {
@@ -108,15 +108,29 @@ func browser(t *testing.T) context.Context {
 // every page: console errors, uncaught exceptions, requests that did not
 // go to a file:// URL, and dialogs (alert, confirm, prompt), which are
 // dismissed.
+//
+// Tabs are lent to tests (newTab) and kept, when a test is done with its
+// tab, for the next: a new tab costs more CPU than loading a page in one
+// (a window, a renderer process), and a tab holds nothing of its last
+// page but its viewport, which the next test sets. At most one tab is
+// open for each test running at once.
 type tab struct {
-	// t is the test the tab reports to: the one that opened it, or the
-	// subtest that took it from a tabPool.
-	t   *testing.T
-	ctx context.Context // the tab, without a deadline
+	ctx    context.Context // the tab, without a deadline
+	cancel func()          // closes the tab
+
+	// owner is the test the tab is lent to, until it ends; nil while it
+	// is not lent.
+	owner *testing.T
 
 	mu sync.Mutex
+	// t is the test the tab reports to: owner, or a subtest of it
+	// (reportTo); nil while it is not lent.
+	t *testing.T
+	// The viewport and colour scheme set.
+	width, height int64
+	scheme        string
 	// page is the page open; busy is what the tab waits on chromium for,
-	// and since when ("" when idle), for the progress lines of stillWaiting.
+	// and since when ("" when idle), for the progress lines of watch.
 	page     string
 	busy     string
 	since    time.Time
@@ -132,20 +146,40 @@ type tab struct {
 // lines name it.
 const stillWaiting = time.Minute
 
-// newTab opens a tab with a viewport of the given size (CSS pixels) and
-// colour scheme ("light" or "dark"); it closes when the test ends.
-func newTab(t *testing.T, width, height int64, scheme string) *tab {
-	t.Helper()
-	return openTab(t, t, width, height, scheme)
+// idleTabs are the tabs no test is using.
+var idleTabs struct {
+	sync.Mutex
+	tabs []*tab
 }
 
-// openTab opens a tab that reports to t and closes when owner ends (owner
-// is t, or a test whose subtests share the tab through a tabPool).
-func openTab(owner, t *testing.T, width, height int64, scheme string) *tab {
+// newTab lends t a tab with a viewport of the given size (CSS pixels) and
+// colour scheme ("light" or "dark") until t ends: a tab another test has
+// given back, or a new one.
+func newTab(t *testing.T, width, height int64, scheme string) *tab {
 	t.Helper()
-	tb := &tab{t: t}
+	ctx := browser(t)
+	idleTabs.Lock()
+	var tb *tab
+	if n := len(idleTabs.tabs); n > 0 {
+		tb = idleTabs.tabs[n-1]
+		idleTabs.tabs = idleTabs.tabs[:n-1]
+	}
+	idleTabs.Unlock()
+	if tb == nil {
+		tb = openTab(t, ctx)
+	}
+	t.Cleanup(func() { tb.giveBack() })
+	tb.lend(t)
+	tb.emulate(width, height, scheme)
+	return tb
+}
+
+// openTab opens a new tab, reporting to t, with focus emulation on.
+func openTab(t *testing.T, browser context.Context) *tab {
+	t.Helper()
+	tb := &tab{t: t, page: "a new tab"}
 	var dismiss func()
-	tctx, cancel := chromedp.NewContext(browser(t), chromedp.WithListener(func(ev any) {
+	tctx, cancel := chromedp.NewContext(browser, chromedp.WithListener(func(ev any) {
 		// Runs in the tab's event loop: record and return, no commands.
 		tb.mu.Lock()
 		defer tb.mu.Unlock()
@@ -185,10 +219,8 @@ func openTab(owner, t *testing.T, width, height int64, scheme string) *tab {
 	dismiss = func() {
 		chromedp.Call(tctx, page.HandleJavaScriptDialog, page.HandleJavaScriptDialogParams{Accept: false})
 	}
-	owner.Cleanup(cancel)
-	tb.ctx = tctx
-	tb.page = fmt.Sprintf("new tab %dx%d %s", width, height, scheme)
-	watch(owner, tb)
+	tb.ctx, tb.cancel = tctx, cancel
+	go tb.watch()
 	tb.run("opening the tab", func() error {
 		if err := chromedp.Do(tctx); err != nil {
 			return err
@@ -196,37 +228,75 @@ func openTab(owner, t *testing.T, width, height int64, scheme string) *tab {
 		// Tabs run side by side (t.Parallel): each acts as the focused
 		// page, as a reader's one window is, for :focus-visible and focus
 		// events (TestKeyboard).
-		if _, err := chromedp.Call(tctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true}); err != nil {
-			return err
-		}
-		return Emulate(tctx, width, height, scheme)
+		_, err := chromedp.Call(tctx, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+		return err
 	})
 	return tb
 }
 
-// watch writes a progress line on owner every stillWaiting while tb waits
-// on chromium, until owner ends.
-func watch(owner *testing.T, tb *tab) {
-	stop, done := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(done)
-		tick := time.NewTicker(stillWaiting)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				tb.mu.Lock()
-				page, busy, since := tb.page, tb.busy, tb.since
-				tb.mu.Unlock()
-				if d := time.Since(since); busy != "" && d >= stillWaiting {
-					owner.Logf("%s: %s: still waiting on chromium after %v", page, busy, d.Round(time.Second))
-				}
+// lend makes the tab report to t, forgetting what its last page did.
+func (tb *tab) lend(t *testing.T) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	tb.owner, tb.t = t, t
+	tb.errors, tb.requests, tb.dialogs = nil, nil, nil
+}
+
+// reportTo makes the tab report to t, a subtest of its owner, or the owner
+// again.
+func (tb *tab) reportTo(t *testing.T) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	tb.t = t
+}
+
+// emulate sets the tab's viewport and colour scheme, unless they are set.
+func (tb *tab) emulate(width, height int64, scheme string) {
+	tb.t.Helper()
+	if tb.width == width && tb.height == height && tb.scheme == scheme {
+		return
+	}
+	tb.run(fmt.Sprintf("setting the viewport to %dx%d %s", width, height, scheme), func() error {
+		return Emulate(tb.ctx, width, height, scheme)
+	})
+	tb.width, tb.height, tb.scheme = width, height, scheme
+}
+
+// giveBack keeps the tab for the next test, or closes it if its test
+// failed (a tab that failed a command may be broken).
+func (tb *tab) giveBack() {
+	tb.mu.Lock()
+	failed := tb.owner.Failed()
+	tb.owner, tb.t = nil, nil
+	tb.mu.Unlock()
+	if failed {
+		tb.cancel()
+		return
+	}
+	idleTabs.Lock()
+	idleTabs.tabs = append(idleTabs.tabs, tb)
+	idleTabs.Unlock()
+}
+
+// watch writes a progress line on the test the tab is lent to every
+// stillWaiting while it waits on chromium, until the tab closes.
+func (tb *tab) watch() {
+	tick := time.NewTicker(stillWaiting)
+	defer tick.Stop()
+	for {
+		select {
+		case <-tb.ctx.Done():
+			return
+		case <-tick.C:
+			// Under the lock: giveBack, which its test's clean-up runs,
+			// cannot return while the line is written.
+			tb.mu.Lock()
+			if d := time.Since(tb.since); tb.t != nil && tb.busy != "" && d >= stillWaiting {
+				tb.t.Logf("%s: %s: still waiting on chromium after %v", tb.page, tb.busy, d.Round(time.Second))
 			}
+			tb.mu.Unlock()
 		}
-	}()
-	owner.Cleanup(func() { close(stop); <-done })
+	}
 }
 
 // run runs f, an exchange with chromium on the page open, as what, and
@@ -285,39 +355,6 @@ func (tb *tab) clickAndLoad(sel string) {
 			chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)))
 		return err
 	})
-}
-
-// tabPool lends tabs of one viewport and colour scheme to parallel
-// subtests of owner, opening one only when every tab is lent; they close
-// when owner ends.
-type tabPool struct {
-	owner         *testing.T
-	width, height int64
-	scheme        string
-
-	mu   sync.Mutex
-	free []*tab
-}
-
-// get lends a tab to t, which gives it back with put.
-func (p *tabPool) get(t *testing.T) *tab {
-	t.Helper()
-	p.mu.Lock()
-	if n := len(p.free); n > 0 {
-		tb := p.free[n-1]
-		p.free = p.free[:n-1]
-		p.mu.Unlock()
-		tb.t = t
-		return tb
-	}
-	p.mu.Unlock()
-	return openTab(p.owner, t, p.width, p.height, p.scheme)
-}
-
-func (p *tabPool) put(tb *tab) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.free = append(p.free, tb)
 }
 
 // clickHash clicks the element the CSS selector finds, a link to another

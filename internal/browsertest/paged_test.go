@@ -1,7 +1,6 @@
 package browsertest
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -76,42 +75,30 @@ var (
 )
 
 // TestPagedListings opens the listings' first and second pages from
-// file://: no page is wider than a phone of 320 px or than 1280 px, none
-// logs an error or loads anything, axe finds no violation (1280 px, light,
-// and dark for the second pages), and the pager works without a
-// script's help: its "next" link on page 1 opens page 2, which says it
-// shows places 3–4 (or 3 alone), and its "previous" link there leads back.
+// file://, each once in each mode (sweep): no page is wider than a phone
+// of 320 px or than 1280 px (checkOverflow), none logs an error or loads
+// anything (checkClean), axe finds no violation (checkAxe: 1280 px, light,
+// and dark for the second pages); and the pager works without a script's
+// help (checkPagers): its "next" link on page 1 opens page 2, which says
+// it shows places 3–4 (or 3 alone), and its "previous" link there leads
+// back.
 func TestPagedListings(t *testing.T) {
 	t.Parallel()
 	dir := pagedSite(t)
 	pages := pagedPages(t)
-	for _, width := range []int64{320, 1280} {
-		t.Run(fmt.Sprintf("%dpx", width), func(t *testing.T) {
-			t.Parallel()
-			tb := newTab(t, width, 800, "light")
-			for _, page := range pages {
-				checkOverflow(t, tb, dir, page, width)
-			}
-		})
-	}
-	src, err := os.ReadFile(npmFile(t, "axe-core/axe.min.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Run("axe-1280px-light", func(t *testing.T) {
-		t.Parallel()
-		axeEach(t, src, dir, 1280, "light", pages)
-	})
+	browser(t) // skip before the subtests when there is no chromium
+	s := sweep{dir: dir}
+	s.add(narrow, check{name: "overflow", run: checkOverflow}, pages...)
+	s.add(desktop, check{name: "overflow", run: checkOverflow}, pages...)
+	s.add(desktop, check{name: "axe", run: checkAxe}, pages...)
 	// Dark mode on the second pages only: the first pages' colours are
-	// the committed site's, which TestAxe checks.
+	// the committed site's, which TestPages checks.
 	var seconds []string
 	for i := 1; i < len(pages); i += 2 {
 		seconds = append(seconds, pages[i])
 	}
-	t.Run("axe-1280px-dark", func(t *testing.T) {
-		t.Parallel()
-		axeEach(t, src, dir, 1280, "dark", seconds)
-	})
+	s.add(desktopDark, check{name: "axe", run: checkAxe}, seconds...)
+	s.run(t)
 	t.Run("pagers", func(t *testing.T) {
 		t.Parallel()
 		checkPagers(t, dir, pages)
@@ -170,8 +157,8 @@ func TestSearchInParts(t *testing.T) {
 	if err != nil || len(parts) < 3 {
 		t.Fatalf("the paged site's index has %d parts beyond the first (%v), want several", len(parts), err)
 	}
+	tb := newTab(t, 1280, 900, "light")
 	count := func(site, q string) searchState {
-		tb := newTab(t, 1280, 900, "light")
 		tb.open(site, "search.html#search?q="+q)
 		s := eval[searchState](tb, searchStateJS)
 		tb.checkClean(q)

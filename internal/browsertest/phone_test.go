@@ -2,61 +2,57 @@ package browsertest
 
 import (
 	"strings"
+	"sync"
 	"testing"
 )
 
 // phone is the viewport of a small phone (CSS pixels): iPhone SE.
 const phoneW, phoneH = 375, 667
 
-// TestPhoneFirstScreen opens the boards at 375 × 667 and requires the
-// first row's rank, model and score to be inside the first screen, not
-// covered by anything, and the page not to scroll sideways.
-func TestPhoneFirstScreen(t *testing.T) {
-	t.Parallel()
-	tb := newTab(t, phoneW, phoneH, "light")
-	for _, page := range existing("index.html", "board/explicit-race.html", "board/implicit-composite.html") {
-		tb.open(siteDir, page)
-		type cell struct {
-			Name   string  `json:"name"`
-			Text   string  `json:"text"`
-			Left   float64 `json:"left"`
-			Right  float64 `json:"right"`
-			Bottom float64 `json:"bottom"`
-			OnTop  bool    `json:"onTop"`
-		}
-		type screen struct {
-			Cells  []cell `json:"cells"`
-			Scroll int    `json:"scroll"`
-			Width  int    `json:"width"`
-			Table  int    `json:"table"`
-		}
-		s := eval[screen](tb, `(() => {
-			const row = document.querySelector("table.board tbody tr");
-			const read = (name, el) => {
-				const range = document.createRange();
-				range.selectNodeContents(el);
-				const r = range.getBoundingClientRect();
-				const hit = document.elementFromPoint(r.left + Math.min(r.width, 20) / 2, r.top + Math.min(r.height, 20) / 2);
-				return {name, text: el.textContent.trim(), left: r.left, right: r.right, bottom: r.bottom, onTop: !!hit && el.contains(hit)};
-			};
-			return {
-				cells: [read("rank", row.cells[0]), read("model", row.querySelector("th a")), read("score", row.querySelector("td.current .num"))],
-				scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth,
-				table: Math.round(document.querySelector("table.board").getBoundingClientRect().width),
-			};
-		})()`)
-		for _, c := range s.Cells {
-			if c.Bottom > phoneH || c.Left < 0 || c.Right > phoneW || !c.OnTop {
-				t.Errorf("%s at %d × %d: the first row's %s %q is not in the first screen (left %.0f, right %.0f, bottom %.0f, visible %v)",
-					page, phoneW, phoneH, c.Name, c.Text, c.Left, c.Right, c.Bottom, c.OnTop)
-			}
-		}
-		if s.Scroll > s.Width {
-			t.Errorf("%s: the page is %d px wide at %d px", page, s.Scroll, s.Width)
-		}
-		t.Logf("%s at %d px: board table %d px wide, first score at bottom %.0f px", page, phoneW, s.Table, s.Cells[2].Bottom)
-		tb.checkClean(page)
+// checkFirstScreen requires the first row's rank, model and score of a
+// board to be inside the first screen of a phone (TestPages: at 375 × 667),
+// not covered by anything, and the page not to scroll sideways.
+func checkFirstScreen(t *testing.T, tb *tab, v visit) {
+	page := v.page
+	type cell struct {
+		Name   string  `json:"name"`
+		Text   string  `json:"text"`
+		Left   float64 `json:"left"`
+		Right  float64 `json:"right"`
+		Bottom float64 `json:"bottom"`
+		OnTop  bool    `json:"onTop"`
 	}
+	type screen struct {
+		Cells  []cell `json:"cells"`
+		Scroll int    `json:"scroll"`
+		Width  int    `json:"width"`
+		Table  int    `json:"table"`
+	}
+	s := eval[screen](tb, `(() => {
+		const row = document.querySelector("table.board tbody tr");
+		const read = (name, el) => {
+			const range = document.createRange();
+			range.selectNodeContents(el);
+			const r = range.getBoundingClientRect();
+			const hit = document.elementFromPoint(r.left + Math.min(r.width, 20) / 2, r.top + Math.min(r.height, 20) / 2);
+			return {name, text: el.textContent.trim(), left: r.left, right: r.right, bottom: r.bottom, onTop: !!hit && el.contains(hit)};
+		};
+		return {
+			cells: [read("rank", row.cells[0]), read("model", row.querySelector("th a")), read("score", row.querySelector("td.current .num"))],
+			scroll: document.documentElement.scrollWidth, width: document.documentElement.clientWidth,
+			table: Math.round(document.querySelector("table.board").getBoundingClientRect().width),
+		};
+	})()`)
+	for _, c := range s.Cells {
+		if c.Bottom > float64(v.height) || c.Left < 0 || c.Right > float64(v.width) || !c.OnTop {
+			t.Errorf("%s at %d × %d: the first row's %s %q is not in the first screen (left %.0f, right %.0f, bottom %.0f, visible %v)",
+				page, v.width, v.height, c.Name, c.Text, c.Left, c.Right, c.Bottom, c.OnTop)
+		}
+	}
+	if s.Scroll > s.Width {
+		t.Errorf("%s: the page is %d px wide at %d px", page, s.Scroll, s.Width)
+	}
+	t.Logf("%s at %d px: board table %d px wide, first score at bottom %.0f px", page, v.width, s.Table, s.Cells[2].Bottom)
 }
 
 // boardState is what a reader sees of the board's filters.
@@ -171,12 +167,9 @@ func TestBoardFilters(t *testing.T) {
 	tb.checkClean("index.html")
 }
 
-// TestPhoneMitigationFits requires the mitigation page's paired
-// comparisons to fit a phone's width without scrolling sideways.
-func TestPhoneMitigationFits(t *testing.T) {
-	t.Parallel()
-	tb := newTab(t, phoneW, phoneH, "light")
-	tb.open(siteDir, "mitigation.html")
+// checkMitigationFits requires the mitigation page's paired comparisons
+// to fit a phone's width without scrolling sideways.
+func checkMitigationFits(t *testing.T, tb *tab, v visit) {
 	widths := eval[[]int](tb, `Array.from(document.querySelectorAll("table.pair")).map(t => Math.round(t.getBoundingClientRect().width))`)
 	inner := eval[int](tb, `document.documentElement.clientWidth`)
 	if len(widths) == 0 {
@@ -184,20 +177,19 @@ func TestPhoneMitigationFits(t *testing.T) {
 	}
 	for i, w := range widths {
 		if w > inner-10 {
-			t.Errorf("mitigation.html at %d px: paired comparison %d is %d px wide, wider than the page (%d px)", phoneW, i+1, w, inner)
+			t.Errorf("%s at %d px: paired comparison %d is %d px wide, wider than the page (%d px)", v.page, v.width, i+1, w, inner)
 		}
 	}
-	t.Logf("mitigation.html at %d px: paired comparisons %v px wide", phoneW, widths)
-	tb.checkClean("mitigation.html")
+	t.Logf("%s at %d px: paired comparisons %v px wide", v.page, v.width, widths)
 }
 
-// TestBoardCardsAtPhoneWidth opens every board at 375 px, light and dark:
-// each row is a card that shows every one of its cells inside the screen,
-// without scrolling sideways (the table is no wider than its box), and
-// every score is labelled with its column's heading. At 1280 px the board
-// is a table again, one line of cells per run.
-func TestBoardCardsAtPhoneWidth(t *testing.T) {
-	t.Parallel()
+// checkCards: at a phone's width (TestPages: every board at 375 px, light
+// and dark) each row of the board is a card that shows every one of its
+// cells inside the screen, without scrolling sideways (the table is no
+// wider than its box), and every score is labelled with its column's
+// heading. At 1280 px (TestPages: index.html) the board is a table again,
+// one line of cells per run.
+func checkCards(t *testing.T, tb *tab, v visit) {
 	type board struct {
 		Wrap, Client int
 		Rows         int
@@ -226,41 +218,41 @@ func TestBoardCardsAtPhoneWidth(t *testing.T) {
 		const tops = new Set(Array.from(first.cells).filter(c => getComputedStyle(c).display !== "none").map(c => Math.round(c.getBoundingClientRect().top)));
 		return {wrap: w.scrollWidth, client: w.clientWidth, rows, outside: out.slice(0, 8), unlabelled: unl.slice(0, 8), tops: tops.size};
 	})()`
-	pages := existing("index.html", "board/explicit-age.html", "board/explicit-gender.html", "board/explicit-race.html",
-		"board/implicit-composite.html", "board/implicit-age.html", "board/implicit-gender.html", "board/implicit-race.html")
-	for _, scheme := range []string{"light", "dark"} {
-		tb := newTab(t, phoneW, phoneH, scheme)
-		for _, page := range pages {
-			tb.open(siteDir, page)
-			b := eval[board](tb, js)
-			if b.Rows == 0 {
-				t.Fatalf("%s: no board rows", page)
-			}
-			if b.Wrap > b.Client || len(b.Outside) > 0 {
-				t.Errorf("%s (%s) at %d px: the board is %d px wide in a %d px box; cells outside the screen: %v", page, scheme, phoneW, b.Wrap, b.Client, b.Outside)
-			}
-			if len(b.Unlabelled) > 0 {
-				t.Errorf("%s (%s) at %d px: scores without their column's label: %v", page, scheme, phoneW, b.Unlabelled)
-			}
-			if b.Tops < 3 {
-				t.Errorf("%s (%s) at %d px: the first row's cells sit on %d lines: not a card", page, scheme, phoneW, b.Tops)
-			}
+	page, scheme := v.page, v.scheme
+	b := eval[board](tb, js)
+	if v.width >= 1280 {
+		if b.Tops != 1 || b.Wrap > b.Client {
+			t.Errorf("%s at %d px: the first row's cells sit on %d lines (want one: a table), board %d px in %d", page, v.width, b.Tops, b.Wrap, b.Client)
 		}
+		return
 	}
-	tb := newTab(t, 1280, 900, "light")
-	tb.open(siteDir, "index.html")
-	if b := eval[board](tb, js); b.Tops != 1 || b.Wrap > b.Client {
-		t.Errorf("index.html at 1280 px: the first row's cells sit on %d lines (want one: a table), board %d px in %d", b.Tops, b.Wrap, b.Client)
+	if b.Rows == 0 {
+		t.Fatalf("%s: no board rows", page)
+	}
+	if b.Wrap > b.Client || len(b.Outside) > 0 {
+		t.Errorf("%s (%s) at %d px: the board is %d px wide in a %d px box; cells outside the screen: %v", page, scheme, v.width, b.Wrap, b.Client, b.Outside)
+	}
+	if len(b.Unlabelled) > 0 {
+		t.Errorf("%s (%s) at %d px: scores without their column's label: %v", page, scheme, v.width, b.Unlabelled)
+	}
+	if b.Tops < 3 {
+		t.Errorf("%s (%s) at %d px: the first row's cells sit on %d lines: not a card", page, scheme, v.width, b.Tops)
 	}
 }
 
-// TestScrollCueWithoutScrollState runs cue.js as a browser without
+// cueCounts is the check that cue.js runs as a browser without
 // scroll-state container queries would (CSS.supports answering no), at
-// 375 px: exactly the table boxes wider than their screen are marked
-// "overflows" — the class the stylesheet's fallback cue keys on — and
-// hiding the board's columns until it fits unmarks it.
-func TestScrollCueWithoutScrollState(t *testing.T) {
-	t.Parallel()
+// 375 px (TestPages: methodology, rubric, provenance and scenarios
+// pages): exactly the table boxes wider than their screen are marked
+// "overflows" — the class the stylesheet's fallback cue keys on — and,
+// over the pages (total), some boxes overflow and some fit. It changes
+// the page (it runs cue.js again, as if without scroll-state queries).
+type cueCounts struct {
+	mu         sync.Mutex
+	over, fits int
+}
+
+func (c *cueCounts) check(t *testing.T, tb *tab, v visit) {
 	type marks struct {
 		Wrong       []string
 		Over, Fits  int
@@ -284,33 +276,37 @@ func TestScrollCueWithoutScrollState(t *testing.T) {
 		});
 		document.body.appendChild(s);
 	})`
-	tb := newTab(t, phoneW, phoneH, "light")
-	var over, fits int
-	for _, page := range append(existing("methodology.html", "rubric.html", "provenance.html"), kindPages(t)["scenarios"]...) {
-		tb.open(siteDir, page)
-		m := eval[marks](tb, js)
-		if !m.HTMLClassed {
-			t.Errorf("%s: cue.js did not run as without scroll-state queries", page)
-		}
-		for _, w := range m.Wrong {
-			t.Errorf("%s: marked wrongly (scroll width / box width): %s", page, w)
-		}
-		over += m.Over
-		fits += m.Fits
-		t.Logf("%s: %d boxes overflow, %d fit", page, m.Over, m.Fits)
+	page := v.page
+	m := eval[marks](tb, js)
+	if !m.HTMLClassed {
+		t.Errorf("%s: cue.js did not run as without scroll-state queries", page)
 	}
-	if over == 0 || fits == 0 {
-		t.Errorf("%d boxes overflowing and %d fitting: the test no longer sees both", over, fits)
+	for _, w := range m.Wrong {
+		t.Errorf("%s: marked wrongly (scroll width / box width): %s", page, w)
+	}
+	c.mu.Lock()
+	c.over += m.Over
+	c.fits += m.Fits
+	c.mu.Unlock()
+	t.Logf("%s: %d boxes overflow, %d fit", page, m.Over, m.Fits)
+}
+
+// total requires, over the pages checked, boxes that overflow and boxes
+// that fit, so that the check sees both.
+func (c *cueCounts) total(t *testing.T) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.over == 0 || c.fits == 0 {
+		t.Errorf("scroll cue: %d boxes overflowing and %d fitting: the test no longer sees both", c.over, c.fits)
 	}
 }
 
-// TestGroupPlotsFitPhone: the group page's per-group plots (the narrow
-// dot plots, chart.DotNarrowWidth) fit a 320 and a 375 px phone with no
+// checkGroupPlots: the group page's per-group plots (the narrow dot
+// plots, chart.DotNarrowWidth) fit a 320 and a 375 px phone with no
 // sideways scroll in their boxes, at a size where their smallest text (12
 // units) is at least 11 px, all shown at one width (one scale on screen);
 // at 1280 px they stand side by side.
-func TestGroupPlotsFitPhone(t *testing.T) {
-	t.Parallel()
+func checkGroupPlots(t *testing.T, tb *tab, v visit) {
 	type plots struct {
 		Page, Inner int
 		Widths      []float64
@@ -331,26 +327,20 @@ func TestGroupPlotsFitPhone(t *testing.T) {
 		}
 		return out;
 	})()`
-	for _, width := range []int64{320, 375, 1280} {
-		tb := newTab(t, width, 800, "light")
-		for _, page := range []string{"board/explicit-groups.html", "board/implicit-groups.html"} {
-			tb.open(siteDir, page)
-			v := eval[plots](tb, js)
-			if len(v.Widths) < 7 {
-				t.Fatalf("%s: %d plots", page, len(v.Widths))
-			}
-			if v.Page > v.Inner || len(v.Scrolling) > 0 {
-				t.Errorf("%s at %d px: page %d px in a %d px window; plots that scroll or stick out: %v", page, width, v.Page, v.Inner, v.Scrolling)
-			}
-			for i, s := range v.Scales {
-				if 12*s < 11 || v.Widths[i] != v.Widths[0] {
-					t.Errorf("%s at %d px: plot %d is %v px wide (its 12-unit text at %.1f px), the first %v", page, width, i, v.Widths[i], 12*s, v.Widths[0])
-				}
-			}
-			if width == 1280 && v.Tops[1] != v.Tops[0] {
-				t.Errorf("%s at 1280 px: the first two plots are not side by side (tops %v, %v)", page, v.Tops[0], v.Tops[1])
-			}
-			tb.checkClean(page)
+	page, width := v.page, v.width
+	p := eval[plots](tb, js)
+	if len(p.Widths) < 7 {
+		t.Fatalf("%s: %d plots", page, len(p.Widths))
+	}
+	if p.Page > p.Inner || len(p.Scrolling) > 0 {
+		t.Errorf("%s at %d px: page %d px in a %d px window; plots that scroll or stick out: %v", page, width, p.Page, p.Inner, p.Scrolling)
+	}
+	for i, s := range p.Scales {
+		if 12*s < 11 || p.Widths[i] != p.Widths[0] {
+			t.Errorf("%s at %d px: plot %d is %v px wide (its 12-unit text at %.1f px), the first %v", page, width, i, p.Widths[i], 12*s, p.Widths[0])
 		}
+	}
+	if width == 1280 && p.Tops[1] != p.Tops[0] {
+		t.Errorf("%s at 1280 px: the first two plots are not side by side (tops %v, %v)", page, p.Tops[0], p.Tops[1])
 	}
 }

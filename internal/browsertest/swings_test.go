@@ -187,6 +187,7 @@ const swingPairsJS = `(() => { const d = document.getElementById("sw-pairs"); re
 // and a pair's link shows its two cells side by side. On both kinds of run.
 func TestSwingPairs(t *testing.T) {
 	t.Parallel()
+	tb := newTab(t, 1280, 900, "light")
 	for _, scoring := range []run.Scoring{run.Logprob, run.Decision} {
 		id := committedRun(t, scoring)
 		r, err := run.Load(os.DirFS(filepath.Join(repo, "runs")), "runs", id)
@@ -194,7 +195,6 @@ func TestSwingPairs(t *testing.T) {
 			t.Fatal(err)
 		}
 		cells := pageCells(t, r)
-		tb := newTab(t, 1280, 900, "light")
 		finder := "runs/" + id + "/swings.html"
 		tb.open(siteDir, finder+"#swings?t=0.20")
 		rows := eval[[][]string](tb, `Array.from(document.querySelectorAll("table.swings tbody tr")).filter(tr => !tr.hidden).map(tr => [tr.id, tr.cells[1].textContent, tr.cells[1].querySelector("a").getAttribute("href")])`)

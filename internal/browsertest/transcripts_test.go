@@ -202,8 +202,9 @@ func TestDeepLink(t *testing.T) {
 	t.Parallel()
 	p := sitePages(t)
 	const id = "age-60-male-white"
+	tb := newTab(t, 1280, 800, "light")
 	for _, width := range []int64{1280, 375} {
-		tb := newTab(t, width, 800, "light")
+		tb.emulate(width, 800, "light")
 		what := func(s string) string { return s + " at " + strconv.FormatInt(width, 10) + " px" }
 
 		// A scenario page's grid cells get their ids from browse.js, in
