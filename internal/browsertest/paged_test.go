@@ -75,7 +75,7 @@ var (
 )
 
 // TestPagedListings opens the listings' first and second pages from
-// file://, each once in each mode (sweep): no page is wider than a phone
+// file://, each once at each width (sweep): no page is wider than a phone
 // of 320 px or than 1280 px (checkOverflow), none logs an error or loads
 // anything (checkClean), axe finds no violation (checkAxe: 1280 px, light,
 // and dark for the second pages); and the pager works without a script's

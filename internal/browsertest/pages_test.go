@@ -13,8 +13,6 @@ type mode struct {
 	scheme        string // "light" or "dark", for prefers-color-scheme
 }
 
-func (m mode) String() string { return fmt.Sprintf("%dx%d-%s", m.width, m.height, m.scheme) }
-
 // The modes of the checks that share loads. One height a width: a check
 // that measures the page's width (overflow, the header, a page kind's
 // layout) reads the same at any height; the phone's is its first screen
@@ -31,7 +29,7 @@ var (
 // A check tests a page loaded in a mode. It reads the page and leaves it
 // as it was, so that the checks of a page share one load; a check that
 // changes the page (changes = true) runs after every other check of the
-// load, and a load has at most one.
+// load, in every colour scheme, and a load has at most one.
 type check struct {
 	name    string
 	run     func(t *testing.T, tb *tab, v visit)
@@ -44,11 +42,18 @@ type visit struct {
 	mode
 }
 
-// A sweep loads each page of a site once in each mode and runs on that
-// load every check that needs the page in that mode: checks of a page's
-// layout, of its scripts' state, axe. (Opening a page is most of a
-// check's CPU: a check of its own load each, the checks of TestPages
-// loaded each page two to four times in each mode.)
+// A sweep loads each page of a site once at each viewport and runs on that
+// load every check that needs the page at that viewport, in each colour
+// scheme: checks of a page's layout, of its scripts' state, axe. (Opening
+// a page is most of a check's CPU: a check of its own load each, the
+// checks of TestPages loaded each page two to four times in each mode.)
+//
+// The colour scheme is switched on the loaded page (Emulate's
+// prefers-color-scheme), which is what a fresh load in the other scheme
+// would show: the site's colours are CSS alone, its media query
+// (prefers-color-scheme) re-evaluated on the switch, with no transition
+// or animation, and no script of the site reads the scheme. The sweep
+// checks that each page's background did change.
 type sweep struct {
 	dir   string
 	modes []*modePages
@@ -93,59 +98,134 @@ func (s *sweep) after(m mode, f func(t *testing.T)) {
 	mp.after = append(mp.after, f)
 }
 
-// run runs the sweep as subtests of t: a parallel subtest for each mode
-// (TestPages/375x667-dark), in it a parallel subtest for each page, which
-// loads the page in a tab and runs its checks in turn, each a subtest
-// (TestPages/375x667-dark/index.html/axe), then requires that the page
-// logged no error, made no request outside file:// and opened no dialog
-// (checkClean) while they ran.
+// viewport is a width and height, the part of a mode a page is loaded
+// at.
+type viewport struct{ width, height int64 }
+
+func (v viewport) String() string { return fmt.Sprintf("%dx%d", v.width, v.height) }
+
+// schemeChecks are the checks of one page in one mode.
+type schemeChecks struct {
+	mode   mode
+	checks []check
+}
+
+// run runs the sweep as subtests of t: a parallel subtest for each
+// viewport (TestPages/375x667), in it a parallel subtest for each page,
+// which loads the page in a tab and, in each colour scheme in turn, runs
+// its checks, each a subtest (TestPages/375x667/index.html/dark/axe); then
+// it requires that the page logged no error, made no request outside
+// file:// and opened no dialog (checkClean) while they ran. The checks
+// across pages of each mode run when the viewport's pages are done.
 func (s *sweep) run(t *testing.T) {
+	var viewports []viewport
 	for _, mp := range s.modes {
-		t.Run(mp.mode.String(), func(t *testing.T) {
+		if vp := (viewport{mp.width, mp.height}); !slices.Contains(viewports, vp) {
+			viewports = append(viewports, vp)
+		}
+	}
+	for _, vp := range viewports {
+		var modes []*modePages
+		var pages []string
+		for _, mp := range s.modes {
+			if mp.width == vp.width && mp.height == vp.height {
+				modes = append(modes, mp)
+				for _, page := range mp.pages {
+					if !slices.Contains(pages, page) {
+						pages = append(pages, page)
+					}
+				}
+			}
+		}
+		t.Run(vp.String(), func(t *testing.T) {
 			t.Parallel()
 			// Clean-ups run once the parallel subtests are done.
 			t.Cleanup(func() {
-				for _, f := range mp.after {
-					f(t)
+				for _, mp := range modes {
+					for _, f := range mp.after {
+						f(t)
+					}
 				}
 			})
-			for _, page := range mp.pages {
-				checks := slices.Clone(mp.checks[page])
-				// Stable: the checks that change the page last, the others in
-				// the order added.
-				slices.SortStableFunc(checks, func(a, b check) int {
-					switch {
-					case a.changes == b.changes:
-						return 0
-					case b.changes:
-						return -1
-					}
-					return 1
-				})
-				if len(checks) > 1 && checks[len(checks)-2].changes {
-					t.Fatalf("%s: two checks change the page (%s, %s): each needs a load of its own", page, checks[len(checks)-2].name, checks[len(checks)-1].name)
+			for _, page := range pages {
+				visits, err := pageChecks(modes, page)
+				if err != nil {
+					t.Fatal(err)
 				}
 				t.Run(page, func(t *testing.T) {
 					t.Parallel()
-					tb := newTab(t, mp.width, mp.height, mp.scheme)
+					tb := newTab(t, vp.width, vp.height, visits[0].mode.scheme)
 					tb.open(s.dir, page)
-					v := visit{dir: s.dir, page: page, mode: mp.mode}
-					for _, c := range checks {
-						t.Run(c.name, func(t *testing.T) {
-							tb.reportTo(t)
-							defer tb.reportTo(tb.owner)
-							c.run(t, tb, v)
+					background := ""
+					for i, sc := range visits {
+						if i > 0 {
+							tb.emulate(vp.width, vp.height, sc.mode.scheme)
+						}
+						bg := eval[string](tb, `getComputedStyle(document.body).backgroundColor`)
+						if i > 0 && bg == background {
+							t.Errorf("%s: the background is %s in %s mode as in %s mode: the colour scheme did not change", page, bg, sc.mode.scheme, visits[i-1].mode.scheme)
+						}
+						background = bg
+						v := visit{dir: s.dir, page: page, mode: sc.mode}
+						t.Run(sc.mode.scheme, func(t *testing.T) {
+							for _, c := range sc.checks {
+								t.Run(c.name, func(t *testing.T) {
+									tb.reportTo(t)
+									defer tb.reportTo(tb.owner)
+									c.run(t, tb, v)
+								})
+							}
 						})
 					}
-					tb.checkClean(fmt.Sprintf("%s (%s)", page, mp.mode))
+					tb.checkClean(fmt.Sprintf("%s (%s)", page, vp))
 				})
 			}
 		})
 	}
 }
 
+// pageChecks are the checks of a page in each of modes (the modes of one
+// viewport) that has it, in the modes' order but for the one with a check
+// that changes the page, which comes last, as that check does in it. A
+// page may have one such check.
+func pageChecks(modes []*modePages, page string) ([]schemeChecks, error) {
+	var out []schemeChecks
+	changes := ""
+	for _, mp := range modes {
+		checks := mp.checks[page]
+		if len(checks) == 0 {
+			continue
+		}
+		var reads, last []check
+		for _, c := range checks {
+			if !c.changes {
+				reads = append(reads, c)
+				continue
+			}
+			if changes != "" {
+				return nil, fmt.Errorf("%s: two checks change the page (%s, %s): each needs a load of its own", page, changes, c.name)
+			}
+			changes = c.name
+			last = append(last, c)
+		}
+		sc := schemeChecks{mode: mp.mode, checks: append(reads, last...)}
+		if len(last) > 0 {
+			out = append(out, sc)
+			continue
+		}
+		// Before a mode whose last check changes the page.
+		if len(out) > 0 && out[len(out)-1].checks[len(out[len(out)-1].checks)-1].changes {
+			out = slices.Insert(out, len(out)-1, sc)
+		} else {
+			out = append(out, sc)
+		}
+	}
+	return out, nil
+}
+
 // TestPages loads each page of the site built from the committed runs once
-// in each mode and runs on it each check that concerns it (sweep):
+// at each viewport and runs on it, in each colour scheme, each check that
+// concerns it (sweep):
 //
 //   - axe-core finds no violation (checkAxe): in light and dark mode at
 //     1280 px, every page of axePages; at 375 px, its first four;
@@ -154,7 +234,7 @@ func (s *sweep) run(t *testing.T) {
 //   - the pages load cleanly (checkLoads) and the leaderboard is sortable
 //     (checkBoardRows), at 1280 px;
 //   - the site's navigation is in the same place on every page kind
-//     (checkHeader, 1280 px);
+//     (headerPlaces, 1280 px);
 //   - a page of every kind fits a phone and cues its scrolling tables
 //     (checkPhoneLayout, 375 px, light and dark);
 //   - the boards' first screen on a phone (checkFirstScreen), their rows as
