@@ -208,14 +208,17 @@ const transcriptBudget = 300_000
 func transcriptChunks(texts *datasetTexts, infos promptInfos, cells map[int]*score.QuestionCells, e *board.Entry) map[design.Prompt]int {
 	chunks := map[design.Prompt]int{}
 	dc := design.Cells()
+	var have [design.NumCells]string
+	var haveHash [design.NumCells]uint64
 	for _, q := range slices.Sorted(maps.Keys(infos)) {
 		page, size := 1, 0
+		texts.questionTexts(e.Run.Manifest.Variant, q, &have, &haveHash)
 		for i, info := range infos[q] {
 			if !info.present {
 				continue
 			}
 			k := design.Prompt{Q: q, Cell: dc[i]}
-			t, _ := texts.owned(e.Run.Manifest.Variant, k)
+			t := ownedText{text: have[i], hash: haveHash[i]}
 			differs := t.hash != info.hash
 			other := false
 			if qs := cells[k.Q]; qs != nil {

@@ -214,19 +214,24 @@ func readRows(cfg Config, m *run.Run, dataset *datasetTexts) (*run.Run, map[desi
 		texts = map[design.Prompt]string{}
 	}
 	var buf []byte // hashText's copy of each text, reused
+	// The dataset's texts of the question being read, as they were when
+	// its first row was (rows come question by question).
+	q := -1
+	var have [design.NumCells]string
+	var haveHash [design.NumCells]uint64
 	// The rows' texts are borrowed: kept, they are copied.
 	err := full.LoadRowsBorrowed(cfg.Runs, cfg.RunsLabel, func(r *run.Run, c run.Cell, row *run.Row) {
 		info := textInfo{transcript: transcriptSize(r.Manifest, row), bounded: boundedForms(r.Manifest, row)}
-		var have ownedText
-		ok := false
-		if dataset != nil {
-			have, ok = dataset.owned(r.Manifest.Variant, c.Prompt)
+		if dataset != nil && c.Q != q {
+			dataset.questionTexts(r.Manifest.Variant, c.Q, &have, &haveHash)
+			q = c.Q
 		}
-		if !ok {
+		t := have[c.Index()] // "" without dataset: a row's text is never ""
+		if t == "" {
 			texts[c.Prompt] = strings.Clone(row.FilledTemplate)
 		}
-		if ok && have.text == row.FilledTemplate {
-			info.hash = have.hash // the dataset's text, whose hash is known
+		if t != "" && t == row.FilledTemplate {
+			info.hash = haveHash[c.Index()] // the dataset's text, whose hash is known
 		} else {
 			buf = append(buf[:0], row.FilledTemplate...)
 			info.hash = hashBytes64(buf)

@@ -29,13 +29,16 @@ type datasetTexts struct {
 	byVariant map[run.Variant]map[design.Prompt]ownedText
 	full      map[run.Variant]map[int]int // prompts with a text, per question
 	// hashes holds the texts' hashes per question in design order, for
-	// the cache keys of runs' pages (a lookup by index, not by prompt).
+	// the cache keys of runs' pages (a lookup by index, not by prompt);
+	// grids the texts in the same order, for the runs being read
+	// (questionTexts).
 	hashes map[run.Variant]map[int]*[design.NumCells]uint64
+	grids  map[run.Variant]map[int]*[design.NumCells]string
 }
 
 func newDatasetTexts() *datasetTexts {
 	return &datasetTexts{byVariant: map[run.Variant]map[design.Prompt]ownedText{}, full: map[run.Variant]map[int]int{},
-		hashes: map[run.Variant]map[int]*[design.NumCells]uint64{}}
+		hashes: map[run.Variant]map[int]*[design.NumCells]uint64{}, grids: map[run.Variant]map[int]*[design.NumCells]string{}}
 }
 
 // add gives the dataset a run's prompt texts, with their hashes (infos).
@@ -51,8 +54,9 @@ func (d *datasetTexts) add(r *run.Run, texts map[design.Prompt]string, infos pro
 		d.byVariant[r.Manifest.Variant] = m
 		d.full[r.Manifest.Variant] = map[int]int{}
 		d.hashes[r.Manifest.Variant] = map[int]*[design.NumCells]uint64{}
+		d.grids[r.Manifest.Variant] = map[int]*[design.NumCells]string{}
 	}
-	full, hashes := d.full[r.Manifest.Variant], d.hashes[r.Manifest.Variant]
+	full, hashes, grids := d.full[r.Manifest.Variant], d.hashes[r.Manifest.Variant], d.grids[r.Manifest.Variant]
 	for k, t := range texts {
 		if _, ok := m[k]; !ok {
 			info, ok := infos.get(k)
@@ -62,9 +66,9 @@ func (d *datasetTexts) add(r *run.Run, texts map[design.Prompt]string, infos pro
 			m[k] = ownedText{r.ID, t, info.hash}
 			full[k.Q]++
 			if hashes[k.Q] == nil {
-				hashes[k.Q] = new([design.NumCells]uint64)
+				hashes[k.Q], grids[k.Q] = new([design.NumCells]uint64), new([design.NumCells]string)
 			}
-			hashes[k.Q][k.Index()] = info.hash
+			hashes[k.Q][k.Index()], grids[k.Q][k.Index()] = info.hash, t
 		}
 	}
 }
@@ -118,6 +122,18 @@ func (d *datasetTexts) hashGrid(variant run.Variant, q int) [design.NumCells]uin
 		return *hs
 	}
 	return [design.NumCells]uint64{}
+}
+
+// questionTexts copies question q's texts and their hashes, in design
+// order ("" where there is none): one lock for the rows of a question.
+func (d *datasetTexts) questionTexts(variant run.Variant, q int, texts *[design.NumCells]string, hashes *[design.NumCells]uint64) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if g := d.grids[variant][q]; g != nil {
+		*texts, *hashes = *g, *d.hashes[variant][q]
+	} else {
+		*texts, *hashes = [design.NumCells]string{}, [design.NumCells]uint64{}
+	}
 }
 
 // text returns the dataset text of a prompt.
