@@ -1,6 +1,7 @@
 package run
 
 import (
+	"encoding/binary"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -258,6 +259,12 @@ func (d *rowDecoder) rawString(b []byte, i int) ([]byte, int, bool) {
 	}
 	start := i + 1
 	j := start
+	// Eight bytes at a time while none is a quote, a backslash or a
+	// control character (a text is a kilobyte of them), then a byte at a
+	// time from the word that has one.
+	for j+8 <= len(b) && !mayEndString(binary.LittleEndian.Uint64(b[j:])) {
+		j += 8
+	}
 	for j < len(b) && b[j] != '"' && b[j] != '\\' && b[j] >= 0x20 {
 		j++
 	}
@@ -326,6 +333,16 @@ func (d *rowDecoder) rawString(b []byte, i int) ([]byte, int, bool) {
 		j += 2
 	}
 	return nil, 0, false
+}
+
+// mayEndString reports whether one of w's eight bytes may be a quote, a
+// backslash or a control character: never false when one is (the tests
+// of a zero byte and of a byte under 0x20, from "Bit Twiddling Hacks",
+// can be true after such a byte, never without one).
+func mayEndString(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote, backslash := w^(ones*'"'), w^(ones*'\\')
+	return ((quote-ones)&^quote|(backslash-ones)&^backslash|(w-ones*0x20)&^w)&highs != 0
 }
 
 // scanNumber returns the end of the JSON number at b[i] (RFC 8259's grammar)
@@ -402,11 +419,11 @@ func wholeNumber(b []byte, i int) (int, int, bool) {
 
 // finiteNumber reads a number within float64's range.
 func finiteNumber(b []byte, i int) (float64, int, bool) {
-	end, _ := scanNumber(b, i)
-	if end < 0 {
+	end, f, exact := numberAt(b, i)
+	switch {
+	case end < 0:
 		return 0, 0, false
-	}
-	if f, ok := exactDecimal(b[i:end]); ok {
+	case exact:
 		return f, end, true
 	}
 	// ParseFloat keeps no reference to its argument on success.
@@ -417,58 +434,76 @@ func finiteNumber(b []byte, i int) (float64, int, bool) {
 	return f, end, true
 }
 
-// exactDecimal reads a JSON number (scanNumber's) of the commonest kind
-// as strconv.ParseFloat does, to the bit: at most 19 significant digits
-// making an integer m below 2^53 (exact as a float64), times 10^e with
-// |e| ≤ 22 (exact too), is one multiplication or division, correctly
+// numberAt scans the JSON number at b[i] as scanNumber does (end is -1
+// when there is none) and, in the same pass, reads the commonest kind as
+// strconv.ParseFloat does, to the bit (exact): at most 19 significant
+// digits making an integer m below 2^53 (exact as a float64), times 10^e
+// with |e| ≤ 22 (exact too), is one multiplication or division, correctly
 // rounded as ParseFloat's result is (it takes the same path, for m below
-// 2^52). ok is false for any other number, which ParseFloat reads.
-func exactDecimal(b []byte) (f float64, ok bool) {
-	i, neg := 0, false
-	if len(b) > 0 && b[0] == '-' {
-		i, neg = 1, true
+// 2^52). Any other number is ParseFloat's to read.
+func numberAt(b []byte, i int) (end int, f float64, exact bool) {
+	j, neg := i, false
+	if j < len(b) && b[j] == '-' {
+		j, neg = j+1, true
 	}
 	var m uint64
-	nd, e, dot := 0, 0, false
-	for ; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case c == '.':
-			dot = true
-			continue
-		case c < '0' || c > '9':
-			goto exponent
-		case nd == 0 && c == '0':
-			// A leading zero: no digit of m.
-		case nd == 19:
-			return 0, false
-		default:
-			m, nd = m*10+uint64(c-'0'), nd+1
+	nd, e := 0, 0 // significant digits in m, and the power of ten
+	exact = true
+	switch {
+	case j < len(b) && b[j] == '0':
+		j++
+	case j < len(b) && '1' <= b[j] && b[j] <= '9':
+		for ; j < len(b) && '0' <= b[j] && b[j] <= '9'; j++ {
+			if nd == 19 {
+				exact = false
+				continue
+			}
+			m, nd = m*10+uint64(b[j]-'0'), nd+1
 		}
-		if dot {
-			e--
+	default:
+		return -1, 0, false
+	}
+	if j < len(b) && b[j] == '.' {
+		j++
+		k := j
+		for ; j < len(b) && '0' <= b[j] && b[j] <= '9'; j++ {
+			switch c := b[j]; {
+			case nd == 0 && c == '0': // a leading zero: no digit of m
+				e--
+			case nd == 19:
+				exact = false
+			default:
+				m, nd, e = m*10+uint64(c-'0'), nd+1, e-1
+			}
+		}
+		if j == k {
+			return -1, 0, false
 		}
 	}
-	return scaled(m, e, neg)
-exponent:
-	// b[i] is 'e' or 'E', then an optional sign and digits.
-	i++
-	eneg := false
-	if b[i] == '+' || b[i] == '-' {
-		eneg = b[i] == '-'
-		i++
+	if j < len(b) && (b[j] == 'e' || b[j] == 'E') {
+		j++
+		eneg := false
+		if j < len(b) && (b[j] == '+' || b[j] == '-') {
+			j, eneg = j+1, b[j] == '-'
+		}
+		k, x := j, 0
+		for ; j < len(b) && '0' <= b[j] && b[j] <= '9'; j++ {
+			if x < 1e4 {
+				x = x*10 + int(b[j]-'0')
+			}
+		}
+		if j == k {
+			return -1, 0, false
+		}
+		if eneg {
+			x = -x
+		}
+		e += x
 	}
-	if len(b)-i > 3 {
-		return 0, false
+	if exact {
+		f, exact = scaled(m, e, neg)
 	}
-	x := 0
-	for ; i < len(b); i++ {
-		x = x*10 + int(b[i]-'0')
-	}
-	if eneg {
-		x = -x
-	}
-	return scaled(m, e+x, neg)
+	return j, f, exact
 }
 
 // scaled is ±m·10^e when one correctly rounded operation makes it.

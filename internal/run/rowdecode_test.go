@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -253,11 +254,12 @@ func FuzzRowDecoderAgrees(f *testing.F) {
 	})
 }
 
-// TestExactDecimal: exactDecimal reads a number as strconv.ParseFloat
-// does, to the bit, whenever it reads it at all, and it reads most
-// log-probabilities as a harness writes them (Python's repr: the shortest
-// digits that round-trip).
-func TestExactDecimal(t *testing.T) {
+// TestNumberAt: numberAt ends a number where scanNumber does, reads it
+// as strconv.ParseFloat does, to the bit, whenever it reads it at all,
+// and reads most log-probabilities as a harness writes them (Python's
+// repr: the shortest digits that round-trip); finiteNumber reads every
+// number ParseFloat reads within range, with its value.
+func TestNumberAt(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	var nums []string
 	for range 20000 {
@@ -276,13 +278,26 @@ func TestExactDecimal(t *testing.T) {
 	}
 	nums = append(nums, "0", "-0", "0.0", "-0.0", "0e999", "-0e-999", "1e22", "1e23", "9007199254740991", "9007199254740992",
 		"9007199254740993", "4503599627370495.5", "0.000000000000000000000001", "1234567890123456789", "12345678901234567890", "1e-22", "1e-23")
+	nums = append(nums, "01", "1.", ".5", "-", "1e", "1e+", "-0e-0", "1E+2", "1e400", "-1e-400", "1.5x", "12345678901234567890123e-3")
 	read := 0
 	for _, s := range nums {
-		if end, _ := scanNumber([]byte(s), 0); end != len(s) {
-			continue // not a JSON number (a leading zero)
+		b := []byte(s + ",")
+		end, got, ok := numberAt(b, 0)
+		if want, _ := scanNumber(b, 0); end != want {
+			t.Errorf("%s: ends at %d, scanNumber at %d", s, end, want)
 		}
-		want, err := strconv.ParseFloat(s, 64)
-		got, ok := exactDecimal([]byte(s))
+		f, fend, fok := finiteNumber(b, 0)
+		if end < 0 {
+			if fok {
+				t.Errorf("%s: finiteNumber reads %v", s, f)
+			}
+			continue
+		}
+		// The number scanned, as ParseFloat reads it.
+		want, err := strconv.ParseFloat(s[:end], 64)
+		if fok != (err == nil && !math.IsInf(want, 0)) || fok && (fend != end || math.Float64bits(f) != math.Float64bits(want)) {
+			t.Errorf("%s: finiteNumber %v %d %v, ParseFloat of %s %v %v", s, f, fend, fok, s[:end], want, err)
+		}
 		if !ok {
 			continue
 		}
@@ -293,5 +308,32 @@ func TestExactDecimal(t *testing.T) {
 	}
 	if read < len(nums)/4 {
 		t.Errorf("read %d of %d numbers", read, len(nums))
+	}
+}
+
+// TestMayEndString: a word of eight bytes, one of them any byte and the
+// others a letter, may end a string exactly when that byte is a quote, a
+// backslash or a control character; and strings of every length around a
+// word's eight bytes, with such a byte anywhere, are read as decodeStrict
+// reads them.
+func TestMayEndString(t *testing.T) {
+	for p := range 8 {
+		for v := range 256 {
+			w := []byte("aaaaaaaa")
+			w[p] = byte(v)
+			want := v == '"' || v == '\\' || v < 0x20
+			if got := mayEndString(binary.LittleEndian.Uint64(w)); got != want {
+				t.Errorf("byte %#x at %d: %v, want %v", v, p, got, want)
+			}
+		}
+	}
+	var d rowDecoder
+	for n := range 40 {
+		for _, odd := range []string{"", `\"`, `\\`, `\n`, "\t", "é", "\u00e9"} {
+			for at := 0; at <= n; at += 3 {
+				text := strings.Repeat("x", at) + odd + strings.Repeat("y", n-at)
+				agree(t, &d, []byte(`{"filled_template": "`+text+`", "gender": "female"}`))
+			}
+		}
 	}
 }
