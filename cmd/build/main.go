@@ -54,9 +54,19 @@ import (
 // exceed it still completes (the runtime caps the collector's share of CPU).
 const memoryLimit = 400 << 20
 
+// gcPercent is the build's GOGC (GOGC overrides it): below the memory
+// limit the heap may grow to three times what is live between collections
+// instead of twice, so that a small site's build collects half as often
+// (100 runs: 5-7% less CPU, 120 → 170 MB of resident memory); the limit
+// still holds a large one (1,000 runs: the same 426 MB, 1.6% less CPU).
+const gcPercent = 200
+
 func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(memoryLimit)
+	}
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(gcPercent)
 	}
 	err := run(os.Args[1:], os.Stdout, os.Stderr)
 	switch {
