@@ -166,6 +166,18 @@ func score1(t testing.TB, s spec) *Entry {
 	return &Entry{Run: r, Result: res}
 }
 
+// skipSerialUnderRace skips, under the race detector with -short (make
+// race), a test that runs none of Build's goroutines (the pairs' standard
+// errors and the rank sets, computed only on a board that ranks two runs
+// or more): the detector has nothing to find in it, and scoring its runs
+// in one goroutine costs the race step CPU; the plain run has it.
+func skipSerialUnderRace(t *testing.T) {
+	t.Helper()
+	if raceDetector && testing.Short() {
+		t.Skip("runs no concurrent code: checked by the plain run; nothing for the race detector")
+	}
+}
+
 func byID(es []*Entry) map[string]*Entry {
 	m := map[string]*Entry{}
 	for _, e := range es {
@@ -453,8 +465,12 @@ func TestNeedsCoefficients(t *testing.T) {
 // An intervention run that cannot be compared with its default-prompt run
 // (here: it lacks a whole question, and the default run, fitted by REML,
 // cannot be recomputed without it) is listed unranked with the reason;
-// the board is still built.
+// the board is still built. Under the race detector with -short (make
+// race) it skips: its board ranks one run, so Build compares no pairs on
+// other goroutines, and its four scorings cost the race step a second of
+// CPU; the plain run has it.
 func TestUncomparableInterventionIsListed(t *testing.T) {
+	skipSerialUnderRace(t)
 	def := scored(t, spec{id: "m", model: "M", variant: run.Explicit, size: 0.3, drop: 0.1, seed: 31})
 	iv := scored(t, spec{id: "m-x", model: "M", variant: run.Explicit, size: 0.1, intervention: "x", seed: 32})
 	q := iv.Run.Cells[0].Q
@@ -489,8 +505,10 @@ func TestUncomparableInterventionIsListed(t *testing.T) {
 
 // TestEveryFailedRuleSaid: a run failing two validity rules (answer mass
 // and missing prompts, as elder-3b does) is not ranked with both reasons,
-// each with its number against its rule.
+// each with its number against its rule. Under the race detector with
+// -short (make race) it skips: it builds no board.
 func TestEveryFailedRuleSaid(t *testing.T) {
+	skipSerialUnderRace(t)
 	e := scored(t, spec{id: "g-both", model: "G", variant: run.Explicit, size: 0.5, mass: 0.97, drop: 0.1, seed: 9})
 	f := Failures(e)
 	if len(f) != 2 || !strings.Contains(f[0], "answer mass") || !strings.Contains(f[0], "0.99") ||
