@@ -242,7 +242,7 @@ func pageChecks(modes []*modePages, page string) ([]schemeChecks, error) {
 //     mitigation page's pairs (checkMitigationFits), 404.html from file://
 //     (checkNotFound), the group plots (checkGroupPlots, 320, 375 and
 //     1280 px), and the scroll cue of browsers without scroll-state
-//     queries (checkScrollCue, 375 px; it changes the page: last).
+//     queries (cueCounts, 375 px; it changes the page: last).
 //
 // And on every load, no console error, uncaught exception, dialog or
 // request outside file:// (checkClean).
