@@ -174,8 +174,15 @@ func (c deltaCell) class() string {
 	case cellNegInf:
 		return "b0"
 	}
+	if int(c.Code) < len(binClasses) {
+		return binClasses[c.Code]
+	}
 	return "b" + strconv.Itoa(int(c.Code))
 }
+
+// binClasses are the colour classes of the bins, made once: a grid asks
+// for one a cell.
+var binClasses = [...]string{"b0", "b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8"}
 
 // html writes the cell as the template
 // <td class="{{.Class}}">{{.Text}}</td> would (up to the entities it
