@@ -34,10 +34,13 @@ test-browser:
 # its fixture site once, with an empty cache, and its tests share it (two
 # cached rebuilds of it test the write). There four of the fixture's six
 # runs keep three questions (raceQuestions in internal/site): the same
-# runs, kinds of page and concurrent code on half the pages, and the tests
-# that only read the whole fixture's site skip (the plain run has them).
-# An explicit timeout:
-# Go's default of 10 minutes a package was reached on a busy machine.
+# runs, kinds of page and concurrent code on half the pages. Tests that
+# run none of the code's goroutines skip there (the plain run has them):
+# those that only read that site, cmd/build's bad inputs and -diff, two
+# of internal/board's. The tests of these packages took 33 CPU-s so, 78
+# before (same production code, Go's build cache warm, load 4-6). An
+# explicit timeout: Go's default of 10 minutes a package was reached on a
+# busy machine.
 # -vet=off: `make vet` runs every analyzer on these packages already.
 RACE_PKGS = ./internal/run ./internal/board ./internal/site ./internal/flock ./cmd/build
 race:
