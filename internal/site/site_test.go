@@ -148,13 +148,14 @@ func fixture(t testing.TB) Config {
 // every kind of page and file the site has (each path's shape, its
 // numbers aside; TestEveryKindRenders checks that there is a page of
 // every kind); the build runs the same concurrent code: six runs read and
-// scored two at a time in a window of four (streamRuns), every run's page
-// jobs on the render pool, each run's pages captured into the cache in a
-// goroutine of its own, the ranked pairs' standard errors on every core
-// (board), the files written under the lock; on a third of the rows and
-// half the pages (a whole-site build costs ten times as much under the
-// detector). The tests that read what the whole fixture gives skip there
-// (skipReaderUnderRace); the plain run checks them.
+// scored two at a time in a window of four on two cores (streamRuns),
+// every run's page jobs on the render pool, each run's pages captured
+// into the cache in a goroutine of its own, the ranked pairs' standard
+// errors on every core (board), the files written under the lock; on a
+// third of the rows and half the pages (a whole-site build costs ten
+// times as much under the detector). The tests that read what the whole
+// fixture gives skip there (skipReaderUnderRace); the plain run checks
+// them.
 var raceQuestions = []int{2, 3, 4}
 
 func freezeFixture(t testing.TB) fstest.MapFS {
