@@ -23,7 +23,7 @@
 //	assemble  the pages spanning runs queued; the data files written
 //	          (assemble.go, data.go)
 //	render    a pool renders queued pages in parallel; the assets
-//	          (render.go)
+//	          (pool.go, render.go)
 //	write     each run's provenance.json and provenance.json, which between
 //	          them list every other file (provenance.go)
 //

@@ -5,13 +5,11 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
 	"path"
 	"regexp"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -109,6 +107,10 @@ func newRenderer(cfg Config, site *siteInfo, out sink) (*renderer, error) {
 
 // page renders one page into a minified file.
 func (r *renderer) page(p *page) (File, error) {
+	if k, err := kindOfBody(p.Body); err == nil && len(k.parts) > 0 {
+		// Its template renders only the frame around a mark.
+		return File{}, fmt.Errorf("%s: %s pages are written by Go (renderer.%s), not rendered whole", p.Path, k.name, k.name)
+	}
 	data, err := r.minified(p, "")
 	if err != nil {
 		return File{}, err
@@ -275,71 +277,6 @@ func (r *renderer) emitTo(p *page, out sink) error {
 	return out.put(f.Path, f.Data)
 }
 
-// errStopped is what jobs return once another job has failed.
-var errStopped = errors.New("stopped after an error")
-
-// A job builds pages and emits them. Jobs run in parallel; every page's
-// content is settled before its job is queued.
-type job func(r *renderer) error
-
-// pool runs jobs on GOMAXPROCS workers. The queue is short, so a producer
-// that gets ahead of rendering waits, and memory holds few pages at once.
-// The first error stops the remaining jobs at their next page (every job
-// still runs, so whoever waits for a job is told).
-type pool struct {
-	r    *renderer
-	jobs chan job
-	wg   sync.WaitGroup
-	mu   sync.Mutex
-	err  error
-}
-
-func newPool(r *renderer) *pool {
-	p := &pool{r: r, jobs: make(chan job, 4*runtime.GOMAXPROCS(0))}
-	// The workers range over the channel itself, not the field, which
-	// wait sets to nil (a worker not yet started would read it after).
-	jobs := p.jobs
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		p.wg.Add(1)
-		go func() {
-			defer p.wg.Done()
-			for j := range jobs {
-				if err := j(p.r); err != nil && !errors.Is(err, errStopped) {
-					p.mu.Lock()
-					if p.err == nil {
-						p.err = err
-					}
-					p.mu.Unlock()
-					p.r.stopped.Store(true)
-				}
-			}
-		}()
-	}
-	return p
-}
-
-func (p *pool) failed() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.err != nil
-}
-
-// submit queues a job.
-func (p *pool) submit(j job) { p.jobs <- j }
-
-// page queues a page already built.
-func (p *pool) page(pg *page) { p.submit(func(r *renderer) error { return r.emit(pg) }) }
-
-// wait waits for every queued job and returns the first error.
-func (p *pool) wait() error {
-	if p.jobs != nil {
-		close(p.jobs)
-		p.jobs = nil
-		p.wg.Wait()
-	}
-	return p.err
-}
-
 // staticFiles copies the embedded assets, minified, under assets/.
 func staticFiles(static fs.FS, m *minify.M) ([]File, error) {
 	var names []string
@@ -376,25 +313,4 @@ func staticFiles(static fs.FS, m *minify.M) ([]File, error) {
 		files = append(files, File{Path: "assets/" + n, Data: data})
 	}
 	return files, nil
-}
-
-// parallel calls fn(0…n-1) on twice GOMAXPROCS workers: its callers read,
-// hash and link files, and wait on the disk as much as they compute.
-func parallel(n int, fn func(i int)) {
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < 2*runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				fn(i)
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
 }

@@ -47,7 +47,8 @@ func scenarioBefore(t *testing.T) *renderer {
 
 // TestScenarioPagesAsTemplate: every scenario page is, byte for byte,
 // what the page's template (scenarioBefore) and the minifier make of its
-// data, and the minifier leaves it as it is: on the fixture's runs and on
+// data, and the minifier leaves it as it is (and renderer.page refuses
+// to render one whole): on the fixture's runs and on
 // runs with every note a grid has (low answer mass on one cell or on
 // every one, unparsed answers, a question without the baseline), and on a
 // site whose every text a scenario page shows is hostile — the site's
@@ -74,16 +75,19 @@ func TestScenarioPagesAsTemplate(t *testing.T) {
 				}
 			}
 			ref := &renderer{sets: before.sets, min: before.min, site: r.site}
-			want, err := ref.page(p)
+			if _, err := r.page(p); err == nil {
+				return fmt.Errorf("%s: rendered whole by renderer.page, which gives only its frame", p.Path)
+			}
+			want, err := ref.minified(p, "") // the whole page, as renderer.page did
 			if err != nil {
 				return err
 			}
-			if !bytes.Equal(got, want.Data) {
+			if !bytes.Equal(got, want) {
 				i := 0
-				for i < len(got) && i < len(want.Data) && got[i] == want.Data[i] {
+				for i < len(got) && i < len(want) && got[i] == want[i] {
 					i++
 				}
-				return fmt.Errorf("%s differs from the template's at byte %d:\n got …%s…\nwant …%s…", p.Path, i, excerpt(got, i), excerpt(want.Data, i))
+				return fmt.Errorf("%s differs from the template's at byte %d:\n got …%s…\nwant …%s…", p.Path, i, excerpt(got, i), excerpt(want, i))
 			}
 			var min bytes.Buffer
 			if err := r.min.Minify("text/html", &min, bytes.NewReader(got)); err != nil {
