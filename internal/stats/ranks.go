@@ -203,21 +203,6 @@ func firstMaxima(z [][]float64, seOf func(j, k int) float64) (first [][]float64,
 	for j := range n {
 		first[j], arg[j] = make([]float64, B), make([]int32, B)
 	}
-	// The inverse standard errors of each pair, both ways (se need not
-	// be symmetric), j's row of each: inv[j·n + k] that of j − k, back[j·n
-	// + k] that of k − j; 0 stands for a zero standard error, left out.
-	inv, back := make([]float64, n*n), make([]float64, n*n)
-	for j := range n {
-		for k := range n {
-			if k == j {
-				continue
-			}
-			if se := seOf(j, k); se != 0 {
-				inv[j*n+k] = 1 / se
-				back[k*n+j] = 1 / se
-			}
-		}
-	}
 	// A block of replicates of every run is copied together, so that the
 	// runs' rows of it are not 8·B bytes apart (which the cache maps onto
 	// few of its sets).
@@ -227,6 +212,19 @@ func firstMaxima(z [][]float64, seOf func(j, k int) float64) (first [][]float64,
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			zs, ts, as := make([]float64, n*block), make([]float64, n*block), make([]int32, n*block)
+			// The inverse standard errors of j's pairs with the runs
+			// after it, both ways (se need not be symmetric): ij[k] that
+			// of j − k, kj[k] that of k − j; 0 stands for a zero standard
+			// error, left out. They are computed again for every block,
+			// so that no n × n matrix is held (n(n − 1) calls of seOf a
+			// block, against n(n − 1)/2 × block replicate pairs).
+			ij, kj := make([]float64, n), make([]float64, n)
+			inverse := func(se float64) float64 {
+				if se == 0 {
+					return 0
+				}
+				return 1 / se
+			}
 			for lo := range blocks {
 				w := min(block, B-lo)
 				for j := range n {
@@ -238,7 +236,9 @@ func firstMaxima(z [][]float64, seOf func(j, k int) float64) (first [][]float64,
 				}
 				for j := range n {
 					zj, tj, aj := zs[j*w:(j+1)*w], ts[j*w:(j+1)*w], as[j*w:(j+1)*w]
-					ij, kj := inv[j*n:(j+1)*n], back[j*n:(j+1)*n]
+					for k := j + 1; k < n; k++ {
+						ij[k], kj[k] = inverse(seOf(j, k)), inverse(seOf(k, j))
+					}
 					for k := j + 1; k < n; k++ {
 						ijk, ikj := ij[k], kj[k]
 						zk, tk, ak := zs[k*w:(k+1)*w], ts[k*w:(k+1)*w], as[k*w:(k+1)*w]

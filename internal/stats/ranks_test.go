@@ -258,6 +258,31 @@ func BenchmarkRankSets400(b *testing.B) {
 	}
 }
 
+// A 1,000-run board's rank sets in one view, the standard errors read
+// from a triangle through a function as the board gives them: with
+// -benchmem, what RankSetsFunc allocates besides its inputs.
+func BenchmarkRankSets1000(b *testing.B) {
+	s := newSimBoard(1, 1000, 2000)
+	n := len(s.est)
+	tri := make([]float64, 0, n*(n-1)/2)
+	start := make([]int, n)
+	for j := range n {
+		start[j] = len(tri) - j - 1
+		tri = append(tri, s.se[j][j+1:]...)
+	}
+	s.se = nil
+	seOf := func(j, k int) float64 {
+		if j > k {
+			j, k = k, j
+		}
+		return tri[start[j]+k]
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		stats.RankSetsFunc(s.est, s.reps, seOf, 0.05)
+	}
+}
+
 // rankSetsBefore is RankSetsFunc as it was before firstMaxima and the
 // step-down's partial recomputation (5b3d44e): every active difference
 // folded in again at every step. TestRankSetsAsBefore holds the faster
