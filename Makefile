@@ -109,7 +109,8 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
 # The scale figures of BENCHMARKS.md: synthetic runs (cmd/synth -n),
-# clean, verify and cached builds, and hugo side by side (Debian's hugo).
+# clean, verify and cached builds, and hugo side by side (Debian's hugo;
+# up to 400 runs, -hugo-max: it needs more than 24 GB at 1,000).
 # Minutes on two cores; run it on a quiet machine.
 SCALE ?= 25,50,100,200,400,1000
 TRIES ?= 3,3,3,2,1,1

@@ -7,9 +7,12 @@
 // byte-identical with the clean build), and the cache's size; and
 // prints one Markdown table row per size for BENCHMARKS.md. With -hugo it
 // also times Debian's hugo building the same number of pages of the same
-// mean size.
+// mean size, at sizes of up to -hugo-max runs (400: hugo 0.111 holds
+// every page in memory, and on the pages of 1,000 runs it grew past the
+// 24 GB of the machine the figures were taken on until the kernel
+// killed it).
 //
-//	go run ./cmd/scale [-n 25,50,100,200,400,1000] [-tries 3,3,3,2,1,1] [-dir /tmp/discrim-scale] [-hugo]
+//	go run ./cmd/scale [-n 25,50,100,200,400,1000] [-tries 3,3,3,2,1,1] [-dir /tmp/discrim-scale] [-hugo] [-hugo-max 400]
 //
 // Times are wall-clock seconds on whatever the machine is doing: run it on
 // a quiet machine, and compare ratios taken in the same run. Each clean
@@ -53,6 +56,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	tries := fl.String("tries", "3", "tries of each clean build, floor, -verify and hugo build, the fastest kept: one number, or one for each size of -n")
 	dir := fl.String("dir", filepath.Join(os.TempDir(), "discrim-scale"), "work folder (runs, sites, binaries)")
 	hugo := fl.Bool("hugo", false, "also time hugo building as many pages of the same mean size")
+	hugoMax := fl.Int("hugo-max", 400, "with -hugo, the largest number of runs to time hugo at (its memory grows with the pages: about 24 GB was not enough at 1,000 runs)")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
@@ -91,7 +95,11 @@ func run(args []string, stdout, stderr io.Writer) error {
 	var hugos [][2]rate
 	io.WriteString(stdout, header)
 	for _, s := range ss {
-		r, err := measureSize(bin, *dir, all, ids[:s.runs], s.tries, *hugo, stderr)
+		hugoUpTo := 0 // no hugo
+		if *hugo {
+			hugoUpTo = *hugoMax
+		}
+		r, err := measureSize(bin, *dir, all, ids[:s.runs], s.tries, hugoUpTo, stderr)
 		if err != nil {
 			return err
 		}
@@ -120,9 +128,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 }
 
 // measureSize measures a site of the given runs: floor, clean build,
-// -verify, the cached rebuilds (one run added, nothing changed) and, with
-// hugo, hugo's build of as many pages; then removes the sites.
-func measureSize(bin, dir, all string, ids []string, tries int, hugo bool, stderr io.Writer) (row, error) {
+// -verify, the cached rebuilds (one run added, nothing changed) and, when
+// there are at most hugoUpTo runs, hugo's build of as many pages (hugoUpTo
+// 0: no hugo); then removes the sites.
+func measureSize(bin, dir, all string, ids []string, tries int, hugoUpTo int, stderr io.Writer) (row, error) {
 	r := row{runs: len(ids)}
 	runs := filepath.Join(dir, fmt.Sprintf("runs-%d", r.runs))
 	if err := linkRuns(all, runs, ids); err != nil {
@@ -170,7 +179,12 @@ func measureSize(bin, dir, all string, ids []string, tries int, hugo bool, stder
 			return r, err
 		}
 	}
-	if hugo {
+	switch {
+	case hugoUpTo == 0:
+	case r.runs > hugoUpTo:
+		step(fmt.Sprintf("no hugo: over -hugo-max %d runs", hugoUpTo))
+		r.hugoOver = hugoUpTo
+	default:
 		step("hugo")
 		h, err := hugoBuild(dir, r.site.pages, r.site.html, tries)
 		if err != nil {

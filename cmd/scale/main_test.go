@@ -140,6 +140,12 @@ func TestRowMarkdown(t *testing.T) {
 	if got := r.markdown(); got != want {
 		t.Errorf("row with hugo failed:\n%s\nwant\n%s", got, want)
 	}
+	// More runs than -hugo-max: hugo not run, and the row says so.
+	r.hugoFailed, r.hugoOver = "", 400
+	want = strings.Replace(want, "failed: signal: killed |", "not run: over -hugo-max 400 runs |", 1)
+	if got := r.markdown(); got != want {
+		t.Errorf("row over -hugo-max:\n%s\nwant\n%s", got, want)
+	}
 	// One run: no cached rebuilds, no hugo.
 	r = row{runs: 1, floor: s, build: usage{wall: s, cpu: s}, verify: usage{wall: s}, site: siteStats{size: 100}}
 	want = "| 1 | 1.0 s | 1.0 s | 1.0× | 1.0 s | 0 MB | 1.0 s (1.00×), 0 MB | 0 MB | 0.00 MB | 0 | – | 0 | – | – | – | – |\n"

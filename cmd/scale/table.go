@@ -152,6 +152,9 @@ type row struct {
 	// of memory on the pages of 1,000 runs): the row keeps the other
 	// measurements and says so in hugo's column.
 	hugoFailed string
+	// hugoOver is -hugo-max when the row has more runs than that, and
+	// hugo was not run.
+	hugoOver int
 }
 
 // header is the table's head, Markdown.
@@ -182,6 +185,9 @@ func (r row) markdown() string {
 	}
 	if r.hugoFailed != "" {
 		hugo = "failed: " + r.hugoFailed
+	}
+	if r.hugoOver > 0 {
+		hugo = fmt.Sprintf("not run: over -hugo-max %d runs", r.hugoOver)
 	}
 	if r.hugo != nil {
 		hugo = fmt.Sprintf("%s (%.2f×)", secs(r.hugo.wall), r.build.wall.Seconds()/r.hugo.wall.Seconds())
