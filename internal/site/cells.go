@@ -174,15 +174,8 @@ func (c deltaCell) class() string {
 	case cellNegInf:
 		return "b0"
 	}
-	if int(c.Code) < len(binClasses) {
-		return binClasses[c.Code]
-	}
-	return "b" + strconv.Itoa(int(c.Code))
+	return binClass(int(c.Code))
 }
-
-// binClasses are the colour classes of the bins, made once: a grid asks
-// for one a cell.
-var binClasses = [...]string{"b0", "b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8"}
 
 // html writes the cell as the template
 // <td class="{{.Class}}">{{.Text}}</td> would (up to the entities it
@@ -270,9 +263,9 @@ func gridCommon(grid []gridRow) string {
 	}
 	for i := range grid {
 		own := mostCommon(rows[i])
-		grid[i].Common = "b" + strconv.Itoa(common)
+		grid[i].Common = binClass(common)
 		if rows[i][own] > rows[i][common]+1 {
-			grid[i].Common, grid[i].Class = "b"+strconv.Itoa(own), "r"+strconv.Itoa(own)
+			grid[i].Common, grid[i].Class = binClass(own), "r"+strconv.Itoa(own)
 		}
 	}
 	return "d" + strconv.Itoa(common)

@@ -248,7 +248,7 @@ func rubric(cfg Config, in *loaded, sc *scored) rubricJSON {
 	r.Uncertainty = uncertaintyRules()
 	r.Colours = rubricColours{Meaning: "diverging ColorBrewer PuOr: orange favours the baseline person, purple the person described; the number is always printed too", LogitCuts: logitCuts, ShareCuts: shareCuts}
 	for i := 0; i <= 2*len(logitCuts); i++ {
-		r.Colours.Classes = append(r.Colours.Classes, fmt.Sprintf("b%d", i))
+		r.Colours.Classes = append(r.Colours.Classes, binClass(i))
 	}
 	for _, v := range board.Variants {
 		qs := in.texts.questions(v)

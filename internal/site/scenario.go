@@ -41,8 +41,21 @@ func bucket(delta float64, decision bool) int {
 
 // colourClass is the CSS class of a deviation's colour.
 func colourClass(delta float64, decision bool) string {
-	return "b" + strconv.Itoa(bucket(delta, decision))
+	return binClass(bucket(delta, decision))
 }
+
+// binClass is the CSS class of colour bin n: chart.Bucket's and
+// chart.BucketCuts' bins 0–8 from a table made once (a grid asks for one
+// a cell), and "b-1", a class no colour is given to, for the −1 they
+// return for a value that is not finite.
+func binClass(n int) string {
+	if n >= 0 && n < len(binClasses) {
+		return binClasses[n]
+	}
+	return "b" + strconv.Itoa(n)
+}
+
+var binClasses = [...]string{"b0", "b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8"}
 
 // legendEnds are the values at the two ends of the colour legend: the
 // outermost cut points of the scale.
