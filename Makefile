@@ -108,7 +108,7 @@ fuzz:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 
-# The scale figures of BENCHMARKS.md: synthetic runs (cmd/synth -n),
+# The scale figures of PERFORMANCE.md: synthetic runs (cmd/synth -n),
 # clean, verify and cached builds, and hugo side by side (Debian's hugo;
 # up to 400 runs, -hugo-max: it needs more than 24 GB at 1,000).
 # Minutes on two cores; run it on a quiet machine.

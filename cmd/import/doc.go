@@ -15,7 +15,7 @@ build scores it, so an import that succeeds always builds. A run the build
 cannot score (one decision question, logits so degenerate that the REML
 fit is undefined, a fit that does not converge) is written with a warning
 on stderr saying why (and the scored file's line where a row is the
-cause); the site shows it without a rank, with the same reason. Input is streamed within the limits the README states
+cause); the site shows it without a rank, with the same reason. Input is streamed within the limits CONTRIBUTING.md states
 (decompressed size, line length, member size, sample count), so a gzip or
 zip bomb stops with an error in bounded time and memory. The manifest can
 be edited afterwards (display name, open_weights, url): the scored file's

@@ -21,7 +21,7 @@ import (
 
 func main() {
 	// A soft memory limit makes the collector return the buffers a
-	// hostile input grows to the limits (README) before it grows more; a
+	// hostile input grows to the limits (CONTRIBUTING.md) before it grows more; a
 	// real import holds far less. GOMEMLIMIT overrides it.
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(256 << 20)

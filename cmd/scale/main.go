@@ -5,7 +5,7 @@
 // -verify, and a rebuild with the build cache after adding one run to a
 // site of one run fewer, then one with nothing changed (each checked
 // byte-identical with the clean build), and the cache's size; and
-// prints one Markdown table row per size for BENCHMARKS.md. With -hugo it
+// prints one Markdown table row per size for PERFORMANCE.md. With -hugo it
 // also times Debian's hugo building the same number of pages of the same
 // mean size, at sizes of up to -hugo-max runs (400: hugo 0.111 holds
 // every page in memory, and on the pages of 1,000 runs it grew past the

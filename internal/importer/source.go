@@ -18,8 +18,8 @@ import (
 	"github.com/discrimeval/leaderboard/internal/input"
 )
 
-// The importers' limits, stated in the README. They are checked while
-// reading, before memory is taken for what is read, so a gzip or zip bomb
+// The importers' limits, stated in CONTRIBUTING.md ("Import rules and
+// limits"). They are checked while reading, before memory is taken for what is read, so a gzip or zip bomb
 // or an endless line stops with an error in bounded time and memory. A
 // complete Discrim-Eval run is far below each: its lm-eval samples file is
 // about 60 MB, its Inspect log a few hundred.

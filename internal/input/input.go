@@ -22,8 +22,8 @@ import (
 	"github.com/discrimeval/leaderboard/internal/fileerr"
 )
 
-// The limits, stated in the README. A real run (9,450 rows) is far below
-// each of them: its scored file is about 10 MB with transcripts, 3 MB without.
+// The limits, stated in CONTRIBUTING.md ("Limits and what the build
+// refuses"). A real run (9,450 rows) is far below each of them: its scored file is about 10 MB with transcripts, 3 MB without.
 const (
 	// MaxScoredBytes is the decompressed size of one scored file.
 	MaxScoredBytes = 1 << 30

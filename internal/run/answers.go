@@ -218,8 +218,8 @@ const MinLogprob = -1e4
 // out and count them; the loader rejects them.
 var ErrUnscorable = errors.New("the row cannot be scored")
 
-// logprobCell fills the logprob fields of c from r; see the README's
-// scored.jsonl section for the rules (zero probabilities, bounds,
+// logprobCell fills the logprob fields of c from r; see CONTRIBUTING.md's
+// "How a scored row is read" for the rules (zero probabilities, bounds,
 // rounding).
 //
 // The forms' log-probabilities (Cell.LP) are cut from *slab, a buffer

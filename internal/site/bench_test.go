@@ -15,7 +15,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/synth"
 )
 
-// Benchmarks of the build (results in BENCHMARKS.md): the pages of one run
+// Benchmarks of the build (results in PERFORMANCE.md): the pages of one run
 // and whole builds of 1 and 10 synthetic 9,450-row runs (cmd/synth -n),
 // with no cache and nothing written.
 //

@@ -8,11 +8,13 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"text/tabwriter"
+	"unicode"
 )
 
 // kindsTable is doc.go's table of page kinds, written from pageKinds.
@@ -185,4 +187,102 @@ func TestFileAndFunctionSizes(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDocsFit: the README is at most 250 lines with both commands in its
+// first 60, its Layout lists every package of the module, and every
+// relative link of the top-level Markdown files leads to a file and,
+// with a fragment, to one of its headings.
+func TestDocsFit(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(readme), "\n"), "\n")
+	if len(lines) > 250 {
+		t.Errorf("README.md has %d lines, over 250", len(lines))
+	}
+	first := strings.Join(lines[:min(60, len(lines))], "\n")
+	for _, cmd := range []string{"go run ./cmd/build", "make check"} {
+		if !strings.Contains(first, cmd) {
+			t.Errorf("README.md's first 60 lines do not give %q", cmd)
+		}
+	}
+	layout := string(readme)[strings.Index(string(readme), "## Layout"):]
+	for _, pkg := range modulePackages(t) {
+		// A package inside another's folder may be named from there
+		// (importer/lmeval).
+		short := strings.TrimPrefix(pkg, "internal/")
+		if !strings.Contains(layout, pkg) && !(strings.Contains(short, "/") && strings.Contains(layout, short)) {
+			t.Errorf("README.md's Layout does not list %s", pkg)
+		}
+	}
+	link := regexp.MustCompile(`\]\(([^)#:]*\.md)(#[^)]*)?\)`)
+	for _, name := range []string{"README.md", "CONTRIBUTING.md", "PERFORMANCE.md", "METHODOLOGY.md"} {
+		data, err := os.ReadFile("../../" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range link.FindAllStringSubmatch(string(data), -1) {
+			target, err := os.ReadFile(filepath.Join("../..", m[1]))
+			if err != nil {
+				t.Errorf("%s links to %s: %v", name, m[1], err)
+				continue
+			}
+			if m[2] != "" && !slices.Contains(headingAnchors(string(target)), m[2][1:]) {
+				t.Errorf("%s links to %s%s: no such heading", name, m[1], m[2])
+			}
+		}
+	}
+}
+
+// modulePackages are the folders of the module, from the repository's
+// root, that hold a Go package (test-only folders and testdata aside).
+func modulePackages(t *testing.T) []string {
+	var pkgs []string
+	err := filepath.WalkDir("../..", func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() && p != "../.." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules" || name == "site") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		dir, _ := filepath.Rel("../..", filepath.Dir(p))
+		if dir != "." && !slices.Contains(pkgs, filepath.ToSlash(dir)) {
+			pkgs = append(pkgs, filepath.ToSlash(dir))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
+}
+
+// headingAnchors are the fragments GitHub gives a Markdown file's
+// headings: lower case, spaces to hyphens, punctuation dropped.
+func headingAnchors(md string) []string {
+	var out []string
+	for _, l := range strings.Split(md, "\n") {
+		if !strings.HasPrefix(l, "#") {
+			continue
+		}
+		h := strings.TrimSpace(strings.TrimLeft(l, "#"))
+		var b strings.Builder
+		for _, r := range strings.ToLower(h) {
+			switch {
+			case r == ' ':
+				b.WriteRune('-')
+			case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+				b.WriteRune(r)
+			}
+		}
+		out = append(out, b.String())
+	}
+	return out
 }

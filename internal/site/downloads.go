@@ -52,7 +52,7 @@ type downloadLink struct {
 }
 
 // rowField documents one field of a line of a scored file, the format
-// internal/run reads (README "scored.jsonl").
+// internal/run reads (README "scored.jsonl", CONTRIBUTING.md "How a scored row is read").
 type rowField struct{ Name, What string }
 
 var rowFields = []rowField{
