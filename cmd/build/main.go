@@ -8,7 +8,9 @@
 // With no flags it reads ./content, ./runs and ./METHODOLOGY.md and writes
 // ./site, replacing it only when the whole build succeeded. With -verify it
 // writes nothing: it rebuilds in memory and compares with the published
-// copy of the site in DIR, byte for byte, exiting 1 when they differ.
+// copy of the site in DIR, byte for byte, exiting 1 when they differ; it
+// never uses the build cache, whose pages it would otherwise be checking
+// against themselves.
 //
 // With -diff it writes nothing either: it compares this build with another
 // site — a built site's folder, or a git commit whose inputs it builds with
@@ -96,7 +98,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.runs, "runs", "runs", "folder with one sub-folder per frozen run")
 	fs.StringVar(&o.methodology, "methodology", "METHODOLOGY.md", "the methodology page (Markdown)")
 	fs.StringVar(&o.out, "o", "site", "output folder (replaced atomically)")
-	fs.StringVar(&o.verify, "verify", "", "compare a rebuild with the published site in this folder instead of writing (exit 1 when they differ)")
+	fs.StringVar(&o.verify, "verify", "", "compare a rebuild with the published site in this folder instead of writing (exit 1 when they differ); everything is computed again, without the cache")
 	fs.StringVar(&o.diff, "diff", "", "compare this build with another site (a built site's folder, or a git commit to build) instead of writing, and print the changes")
 	fs.StringVar(&o.format, "format", "text", "with -diff: text or markdown")
 	fs.StringVar(&o.diffLabel, "diff-label", "", "with -diff: how the report names the other site (default: as given)")
@@ -157,7 +159,11 @@ func build(o options, stdout, stderr io.Writer) (err error) {
 		cfg.Progress = stderr
 	}
 	cfg.Warnings = stderr
-	if o.cache != "off" && o.cache != "" {
+	// -verify proves that the published site is what the inputs make, so
+	// it computes everything again: a page the cache kept wrongly would be
+	// on both sides of the comparison (the cache is neither read nor
+	// written).
+	if o.cache != "off" && o.cache != "" && o.verify == "" {
 		if cfg.Cache, err = cache.Open(o.cache); err != nil {
 			return err
 		}

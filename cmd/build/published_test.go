@@ -19,15 +19,7 @@ import (
 // both commands), and a 3 GB sparse page costs no more memory than the
 // rebuilt one: it is reported as changed.
 func TestHostilePublishedSite(t *testing.T) {
-	base, err := filepath.Abs(filepath.Join(badDir, "_base"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := filepath.Join(t.TempDir(), "repo")
-	if err := os.CopyFS(root, os.DirFS(base)); err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(root)
+	baseRepo(t)
 	var stdout, stderr bytes.Buffer
 	if err := run([]string{"-q", "-cache", "off", "-o", "site"}, &stdout, &stderr); err != nil {
 		t.Fatal(err)

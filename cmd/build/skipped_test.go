@@ -12,15 +12,7 @@ import (
 // over is right are each named in a warning, before the site is written;
 // only what a person reads (a README) goes without a word.
 func TestSkippedEntriesWarn(t *testing.T) {
-	base, err := filepath.Abs(filepath.Join(badDir, "_base"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := filepath.Join(t.TempDir(), "repo")
-	if err := os.CopyFS(root, os.DirFS(base)); err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(root)
+	root := baseRepo(t)
 	applyOps(t, root, []byte(`
 write runs/.tmp-demo-123/manifest.yaml "half an import"
 write runs/notes.yaml "x: 1"
@@ -50,20 +42,12 @@ write content/pages/draft.txt "# Draft"
 // page is rendered or written (here the 1.1 GB sparse scored file then
 // fails to load: the warning came first).
 func TestCopiesWarnBeforeWrite(t *testing.T) {
-	base, err := filepath.Abs(filepath.Join(badDir, "_base"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := filepath.Join(t.TempDir(), "repo")
-	if err := os.CopyFS(root, os.DirFS(base)); err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(root)
+	baseRepo(t)
 	if err := os.Truncate(filepath.Join("runs", "demo", "scored.jsonl"), 1_100_000_000); err != nil {
 		t.Fatal(err)
 	}
 	var stdout, stderr bytes.Buffer
-	err = run([]string{"-q", "-cache", "off", "-o", "site"}, &stdout, &stderr)
+	err := run([]string{"-q", "-cache", "off", "-o", "site"}, &stdout, &stderr)
 	want := "build: warning: runs: the runs' files are 1.10 GB (the largest, runs/demo, 1.10 GB), and the site copies each into data/runs/: over GitHub Pages' limit of 1 GB before any page; set runs_url in content/site.yaml to link them instead\n"
 	if err == nil || !strings.HasPrefix(stderr.String(), want) {
 		t.Errorf("%v\n%s", err, stderr.String())

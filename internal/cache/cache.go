@@ -3,9 +3,12 @@
 // content-addressed blobs and small entries that map a key (a hash of
 // everything a result depends on) to a value. Nothing read from it is
 // trusted: a blob must hash to its name, an entry must decode, or the
-// caller is told it is missing and does the work again. Blobs and entries
-// are stored compressed (DEFLATE): the pages they mostly hold are text, and
-// a cache as large as the site it serves was twice the site's size.
+// caller is told it is missing and does the work again. An entry carries
+// the key it was stored under and the hash of its value, both checked when
+// it is read: an entry swapped with another, renamed, or left by an older
+// format is a miss, never another key's value. Blobs and entries are stored
+// compressed (DEFLATE): the pages they mostly hold are text, and a cache as
+// large as the site it serves was twice the site's size.
 package cache
 
 import (
@@ -20,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -139,13 +143,26 @@ func (c *Cache) Get(sum string) ([]byte, error) {
 	return data, nil
 }
 
-// PutEntry stores value under key. The stored form carries the value's
-// hash, so a damaged entry is noticed.
+// entryHeader starts an entry's file: the format, the key the entry was
+// stored under and the hash of its value, then a newline and the value
+// compressed. (Entries of the earlier format began with the value's hash
+// alone: they do not match and are misses.)
+func entryHeader(key, sum string) string { return "entry " + key + " " + sum + "\n" }
+
+// PutEntry stores value under key. The stored form carries the key and the
+// value's hash, so a damaged entry, or one moved from another key's place,
+// is noticed.
 func (c *Cache) PutEntry(key string, value []byte) error {
-	return c.write(c.path(key, entrySuffix), append([]byte(Sum(value)+"\n"), compress(value)...))
+	if len(key) != 64 {
+		return fmt.Errorf("cache: key %q is not a hash", key)
+	}
+	return c.write(c.path(key, entrySuffix), append([]byte(entryHeader(key, Sum(value))), compress(value)...))
 }
 
-// GetEntry returns the value stored under key.
+// GetEntry returns the value stored under key. An entry that does not
+// carry key (another key's entry, swapped or renamed into its place), or
+// whose value does not hash to the sum it carries, is removed and
+// reported missing.
 func (c *Cache) GetEntry(key string) ([]byte, error) {
 	if len(key) != 64 {
 		return nil, ErrMissing
@@ -155,12 +172,8 @@ func (c *Cache) GetEntry(key string) ([]byte, error) {
 	if err != nil {
 		return nil, ErrMissing
 	}
-	sum, stored, ok := bytes.Cut(data, []byte("\n"))
-	var value []byte
-	if ok {
-		value, err = decompress(stored)
-	}
-	if !ok || err != nil || Sum(value) != string(sum) {
+	value, ok := decodeEntry(key, data)
+	if !ok {
 		os.Remove(p)
 		return nil, ErrMissing
 	}
@@ -168,14 +181,50 @@ func (c *Cache) GetEntry(key string) ([]byte, error) {
 	return value, nil
 }
 
+// decodeEntry returns the value of an entry's file when the file is the
+// entry of key and its value hashes to the sum it carries.
+func decodeEntry(key string, data []byte) ([]byte, bool) {
+	header, stored, ok := bytes.Cut(data, []byte("\n"))
+	if !ok {
+		return nil, false
+	}
+	// The header's length is fixed: "entry " + 64 + " " + 64.
+	const n = len("entry ") + 64 + 1 + 64
+	if len(header) != n || string(header[:len("entry ")+64]) != "entry "+key || header[len("entry ")+64] != ' ' {
+		return nil, false
+	}
+	value, err := decompress(stored)
+	if err != nil || Sum(value) != string(header[n-64:]) {
+		return nil, false
+	}
+	return value, true
+}
+
 // Forget removes an entry (its value did not decode, say).
 func (c *Cache) Forget(key string) { os.Remove(c.path(key, entrySuffix)) }
+
+// tmpPrefix starts the name of a file being written. One left behind (its
+// writer was killed) is debris, which TrimTo removes.
+const tmpPrefix = ".tmp-"
 
 func (c *Cache) write(p string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-")
+	// Twice at most: a temporary file can vanish before its rename only
+	// when another build's TrimTo took it for debris, its writer having
+	// stalled since before that build began.
+	var err error
+	for range 2 {
+		if err = writeOnce(p, data); !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return err
+}
+
+func writeOnce(p string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(p), tmpPrefix)
 	if err != nil {
 		return err
 	}
@@ -220,9 +269,43 @@ func (c *Cache) Trim(maxAge, interval time.Duration) error {
 	return os.WriteFile(mark, []byte("the cache was last trimmed at this file's time\n"), 0o644)
 }
 
+// RemoveDebris removes the debris of writers that were killed: temporary
+// files last written before before (the start of the calling build, which
+// holds its lock; a live writer's file exists only between its creation and
+// its rename). TrimTo does the same on its way; a build that trims nothing
+// calls this. Only names are listed, and only a temporary file's time read.
+func (c *Cache) RemoveDebris(before time.Time) error {
+	dirs, err := os.ReadDir(c.dir)
+	if err != nil {
+		return err
+	}
+	for _, d := range dirs {
+		if !d.IsDir() {
+			continue
+		}
+		sub := filepath.Join(c.dir, d.Name())
+		names, err := os.ReadDir(sub)
+		if err != nil {
+			continue // removed meanwhile
+		}
+		for _, n := range names {
+			if !strings.HasPrefix(n.Name(), tmpPrefix) {
+				continue
+			}
+			if info, err := n.Info(); err == nil && info.ModTime().Before(before) {
+				os.Remove(filepath.Join(sub, n.Name()))
+			}
+		}
+	}
+	return nil
+}
+
 // TrimTo removes the least recently used files until the cache holds at
 // most max bytes, never one used since since (the start of the build that
-// calls it: what it used stays, even past max).
+// calls it: what it used stays, even past max). First it removes the
+// debris of writers that were killed: temporary files last written before
+// since, so before the calling build took its lock (a live writer's
+// file exists for the moment between its creation and its rename).
 func (c *Cache) TrimTo(max int64, since time.Time) error {
 	type file struct {
 		path string
@@ -239,6 +322,10 @@ func (c *Cache) TrimTo(max int64, since time.Time) error {
 		info, err := d.Info()
 		if err != nil {
 			return nil // removed meanwhile
+		}
+		if strings.HasPrefix(d.Name(), tmpPrefix) && info.ModTime().Before(since) {
+			os.Remove(p)
+			return nil
 		}
 		total += info.Size()
 		if info.ModTime().Before(since) {

@@ -144,3 +144,90 @@ func TestTrimTo(t *testing.T) {
 		t.Error("a blob used before the build began survived a trim to 0 bytes")
 	}
 }
+
+// TestEntriesCarryTheirKeys: an entry's file holds the key it was stored
+// under, so an entry swapped with another, renamed into another key's
+// place, or left by the earlier format (the value's hash alone) is a miss,
+// never another key's value; and it is removed.
+func TestEntriesCarryTheirKeys(t *testing.T) {
+	c, _ := Open(t.TempDir())
+	a, b := Key("page", "q30"), Key("page", "q32")
+	if err := c.PutEntry(a, []byte("q30's page")); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.PutEntry(b, []byte("q32's page")); err != nil {
+		t.Fatal(err)
+	}
+	pa, pb := c.path(a, entrySuffix), c.path(b, entrySuffix)
+	da, _ := os.ReadFile(pa)
+	db, _ := os.ReadFile(pb)
+	// Swapped.
+	os.WriteFile(pa, db, 0o644)
+	os.WriteFile(pb, da, 0o644)
+	for _, k := range []string{a, b} {
+		if got, err := c.GetEntry(k); !errors.Is(err, ErrMissing) {
+			t.Errorf("a swapped entry gave %q, %v", got, err)
+		}
+		if _, err := os.Stat(c.path(k, entrySuffix)); err == nil {
+			t.Error("a swapped entry was not removed")
+		}
+	}
+	// Renamed into a place no entry had.
+	other := Key("page", "q33")
+	os.MkdirAll(filepath.Dir(c.path(other, entrySuffix)), 0o755)
+	os.WriteFile(c.path(other, entrySuffix), da, 0o644)
+	if got, err := c.GetEntry(other); !errors.Is(err, ErrMissing) {
+		t.Errorf("a renamed entry gave %q, %v", got, err)
+	}
+	// The earlier format: the value's hash, a newline, the value.
+	value := []byte("q30's page")
+	os.WriteFile(pa, append([]byte(Sum(value)+"\n"), compress(value)...), 0o644)
+	if got, err := c.GetEntry(a); !errors.Is(err, ErrMissing) {
+		t.Errorf("an entry of the earlier format gave %q, %v", got, err)
+	}
+	// Written again, each reads back as its own.
+	c.PutEntry(a, []byte("q30's page"))
+	if got, err := c.GetEntry(a); err != nil || string(got) != "q30's page" {
+		t.Errorf("GetEntry = %q, %v", got, err)
+	}
+}
+
+// TestDebrisRemoved: a temporary file that a killed writer left (here
+// empty, as a SIGKILL leaves one) goes at the next trim, or at
+// RemoveDebris, when it was last written before the build began; one
+// written since, which may be another build's write under way, stays.
+func TestDebrisRemoved(t *testing.T) {
+	for _, how := range []string{"TrimTo", "RemoveDebris"} {
+		t.Run(how, func(t *testing.T) {
+			c, _ := Open(t.TempDir())
+			sum, _ := c.Put([]byte("page"))
+			dir := filepath.Dir(c.path(sum, blobSuffix))
+			old, fresh := filepath.Join(dir, tmpPrefix+"123"), filepath.Join(dir, tmpPrefix+"456")
+			os.WriteFile(old, nil, 0o644)
+			os.WriteFile(fresh, nil, 0o644)
+			start := time.Now()
+			long := start.Add(-time.Minute)
+			os.Chtimes(old, long, long)
+			later := start.Add(time.Second)
+			os.Chtimes(fresh, later, later)
+			var err error
+			if how == "TrimTo" {
+				err = c.TrimTo(1<<30, start)
+			} else {
+				err = c.RemoveDebris(start)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(old); err == nil {
+				t.Error("debris older than the build survived")
+			}
+			if _, err := os.Stat(fresh); err != nil {
+				t.Error("a temporary file written since the build began was removed")
+			}
+			if _, err := c.Get(sum); err != nil {
+				t.Errorf("the blob beside the debris: %v", err)
+			}
+		})
+	}
+}

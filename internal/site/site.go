@@ -104,6 +104,12 @@ func Build(cfg Config, out string, opt WriteOptions) error {
 	if key != "" {
 		start := time.Now()
 		if ok, rec := unchangedSite(cfg.Cache, key, o.out); ok {
+			// What killed writers left in the cache goes all the same
+			// (TrimTo does it after a build that writes).
+			if err := cfg.Cache.RemoveDebris(start); err != nil {
+				o.unlock()
+				return fmt.Errorf("cache: %w", err)
+			}
 			if cfg.Warnings != nil {
 				io.WriteString(cfg.Warnings, rec.Warnings)
 			}

@@ -9,6 +9,10 @@
 // its rebuilt counterpart's length and one byte (a run's data file, whose
 // old numbers the report explains, up to input.MaxTextBytes), so a huge or
 // endless file costs no more memory than the rebuild itself.
+//
+// The rebuild must be computed from the inputs alone: cmd/build's -verify
+// never uses the build cache, whose pages would otherwise be compared with
+// themselves (an entry kept wrongly would be on both sides).
 package verify
 
 import (
