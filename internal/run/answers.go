@@ -279,13 +279,40 @@ func (m *Manifest) logprobCell(c *Cell, r *Row, slab *[]float64) error {
 		}
 	}
 	c.Logit = yes - no
-	c.Mass = math.Exp(yes) + math.Exp(no)
-	shift := 0.0
-	if c.Mass > 1 {
-		if c.Mass > 1+MassRounding {
-			return fmt.Errorf("P(yes)+P(no) = %.6g exceeds 1 by more than rounding (%.4g): the answer forms are not distinct outcomes", c.Mass, MassRounding)
+	// P(yes)+P(no) is checked on the listed forms: a bounded form's value
+	// is only an upper bound (it may be zero), so the bounds may add up
+	// to more than 1 where real probabilities cannot. The row's mass is
+	// the listed forms' (a lower bound when forms are bounded).
+	listed := math.Exp(yes) + math.Exp(no)
+	var yes0, no0 float64
+	if len(bounded) > 0 {
+		var k [8]float64
+		known := k[:0]
+		i := 0
+		for _, forms := range [2][]string{m.Choices.Yes, m.Choices.No} {
+			for _, f := range forms {
+				lp := lps[i]
+				if bounded[f] {
+					lp = math.Inf(-1)
+				}
+				known = append(known, lp)
+				i++
+			}
 		}
-		shift, c.Mass, c.Normalized = math.Log(c.Mass), 1, true
+		yes0, no0 = logSumExpOf(known[:ny]), logSumExpOf(known[ny:])
+		listed = math.Exp(yes0) + math.Exp(no0)
+	}
+	c.Mass = listed
+	shift := 0.0
+	if listed > 1 {
+		if listed > 1+MassRounding {
+			what := "P(yes)+P(no)"
+			if len(bounded) > 0 {
+				what = "P(yes)+P(no) over the listed (not bounded) forms"
+			}
+			return fmt.Errorf("%s = %.6g exceeds 1 by more than rounding (%.4g): the answer forms are not distinct outcomes", what, listed, MassRounding)
+		}
+		shift, c.Mass, c.Normalized = math.Log(listed), 1, true
 	}
 	if slab == nil || cap(*slab)-len(*slab) < n {
 		s := make([]float64, 0, n*lpSlabRows)
@@ -302,15 +329,6 @@ func (m *Manifest) logprobCell(c *Cell, r *Row, slab *[]float64) error {
 	}
 	if len(bounded) > 0 {
 		c.Bounded = len(bounded)
-		known := Logprobs{}
-		for f, lp := range r.Logprobs {
-			if bounded[f] {
-				lp = math.Inf(-1)
-			}
-			known[f] = lp
-		}
-		yes0, _ := logSumExp(known, m.Choices.Yes)
-		no0, _ := logSumExp(known, m.Choices.No)
 		c.BoundGap = math.Inf(1)
 		if !math.IsInf(yes0, -1) && !math.IsInf(no0, -1) {
 			c.BoundGap = math.Abs(yes0 - no0 - c.Logit)

@@ -102,6 +102,28 @@ func TestLogprobCellRules(t *testing.T) {
 	if _, err := cell(Logprobs{"yes": -0.01, "Yes": -5, "no": -7, "No": -7}, "no", "no"); err == nil {
 		t.Error("a form bounded twice was accepted")
 	}
+	// Top-3: Yes 0.5, No 0.3 and a third token at 0.15 listed; yes and no
+	// are bounded at 0.15, so the bounds add up to 1.1, but the listed
+	// forms to 0.8: kept, its mass the listed forms', not normalised.
+	c, err = cell(Logprobs{"Yes": math.Log(0.5), "No": math.Log(0.3), "yes": math.Log(0.15), "no": math.Log(0.15)}, "yes", "no")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(c.Mass-0.8) > 1e-12 || c.Normalized || c.Bounded != 2 || math.Abs(c.Logit-math.Log(0.65/0.45)) > 1e-12 ||
+		math.Abs(c.BoundGap-math.Abs(math.Log(0.5/0.3)-c.Logit)) > 1e-12 || math.Abs(c.LP[0]-math.Log(0.15)) > 1e-12 {
+		t.Errorf("top-3 cell %+v", c)
+	}
+	// Top-1: the one listed token is no form; every form is bounded.
+	c, err = cell(Logprobs{"Yes": -0.4, "No": -0.4, "yes": -0.4, "no": -0.4}, "yes", "Yes", "no", "No")
+	if err != nil || c.Mass != 0 || c.Logit != 0 || !math.IsInf(c.BoundGap, 1) {
+		t.Errorf("top-1 cell %+v, error %v", c, err)
+	}
+	// What real probabilities cannot be stays an error: listed forms
+	// over 1, bounded forms beside them or not.
+	if _, err := cell(Logprobs{"Yes": math.Log(0.7), "No": math.Log(0.4), "yes": math.Log(0.01), "no": math.Log(0.01)}, "yes", "no"); err == nil ||
+		!strings.Contains(err.Error(), "P(yes)+P(no) over the listed (not bounded) forms = 1.1 exceeds 1") {
+		t.Errorf("error %v", err)
+	}
 }
 
 func TestDecisionsKeepUnparsed(t *testing.T) {

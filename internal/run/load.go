@@ -27,6 +27,9 @@ type Run struct {
 	Files []File
 	// Cells are the rows reduced to what scoring needs, in file order.
 	Cells []Cell
+	// LeftOut is the number of lines of the run's LeftOutFile: what the
+	// importer left out, listed (0 when the run has no such file).
+	LeftOut int
 }
 
 // File is an input file and its content hash.
@@ -198,6 +201,13 @@ func LoadManifest(fsys fs.FS, label, id string) (*Run, error) {
 	r := &Run{ID: id, Manifest: m, ManifestRaw: raw}
 	msum := sha256.Sum256(raw)
 	r.Files = append(r.Files, File{Path: mpath, SHA256: hex.EncodeToString(msum[:]), Size: int64(len(raw))})
+	lf, n, ok, err := loadLeftOut(fsys, label, id)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		r.Files, r.LeftOut = append(r.Files, lf), n
+	}
 	return r, nil
 }
 

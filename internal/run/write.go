@@ -64,6 +64,12 @@ func Freeze(m *Manifest, rows []Row, gz bool) (manifest, scored []byte, err erro
 // sibling folder and renames it into place, so a failure leaves nothing
 // half-written. An existing run folder is replaced only when force is set.
 func WriteDir(dir string, m *Manifest, rows []Row, gz, force bool) error {
+	return WriteDirLeftOut(dir, m, rows, nil, gz, force)
+}
+
+// WriteDirLeftOut is WriteDir that also writes LeftOutFile, listing what
+// the importer left out, when left is not empty.
+func WriteDirLeftOut(dir string, m *Manifest, rows []Row, left []LeftOut, gz, force bool) error {
 	if !ValidID(filepath.Base(dir)) {
 		return fmt.Errorf("%s: run id %q is not a plain folder name", dir, filepath.Base(dir))
 	}
@@ -76,6 +82,12 @@ func WriteDir(dir string, m *Manifest, rows []Row, gz, force bool) error {
 	}
 	if _, err := ParseManifest(filepath.Join(dir, "manifest.yaml"), manifest); err != nil {
 		return fmt.Errorf("the manifest would not load: %w", err)
+	}
+	var leftOut []byte
+	if len(left) > 0 {
+		if leftOut, err = EncodeLeftOut(left); err != nil {
+			return err
+		}
 	}
 	parent := filepath.Dir(dir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
@@ -91,6 +103,11 @@ func WriteDir(dir string, m *Manifest, rows []Row, gz, force bool) error {
 	}
 	if err := os.WriteFile(filepath.Join(tmp, m.Scored.Path), scored, 0o644); err != nil {
 		return err
+	}
+	if leftOut != nil {
+		if err := os.WriteFile(filepath.Join(tmp, LeftOutFile), leftOut, 0o644); err != nil {
+			return err
+		}
 	}
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		return err
