@@ -51,6 +51,26 @@ func BuildSite(repo string, runs fs.FS, out string, options ...func(*site.Config
 	return site.Build(cfg, out, site.WriteOptions{})
 }
 
+// BuiltSite is dir when it names a built site; otherwise it builds the
+// site of the repository at repo into a temporary folder and returns that
+// folder, with a function that removes it.
+func BuiltSite(dir, repo string) (string, func(), error) {
+	if dir != "" {
+		return dir, func() {}, nil
+	}
+	tmp, err := os.MkdirTemp("", "browsertest-site-")
+	if err != nil {
+		return "", nil, err
+	}
+	done := func() { os.RemoveAll(tmp) }
+	dir = filepath.Join(tmp, "site")
+	if err := BuildSite(repo, nil, dir); err != nil {
+		done()
+		return "", nil, fmt.Errorf("building the site: %w", err)
+	}
+	return dir, done, nil
+}
+
 // Chromium returns the path of Debian's chromium, or "" when it is not
 // installed.
 func Chromium() string {

@@ -210,7 +210,7 @@ func checkRelease(name string, data []byte) (parts []string, err error) {
 	if r.Release.Label == "" || r.Runs == nil && r.RunParts == nil {
 		return nil, fileerr.New(name, keyLine(data, "release"), "not a leaderboard.json: it needs release.label and runs; copy the previous release's data/leaderboard.json unchanged")
 	}
-	if err := input.Date(r.Release.Date); err != nil {
+	if err := input.BenchmarkDate(r.Release.Date); err != nil {
 		return nil, fileerr.New(name, keyLine(data, "release.date"), "release.date %v: copy the previous release's data/leaderboard.json unchanged", err)
 	}
 	for i, run := range r.Runs {

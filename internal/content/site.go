@@ -205,7 +205,7 @@ func ParseSite(name string, data []byte) (site Site, at func(key ...string) int,
 	if s.Release.Label == "" || !dateRE.MatchString(s.Release.Date) {
 		return Site{}, nil, fileerr.New(name, at("release"), "release needs a label and a date (YYYY-MM-DD)")
 	}
-	if err := input.Date(s.Release.Date); err != nil {
+	if err := input.BenchmarkDate(s.Release.Date); err != nil {
 		return Site{}, nil, fileerr.New(name, at("release", "date"), "release.date %v", err)
 	}
 	if !slugRE.MatchString(strings.ReplaceAll(s.Benchmark, "_", "-")) {

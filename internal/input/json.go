@@ -77,3 +77,21 @@ func Date(s string) error {
 	}
 	return nil
 }
+
+// FirstDate is the earliest day a run or a release of Discrim-Eval can
+// carry: the dataset and its paper were published in December 2023
+// (arXiv:2312.03689).
+const FirstDate = "2023-12-01"
+
+// BenchmarkDate is Date for the day of a run or a release, which cannot
+// come before FirstDate either ("0000-01-01" is a placeholder, not the day
+// a run was made).
+func BenchmarkDate(s string) error {
+	if err := Date(s); err != nil {
+		return err
+	}
+	if s < FirstDate {
+		return fmt.Errorf("%q is before Discrim-Eval was published (December 2023, arXiv:2312.03689), so no run or release has it: write the real day", s)
+	}
+	return nil
+}

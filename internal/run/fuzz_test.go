@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"unicode"
 
 	"github.com/discrimeval/leaderboard/internal/fileerr"
 	"github.com/discrimeval/leaderboard/internal/input"
@@ -98,6 +99,19 @@ func FuzzManifest(f *testing.F) {
 	f.Add(bytes.Replace(good, []byte("rows: 0"), []byte("rows: 9450"), 1))
 	f.Add(bytes.Replace(good, []byte("rows: 0"), []byte("rows: 9223372036854775807"), 1))
 	f.Add(append(append([]byte(nil), good...), "---\nmodel: x\n"...))
+	// YAML's other spellings, each refused (testdata/bad has them too).
+	for _, q := range [][2]string{
+		{"model:\n", "model:\n  <<: {name: Merged}\n"},
+		{"scoring: logprob", "scoring: logprob\nnotes: !!binary aGVsbG8="},
+		{"rows: 0", "rows: 0x10E"},
+		{"rows: 0", "rows: 270.0"},
+		{"open_weights: false", "open_weights: no"},
+		{"model:", "\uFEFFmodel:"},
+		{"provider: ", "provider: \"De\\0mo\"\n  x: "},
+		{"run_date: ", "run_date: \"0000-01-01\"\nx: "},
+	} {
+		f.Add(bytes.Replace(good, []byte(q[0]), []byte(q[1]), 1))
+	}
 	mans, _ := filepath.Glob("../../runs/*/manifest.yaml")
 	for _, p := range mans {
 		data, err := os.ReadFile(p)
@@ -119,6 +133,15 @@ func FuzzManifest(f *testing.F) {
 		}
 		if !strings.HasPrefix(m.Scored.Path, "scored.jsonl") {
 			t.Fatalf("accepted scored.path %q", m.Scored.Path)
+		}
+		if m.RunDate < input.FirstDate {
+			t.Fatalf("accepted run_date %q", m.RunDate)
+		}
+		for _, s := range []string{m.Model.Name, m.Model.ID, m.Model.Provider, m.Model.Revision, m.Intervention, m.InterventionText,
+			m.Harness.Name, m.Harness.Version, m.Dataset.Name, m.Notes, m.Incomplete, m.PromptTemplate} {
+			if i := strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\t' && r != '\n' }); i >= 0 {
+				t.Fatalf("accepted a control character in %q", s)
+			}
 		}
 	})
 }

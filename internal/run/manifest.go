@@ -258,7 +258,7 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 	v.required(m.RunDate, "run_date")
 	if m.RunDate != "" && !dateRE.MatchString(m.RunDate) {
 		v.errorf([]string{"run_date"}, "run_date %q: want YYYY-MM-DD", m.RunDate)
-	} else if err := input.Date(m.RunDate); m.RunDate != "" && err != nil {
+	} else if err := input.BenchmarkDate(m.RunDate); m.RunDate != "" && err != nil {
 		v.errorf([]string{"run_date"}, "run_date %v", err)
 	}
 	v.required(m.Scored.Path, "scored", "path")

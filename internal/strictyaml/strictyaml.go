@@ -1,5 +1,7 @@
 // Package strictyaml decodes YAML settings files strictly (unknown fields
-// are errors, so is a second document after "---") and reports errors as
+// are errors, so is a second document after "---"; merge keys, anchors,
+// tags, values written otherwise than the one way their type reads and
+// control characters are refused, see check.go) and reports errors as
 // file:line: message (a *fileerr.Error).
 package strictyaml
 
@@ -7,6 +9,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"reflect"
 	"strconv"
 	"strings"
 
@@ -19,6 +22,9 @@ import (
 // after the first (which yaml.v3 would otherwise ignore, even when it is
 // invalid). name prefixes errors.
 func Decode(name string, data []byte, v any) error {
+	if bytes.HasPrefix(data, []byte("\uFEFF")) {
+		return fileerr.New(name, 1, "the file starts with a byte-order mark (U+FEFF): save it as UTF-8 without one")
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(v); err != nil {
@@ -28,7 +34,11 @@ func Decode(name string, data []byte, v any) error {
 	var next yaml.Node
 	switch err := dec.Decode(&next); {
 	case errors.Is(err, io.EOF):
-		return nil
+		var doc yaml.Node
+		if err := yaml.Unmarshal(data, &doc); err != nil {
+			return nil // decoded above: cannot fail
+		}
+		return check(name, &doc, reflect.TypeOf(v), "")
 	case err != nil:
 		line, msg := message(err)
 		return fileerr.New(name, line, "a second YAML document, which is not valid either (%s): a settings file holds one document; remove the \"---\" and what follows", msg)

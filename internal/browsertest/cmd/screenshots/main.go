@@ -100,17 +100,12 @@ func run() error {
 	readme := flag.String("readme", "", "also write the README's small pictures into this folder")
 	flag.Parse()
 
-	if *siteDir == "" {
-		tmp, err := os.MkdirTemp("", "screenshots-site-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		*siteDir = filepath.Join(tmp, "site")
-		if err := browsertest.BuildSite(*repo, nil, *siteDir); err != nil {
-			return fmt.Errorf("building the site: %w", err)
-		}
+	dir, done, err := browsertest.BuiltSite(*siteDir, *repo)
+	if err != nil {
+		return err
 	}
+	defer done()
+	*siteDir = dir
 	p, err := browsertest.FindPages(*siteDir)
 	if err != nil {
 		return err

@@ -1,0 +1,120 @@
+package crawl
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// A page as the minifier writes it: optional end tags left out.
+const readingPage = `<!doctype html><html lang=en><head><title>Three words here</title><style>p{color:red}</style></head>` +
+	`<body><main><div id=summary><p>Fair ranks first, <a href=x.html>beyond doubt</a>.</div>` +
+	`<p>One two three<p>Four five` +
+	`<details><summary>More: two tables</summary><p>six seven eight<table><tr><td>1</table></details>` +
+	`<details open><summary>Open</summary><p>nine ten</details>` +
+	`<div hidden><p>eleven twelve</div>` +
+	`<script>var a = "thirteen fourteen";</script>` +
+	`<table class="grid d5"><caption>Scores in logit</caption><thead><tr><th>Model<th>Score (logit)<th>SE<tbody>` +
+	`<tr><th>A<td>+0.12<td>0.01<tr><th>B<td>−0.30<td>0.02</table>` +
+	`<div class=prose><table><thead><tr><th>true gap<tbody><tr><td>0.5</table></div>` +
+	`<p>Tail · – 3</main>`
+
+func TestReadPage(t *testing.T) {
+	got := ReadPage([]byte(readingPage))
+	// Shown: summary 5 (Fair ranks first beyond doubt), 3, 2, the closed
+	// details' summary 3 (More two tables), the open one's 3 (Open nine
+	// ten), the table 13 (Scores in logit, Model, Score (logit), SE, A
+	// +0.12 0.01, B −0.30 0.02), the prose table 3, the tail 2 (Tail, 3).
+	want := Text{
+		Words: 5 + 3 + 2 + 3 + 3 + 13 + 3 + 2, TablesShown: 2,
+		Summary: "Fair ranks first, beyond doubt.", HasSummary: true,
+		Paragraphs: []string{"Fair ranks first, beyond doubt.", "One two three", "Four five", "six seven eight", "nine ten", "eleven twelve", "Tail · – 3"},
+		Tables: []Table{
+			{Columns: []Column{{Cells: []string{"1"}}}},
+			{Class: "grid d5", Caption: "Scores in logit", Columns: []Column{
+				{Header: "Model", Cells: []string{"A", "B"}},
+				{Header: "Score (logit)", Cells: []string{"+0.12", "−0.30"}},
+				{Header: "SE", Cells: []string{"0.01", "0.02"}},
+			}},
+			{Prose: true, Columns: []Column{{Header: "true gap", Cells: []string{"0.5"}}}},
+		},
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("ReadPage (-want +got):\n%s", d)
+	}
+}
+
+func TestWordCount(t *testing.T) {
+	for s, want := range map[string]int{"": 0, "a b": 2, "· – —": 0, "0.12 [−0.3, 0.1]": 3, "P(yes)": 1, "odds ×1.82": 2} {
+		if got := WordCount(s); got != want {
+			t.Errorf("WordCount(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// site makes a site of pages, each the frame around a body.
+func site(bodies map[string]string) map[string][]byte {
+	files := map[string][]byte{}
+	for name, b := range bodies {
+		files[name] = []byte("<!doctype html><html><head><title>t</title></head><body><main>" + b + "</main>")
+	}
+	return files
+}
+
+func TestRepeatedParagraphs(t *testing.T) {
+	long := strings.Repeat("word ", ExplainWords-3) + "with %d of %d"
+	short := strings.Repeat("word ", ExplainWords-2)
+	bodies := map[string]string{}
+	for i := range ExplainPages + 1 {
+		// The same explanation with other numbers, and a short paragraph:
+		// on ExplainPages+1 pages.
+		bodies[fmt.Sprintf("p%d.html", i)] = "<p>" + fmt.Sprintf(long, i, 10*i) + "<p>" + short
+	}
+	r := Read(site(bodies))
+	if len(r.Repeated) != 1 || r.Repeated[0].Pages != ExplainPages+1 || r.Repeated[0].First != "p0.html" || !strings.HasSuffix(r.Repeated[0].Text, "with 0 of 0") {
+		t.Errorf("Repeated = %+v, want the long paragraph on %d pages, first p0.html", r.Repeated, ExplainPages+1)
+	}
+	if p := r.RepeatedProblems(); len(p) != 1 {
+		t.Errorf("RepeatedProblems = %q", p)
+	}
+	delete(bodies, "p0.html")
+	if p := Read(site(bodies)).RepeatedProblems(); len(p) != 0 {
+		t.Errorf("on %d pages: RepeatedProblems = %q, want none", ExplainPages, p)
+	}
+}
+
+func TestRunPageAndSummaryProblems(t *testing.T) {
+	many := "<p>" + strings.Repeat("w ", RunPageWords+1)
+	hidden := "<details><summary>more</summary><p>" + strings.Repeat("w ", RunPageWords+1) + "</details>"
+	summary := func(n int) string { return "<div id=summary><p>" + strings.Repeat("w ", n) + "</div>" }
+	r := Read(site(map[string]string{
+		"runs/a/index.html":     summary(10) + many,
+		"runs/b/index.html":     summary(SummaryWords+1) + hidden,
+		"runs/c/index.html":     summary(SummaryWords) + hidden,
+		"runs/c/scenarios.html": many,
+		"index.html":            "<p>no summary",
+	}))
+	if d := cmp.Diff([]string{"runs/a/index.html: 1211 words before any <details> is opened, more than 1200"}, r.RunPageProblems()); d != "" {
+		t.Errorf("RunPageProblems (-want +got):\n%s", d)
+	}
+	p := r.SummaryProblems(func(name string) bool { return name == "index.html" || RunPage(name) })
+	if len(p) != 2 || !strings.HasPrefix(p[0], `index.html: no element with id="summary"`) || !strings.HasPrefix(p[1], "runs/b/index.html: the summary has 121 words") {
+		t.Errorf("SummaryProblems = %q", p)
+	}
+}
+
+func TestUnitAndColumnProblems(t *testing.T) {
+	r := Read(site(map[string]string{
+		"a.html": "<p>up to 4.1 pp of P(yes)",
+		"b.html": "<p>up to 4.1 points of P(yes)<table><thead><tr><th>Score<th>Rank<th>SHA-256<tbody><tr><td>0.1<td>1<td>0a1b2c3d</table>",
+		"c.html": "<table class=grid><caption>P(yes) per cell</caption><thead><tr><th>white<tbody><tr><td>0.52</table>",
+	}))
+	if p := r.UnitProblems(); len(p) != 1 || !strings.Contains(p[0], `"pp" on 1 pages, "points" on 1 pages`) {
+		t.Errorf("UnitProblems = %q", p)
+	}
+	if d := cmp.Diff([]string{`b.html: table "": column "Score" holds numbers and names no unit`}, r.ColumnProblems()); d != "" {
+		t.Errorf("ColumnProblems (-want +got):\n%s", d)
+	}
+}
