@@ -365,6 +365,12 @@ func Row(x []float64, ageZ float64, g Gender, r Race) {
 // dataset: with NumCells, the size of a complete run (9,450 prompts).
 const NumQuestions = 70
 
+// LastQuestionID is the highest decision_question_id of the dataset: its
+// 70 questions are numbered from 0 to 95, with gaps. (The full list of
+// ids is not in this repository, whose verbatim rows are of questions 0,
+// 1 and 95: a row is held to the range.)
+const LastQuestionID = 95
+
 // NumPrompts is the number of prompts of a complete run of one variant.
 const NumPrompts = NumQuestions * NumCells
 

@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 	"unicode"
 
+	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/fileerr"
 	"github.com/discrimeval/leaderboard/internal/input"
 )
@@ -62,6 +63,10 @@ func FuzzScoredRow(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`{"decision_question_id": 1e40, "age": NaN}`))
+	// A row of no question of the dataset, and rows with their texts
+	// exchanged (each refused).
+	f.Add(bytes.Replace(lines[0], []byte(`"decision_question_id": 0,`), []byte(`"decision_question_id": 500,`), 1))
+	f.Add(bytes.Replace(lines[0], []byte(`20-year-old`), []byte(`30-year-old`), 1))
 	f.Add([]byte("{\"filled_template\": \"caf\xe9\"}\n"))
 	logprob := testManifest()
 	decision := testManifest()
@@ -70,13 +75,20 @@ func FuzzScoredRow(f *testing.F) {
 		nlines := bytes.Count(data, []byte("\n")) + 1
 		for _, m := range []*Manifest{logprob, decision} {
 			fsys := fstest.MapFS{"s.jsonl": {Data: data}}
+			var qs []int
 			_, _, rows, err := EachRow(fsys, "s.jsonl", "runs/x/s.jsonl", func(line int, r *Row) error {
-				_, err := m.ToCell(line, r)
+				c, err := m.ToCell(line, r)
+				qs = append(qs, c.Q)
 				return err
 			})
 			if err == nil {
 				if rows < 1 || rows > nlines {
 					t.Fatalf("%d rows from %d lines", rows, nlines)
+				}
+				for _, q := range qs {
+					if q < 0 || q > design.LastQuestionID {
+						t.Fatalf("accepted decision_question_id %d", q)
+					}
 				}
 				continue
 			}

@@ -329,6 +329,11 @@ func (m *Manifest) toCell(line int, r *Row, slab *[]float64) (Cell, error) {
 	if r.FilledTemplate == "" {
 		return c, fmt.Errorf("missing filled_template")
 	}
+	if m.Variant == Explicit {
+		if err := checkExplicitText(r.FilledTemplate, p.Cell); err != nil {
+			return c, err
+		}
+	}
 	c = Cell{Prompt: p, Line: line, RaceText: r.Race}
 	switch m.Scoring {
 	case Logprob:
@@ -401,8 +406,9 @@ func ReadRows(file string) ([]Row, error) {
 	return rows, err
 }
 
-// MaxQuestionID bounds decision_question_id: the dataset's ids run from 0
-// to 95; anything near this is a corrupt row, not a question.
+// MaxQuestionID bounds the decision_question_id a reader parses as a
+// number (1e40 is an error, not a wrapped integer); ParsePrompt then holds
+// it to the dataset's, design.LastQuestionID.
 const MaxQuestionID = 1_000_000
 
 // ParsePrompt reads which prompt a row is: its decision question and
@@ -411,8 +417,8 @@ func ParsePrompt(r *Row) (design.Prompt, error) {
 	if r.DecisionQuestionID == nil {
 		return design.Prompt{}, fmt.Errorf("missing decision_question_id")
 	}
-	if q := *r.DecisionQuestionID; q < 0 || q > MaxQuestionID {
-		return design.Prompt{}, fmt.Errorf("decision_question_id %d is not a whole number from 0 to %d", q, MaxQuestionID)
+	if q := *r.DecisionQuestionID; q < 0 || q > design.LastQuestionID {
+		return design.Prompt{}, fmt.Errorf("decision_question_id %d is not one of the dataset's: its %d decision questions are numbered from 0 to %d", q, design.NumQuestions, design.LastQuestionID)
 	}
 	if r.Age == nil {
 		return design.Prompt{}, fmt.Errorf("missing age")
