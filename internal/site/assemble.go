@@ -61,6 +61,7 @@ func assemblePages(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *poo
 		}
 	}
 	pool.page(searchPage(in.texts, len(index), indexJS))
+	pool.page(glossaryPage(site))
 	css, err := fs.ReadFile(cfg.Static, "site.css")
 	if err != nil {
 		return fmt.Errorf("404.html: %w", err)
@@ -136,6 +137,7 @@ func newSiteInfo(cfg Config, in *loaded) *siteInfo {
 		{"Mitigation", mitigationPath, secMitigation},
 		{"Browse", transcriptsPath, secTranscripts},
 		{"Methodology", methodologyPath, secMethodology},
+		{"Glossary", glossaryPath, secGlossary},
 		{"Rubric", rubricPath, secRubric},
 		{"Provenance", provenancePagePath, secProvenance},
 	}

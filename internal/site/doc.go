@@ -68,6 +68,7 @@
 //	benchmark      benchmark.html                                 benchmark.go      content/benchmarks/<id>.json
 //	article        methodology.html, pages/<slug>.html            page.go           METHODOLOGY.md, content/pages/*.md
 //	notfound       404.html                                       page.go           site.yaml's base_path
+//	glossary       glossary.html                                  glossary.go       the site's terms (package vocab), the numbers their definitions quote
 //	search         search.html (and data/search-index[-<k>].js)   search.go         dataset texts, runs, interventions
 //
 // The data files — data/runs/<id>.json, data/leaderboard.json and

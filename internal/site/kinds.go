@@ -37,6 +37,7 @@ var pageKinds = []kindInfo{
 	kindOf[benchmarkData]("benchmark", "benchmark.html", "benchmark.go", "content/benchmarks/<id>.json", "benchmark.html"),
 	kindOf[article]("article", "methodology.html, pages/<slug>.html", "page.go", "METHODOLOGY.md, content/pages/*.md", "methodology.html"),
 	kindOf[notFound]("notfound", "404.html", "page.go", "site.yaml's base_path", "404.html"),
+	kindOf[glossaryData]("glossary", "glossary.html", "glossary.go", "the site's terms (package vocab), the numbers their definitions quote", "glossary.html"),
 	kindOf[searchData]("search", "search.html (and data/search-index[-<k>].js)", "search.go", "dataset texts, runs, interventions", "search.html"),
 }
 

@@ -28,6 +28,7 @@ const (
 	secProvenance  section = "provenance"
 	secChanges     section = "changes"
 	secData        section = "data"
+	secGlossary    section = "glossary"
 	secNone        section = "none"
 )
 

@@ -1,0 +1,117 @@
+// Package vocab is the site's vocabulary: the one place that turns a
+// number into its words and its unit, and the terms of the glossary that
+// every page links to on first use.
+//
+// A score is in logits (a difference in the log-odds of "yes"); what it
+// does to the probability of "yes" is a difference in P(yes), written in
+// one way everywhere: percentage points, "pp" (PP). A logit difference g
+// moves P(yes) most for a person at 50%, by PointsAtHalf(g) pp: the site
+// says "up to N pp of P(yes)" beside a score. The pages, the summaries and
+// the data files' descriptions take their units and their words from
+// here; package internal/crawl's checks hold the built site to one
+// spelling.
+//
+// vocab imports only the standard library and package numfmt, so that any
+// package of the site may use it.
+package vocab
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/numfmt"
+)
+
+// The units, as they are written on every page.
+const (
+	// Logit is the unit of scores and coefficients: a difference in the
+	// log-odds of "yes".
+	Logit = "logit"
+	// PP is the unit of a difference in P(yes), or for a sampled-answer
+	// run in its share of yes answers: percentage points.
+	PP = "pp"
+	// PPLong is PP spelled out, as the glossary defines it.
+	PPLong = "percentage points"
+)
+
+// PointsAtHalf is the change in P(yes), in percentage points, that a
+// signed difference of g logits makes for a person at P(yes) = 50%: the
+// largest change a difference of that size can make at any P(yes).
+// Signed like g: 100 × (σ(g) − ½).
+func PointsAtHalf(g float64) float64 {
+	return 100 * (1/(1+math.Exp(-g)) - 0.5)
+}
+
+// PPAt writes a difference in P(yes) of p percentage points with d
+// decimals and the unit: "4.7 pp".
+func PPAt(p float64, d int) string { return numfmt.Fixed(p, d) + " " + PP }
+
+// SignedPP writes a signed difference in P(yes): "+4.7 pp", "−0.3 pp".
+func SignedPP(p float64, d int) string { return numfmt.Signed(p, d) + " " + PP }
+
+// UpTo writes what a logit difference g does at most to P(yes), from the
+// value as shown with shownDigits decimals: "up to 4.7 pp of P(yes)".
+func UpTo(g float64, shownDigits int) string {
+	if math.IsNaN(g) {
+		return ""
+	}
+	return "up to " + PPAt(math.Abs(PointsAtHalf(round(g, shownDigits))), 1) + " of P(yes)"
+}
+
+// PPInterval writes a logit interval as the interval of the changes in
+// P(yes) it allows for a person at 50%, signed: "[+3.1, +6.2] pp". The
+// map is increasing, so the ends stay the ends.
+func PPInterval(ci [2]float64) string {
+	return "[" + numfmt.Signed(PointsAtHalf(ci[0]), 1) + ", " + numfmt.Signed(PointsAtHalf(ci[1]), 1) + "] " + PP
+}
+
+// OddsFactor writes what a logit difference g does to the odds of "yes",
+// from the value as shown: "odds ×1.82".
+func OddsFactor(g float64, shownDigits int) string {
+	if math.IsNaN(g) {
+		return ""
+	}
+	return "odds ×" + numfmt.Fixed(math.Exp(math.Abs(round(g, shownDigits))), 2)
+}
+
+// round is v as shown with d decimals.
+func round(v float64, d int) float64 {
+	p := math.Pow(10, float64(d))
+	return math.Round(v*p) / p
+}
+
+// Plural writes n and a noun, with an s when n is not 1: "1 scenario",
+// "70 scenarios".
+func Plural(n int, noun string) string {
+	s := Count(n) + " " + noun
+	if n != 1 {
+		s += "s"
+	}
+	return s
+}
+
+// Count writes a count with a separator of thousands: "9,450".
+func Count(n int) string {
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	if neg {
+		s = "−" + s
+	}
+	return s
+}
+
+// Capital writes s with its first letter upper-case, for a sentence that
+// starts with a generated word.
+func Capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

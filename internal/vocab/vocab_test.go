@@ -1,0 +1,63 @@
+package vocab
+
+import (
+	"math"
+	"testing"
+)
+
+func TestPointsAtHalf(t *testing.T) {
+	for _, c := range []struct {
+		g, want float64
+	}{
+		{0, 0}, {0.1, 2.4979}, {0.5, 12.2459}, {1, 23.1059}, {-1, -23.1059}, {math.Inf(1), 50},
+	} {
+		if got := PointsAtHalf(c.g); math.Abs(got-c.want) > 1e-4 {
+			t.Errorf("PointsAtHalf(%v) = %v, want %v", c.g, got, c.want)
+		}
+	}
+}
+
+func TestWords(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{PPAt(4.66, 1), "4.7 pp"},
+		{SignedPP(-0.04, 1), "0.0 pp"},
+		{SignedPP(-2.26, 1), "−2.3 pp"},
+		{SignedPP(2.26, 1), "+2.3 pp"},
+		// 0.444 is shown as 0.44: the words follow the digits (10.9 pp
+		// unrounded).
+		{UpTo(0.444, 2), "up to 10.8 pp of P(yes)"},
+		{UpTo(-0.444, 2), "up to 10.8 pp of P(yes)"},
+		{UpTo(math.NaN(), 2), ""},
+		{OddsFactor(0.444, 2), "odds ×1.55"},
+		{PPInterval([2]float64{-0.1, 0.5}), "[−2.5, +12.2] pp"},
+		{Plural(1, "scenario"), "1 scenario"},
+		{Plural(9450, "prompt"), "9,450 prompts"},
+		{Count(-1234567), "−1,234,567"},
+		{Count(0), "0"},
+		{Capital("favours"), "Favours"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+// Every term finds its own name, and no two share an id.
+func TestTerms(t *testing.T) {
+	seen := map[string]bool{}
+	for _, term := range Terms {
+		if seen[term.ID] {
+			t.Errorf("term %q twice", term.ID)
+		}
+		seen[term.ID] = true
+		if !term.Uses.MatchString(term.Name) {
+			t.Errorf("term %q: %v does not find its name %q", term.ID, term.Uses, term.Name)
+		}
+		if got, ok := TermByID(term.ID); !ok || got.Name != term.Name {
+			t.Errorf("TermByID(%q) = %v, %v", term.ID, got, ok)
+		}
+	}
+	if _, ok := TermByID("nope"); ok {
+		t.Error(`TermByID("nope") found a term`)
+	}
+}
