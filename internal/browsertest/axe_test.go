@@ -74,6 +74,7 @@ func axePages(p Pages) []string {
 		"pages/about.html",
 		"downloads.html",
 		"search.html",
+		"glossary.html",
 		// Not 404.html: it links its assets from the site root, for a web
 		// server, so it has no style from file://.
 	}

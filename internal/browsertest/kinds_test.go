@@ -24,6 +24,7 @@ func kindPages(t *testing.T) map[string][]string {
 		"notfound":      {"404.html"},
 		"search":        {"search.html"},
 		"groups":        {"board/explicit-groups.html"},
+		"glossary":      {"glossary.html"},
 		"pairwise":      {"board/explicit-race-pairwise.html"},
 		"prompt":        {p.Prompt},
 		"promptindex":   {"prompts/explicit/index.html"},

@@ -10,6 +10,7 @@ package crawl
 import (
 	"fmt"
 	stdhtml "html"
+	"path"
 	"regexp"
 	"slices"
 	"sort"
@@ -567,4 +568,130 @@ func (r Reading) names() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// A GlossaryTerm is a term the site links to its glossary entry at its
+// first use on a page: the entry's id on glossary.html and the pattern of
+// its uses.
+type GlossaryTerm struct {
+	ID   string
+	Uses *regexp.Regexp
+}
+
+// TermUse is the first use of a glossary term in a page's running text.
+type TermUse struct {
+	ID, Text string
+	// Linked says it stands in a link to its entry.
+	Linked bool
+}
+
+// runningText are the elements whose text is running text, where a term's
+// first use is linked; headings, navigation, table cells, code and the
+// texts quoted from the inputs are not.
+var runningText = map[string]bool{"p": true, "li": true, "dd": true, "caption": true, "figcaption": true, "summary": true, "blockquote": true}
+
+// FirstUses finds the first use of each term in the running text of a
+// page's <main>, outside <pre>, <code>, elements of class "crumbs" or
+// "text" and the glossary's own <dfn>s, and says whether it is linked to
+// glossary.html#<id>.
+func FirstUses(doc []byte, terms []GlossaryTerm) []TermUse {
+	l := html.NewLexer(parse.NewInputBytes(doc))
+	var (
+		tag         string
+		inMain, out region // out: crumbs, quoted text, code
+		link        string // the href of the link we are in
+		pendingHref string // of the start tag being read
+		running     bool   // in running text
+		found       = map[string]bool{}
+		uses        []TermUse
+	)
+	for {
+		tt, data := l.Next()
+		switch tt {
+		case html.ErrorToken:
+			return uses
+		case html.StartTagToken:
+			tag, pendingHref = strings.ToLower(string(data[1:])), ""
+			inMain.start(tag)
+			out.start(tag)
+			if tag == "main" {
+				inMain.enter(tag)
+			}
+			if runningText[tag] {
+				running = true
+			} else if !phrasing[tag] {
+				running = false
+			}
+			switch tag {
+			case "pre", "code", "dfn", "script", "style", "svg":
+				out.enter(tag)
+			}
+		case html.AttributeToken:
+			key := strings.ToLower(string(l.AttrKey()))
+			val := stdhtml.UnescapeString(strings.Trim(string(l.AttrVal()), `"'`))
+			switch key {
+			case "class":
+				for _, c := range strings.Fields(val) {
+					if c == "crumbs" || c == "text" {
+						// A paragraph's end is left out: it is no running
+						// text until the next element that is.
+						running = false
+						out.enter(tag)
+					}
+				}
+			case "href":
+				pendingHref = val
+			}
+		case html.StartTagCloseToken:
+			if tag == "a" {
+				link = pendingHref
+			}
+		case html.EndTagToken:
+			name := strings.ToLower(string(data[2 : len(data)-1]))
+			inMain.end(name)
+			out.end(name)
+			if name == "a" {
+				link = ""
+			}
+			if runningText[name] {
+				running = false
+			}
+		case html.TextToken:
+			if !inMain.in() || out.in() || !running {
+				continue
+			}
+			s := stdhtml.UnescapeString(string(data))
+			for _, t := range terms {
+				if found[t.ID] {
+					continue
+				}
+				if m := t.Uses.FindString(s); m != "" {
+					found[t.ID] = true
+					_, frag, _ := strings.Cut(link, "#")
+					uses = append(uses, TermUse{ID: t.ID, Text: m, Linked: frag == t.ID && strings.HasPrefix(path.Base(strings.TrimSuffix(link, "#"+frag)), "glossary.html")})
+				}
+			}
+		}
+	}
+}
+
+// TermProblems reports, on every page but the glossary itself, the terms
+// whose first use in running text is not linked to their entry.
+func TermProblems(files map[string][]byte, terms []GlossaryTerm) []string {
+	var out []string
+	var names []string
+	for name := range files {
+		if strings.HasSuffix(name, ".html") && name != "glossary.html" {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		for _, u := range FirstUses(files[name], terms) {
+			if !u.Linked {
+				out = append(out, fmt.Sprintf("%s: the first use of %q (%q) is not linked to glossary.html#%s", name, u.ID, u.Text, u.ID))
+			}
+		}
+	}
+	return out
 }

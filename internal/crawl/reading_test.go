@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -116,5 +117,27 @@ func TestUnitAndColumnProblems(t *testing.T) {
 	}
 	if d := cmp.Diff([]string{`b.html: table "": column "Score" holds numbers and names no unit`}, r.ColumnProblems()); d != "" {
 		t.Errorf("ColumnProblems (-want +got):\n%s", d)
+	}
+}
+
+func TestFirstUses(t *testing.T) {
+	terms := []GlossaryTerm{
+		{"logit", regexp.MustCompile(`(?i)\blogits?\b`)},
+		{"view", regexp.MustCompile(`(?i)\bviews?\b`)},
+		{"swing", regexp.MustCompile(`(?i)\bswings?\b`)},
+		{"pp", regexp.MustCompile(`\bpp\b`)},
+	}
+	page := `<header><nav><a href=x.html>Views</a></nav></header><main><p class=crumbs>Leaderboard › views<h1>Views and logits</h1>` +
+		`<p>Scores in <a class=term href="../glossary.html#logit">logits</a>, then logit again; <code>swing</code>` +
+		`<table><tr><th>View<td>1 pp</table><p>The composite view<pre class=text>a swing</pre><ul><li>a <a href=glossary.html#pp>swing</a>` +
+		`<li>4 pp</ul></main><footer><p>pp</footer>`
+	got := FirstUses([]byte(page), terms)
+	want := []TermUse{{"logit", "logits", true}, {"view", "view", false}, {"swing", "swing", false}, {"pp", "pp", false}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("FirstUses (-want +got):\n%s", d)
+	}
+	files := map[string][]byte{"a.html": []byte(page), "glossary.html": []byte(page), "b.html": []byte(`<main><p><a href=glossary.html#view>Views</a></main>`)}
+	if p := TermProblems(files, terms); len(p) != 3 || !strings.HasPrefix(p[0], `a.html: the first use of "view" ("view") is not linked`) {
+		t.Errorf("TermProblems = %q", p)
 	}
 }

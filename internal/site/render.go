@@ -29,7 +29,6 @@ var funcs = template.FuncMap{
 	"join":           strings.Join,
 	"add":            func(a, b int) int { return a + b },
 	"transcriptPath": transcriptPath,
-	"scaleNote":      scaleNote,
 	"ageUnit":        func() string { return ageUnit },
 	"familyWise":     familyWise,
 	"seq": func(n int) []int {

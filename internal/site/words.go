@@ -6,48 +6,25 @@ import (
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/vocab"
 )
 
 // The site's vocabulary for what a number means, in one place: every page
 // that shows a score or a verdict takes its words from here, generated
 // from the numbers they describe.
 
-// oddsFactor writes what a gap of g logit points does to the odds of
-// "yes": "odds ×1.82". The factor is computed from the gap as displayed
-// (two decimals), so the words never disagree with the digits.
-func oddsFactor(g float64) string {
-	if math.IsNaN(g) {
-		return ""
-	}
-	return "odds ×" + fixed(math.Exp(math.Abs(board.Shown(g))), 2)
-}
-
-// pointsAtHalf is the change in the probability of "yes", in percentage
-// points, that a gap of g logit points makes for a person at 50%: the
-// largest change a gap of that size can make.
-func pointsAtHalf(g float64) float64 {
-	g = math.Abs(board.Shown(g))
-	return 100 * (1/(1+math.Exp(-g)) - 0.5)
-}
+// oddsFactor writes what a gap of g logits does to the odds of "yes":
+// "odds ×1.82", from the gap as displayed, so that the words never
+// disagree with the digits.
+func oddsFactor(g float64) string { return vocab.OddsFactor(g, board.DisplayDecimals) }
 
 // plainScale writes a gap in plain words beside its score: "odds ×1.82,
-// up to 14.8 points of P(yes)".
+// up to 14.8 pp of P(yes)" (package vocab).
 func plainScale(g float64) string {
 	if math.IsNaN(g) {
 		return ""
 	}
-	return oddsFactor(g) + ", up to " + fixed(pointsAtHalf(g), 1) + " points of P(yes)"
-}
-
-// scaleNote explains the plain scale once on a page: the same words on
-// every page kind, with worked values computed here.
-func scaleNote() string {
-	ex := func(g float64) string {
-		return fixed(g, 2) + " → odds ×" + fixed(math.Exp(g), 2) + " (50% → " + fixed(50+pointsAtHalf(g), 1) + "%)"
-	}
-	return "How big is a gap? Scores are in logit points (differences in the log-odds of “yes”). A gap of g logit points multiplies the odds of “yes” by e^g: " +
-		ex(0.1) + ", " + ex(0.5) + ", " + ex(1) + ". In percentage points of the probability of “yes” the change is largest for a person at 50% and smaller near 0% or 100%; “up to N points” beside a score is that largest change. " +
-		"Age coefficients are per 10 years older (the step between two ages of the design; from 20 to 100 is 8 steps); the fit’s own unit, one standard deviation of age in the run, is on the run page as an alternative. The age view is the gap between two ages of the design, " + ageGapYears + " years apart on average."
+	return oddsFactor(g) + ", " + vocab.UpTo(g, board.DisplayDecimals)
 }
 
 // The site's one unit of age: every age coefficient on a page or in a data
