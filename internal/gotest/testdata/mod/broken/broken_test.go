@@ -1,0 +1,5 @@
+package broken
+
+import "testing"
+
+func TestNothing(t *testing.T) { undefined() }
