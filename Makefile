@@ -1,5 +1,5 @@
 # The two commands a newcomer needs: `make build` (or `go run ./cmd/build`)
-# and `make check`.
+# and `bash .ci/run` (every test; make check on a machine set up for it).
 GO ?= go
 
 # The steps of `make check` (and the three parts of `make test`) run side
@@ -10,23 +10,52 @@ GO ?= go
 MAKEFLAGS += --jobs=6 --keep-going
 PHASE = bash .ci/phase
 
-.PHONY: build test test-pkgs test-import test-browser check vet fmt workflows determinism race \
-	setup-python setup-npm fuzz bench scale synth screenshots
+.PHONY: build test test-steps test-pkgs test-import test-browser check check-steps vet fmt workflows \
+	determinism race setup-python setup-npm fuzz bench scale synth screenshots
 
+# The first build compiles the generator, its modules and the parts of
+# the standard library it uses: minutes on a cold cache, in which `go run`
+# says nothing. .ci/compiling says what Go compiles as it goes, then the
+# build runs (its own progress lines follow).
 build:
+	@bash .ci/compiling ./cmd/build
 	$(GO) run ./cmd/build
+
+# make check and make test end with every test counted once, in the
+# line "N passed, N failed, N skipped", then each group of skipped tests,
+# why, and the command that runs it (internal/gotest, from the results of
+# go test -json that the test steps keep in RESULTS). .ci/run gives
+# RESULTS and writes the summary itself, as its last lines; in a folder of
+# RESULTS every step exits 0 (.ci/phase, PHASE_KEEP_GOING) and the summary
+# has the status.
+GOTEST = $(GO) run ./internal/gotest/cmd/gotest
+ifneq ($(filter check test,$(MAKECMDGOALS)),)
+ifndef RESULTS
+RESULTS := $(shell mktemp -d)
+endif
+endif
+ifdef RESULTS
+export PHASES_FILE := $(RESULTS)/steps
+export PHASE_KEEP_GOING := 1
+endif
+# $(call gotest,STEP): go test -json's runner for a step (-v: every line).
+gotest = $(GOTEST) run -step $(1) $(if $(RESULTS),-o $(RESULTS)/$(1).jsonl)
+SUMMARY = $(GO) build -o $(RESULTS)/gotest ./internal/gotest/cmd/gotest && $(RESULTS)/gotest report -steps $(RESULTS)/steps $(RESULTS); \
+	s=$$?; rm -rf $(RESULTS); exit $$s
 
 # Every package's tests, in three parts run side by side: the harness
 # tests of cmd/import (they run Python, in the venvs of .ci/python.sh), the
 # browser tests (-v: they take minutes and print a line per page), and all
 # the other packages.
-test: test-pkgs test-import test-browser
+test: test-steps
+	@$(SUMMARY)
+test-steps: test-pkgs test-import test-browser
 test-pkgs:
-	@$(PHASE) test $(GO) test $(TESTVET) -timeout 20m $$($(GO) list ./... | grep -v -e '/internal/browsertest$$' -e '/cmd/import$$')
+	@$(PHASE) test $(call gotest,test) $(GO) test -json $(TESTVET) -timeout 20m $$($(GO) list ./... | grep -v -e '/internal/browsertest$$' -e '/cmd/import$$')
 test-import:
-	@$(PHASE) import $(GO) test $(TESTVET) -v -timeout 20m ./cmd/import
+	@$(PHASE) import $(call gotest,import) -v $(GO) test -json $(TESTVET) -timeout 20m ./cmd/import
 test-browser:
-	@$(PHASE) browser $(GO) test $(TESTVET) -v -timeout 30m ./internal/browsertest
+	@$(PHASE) browser $(call gotest,browser) -v $(GO) test -json $(TESTVET) -timeout 30m ./internal/browsertest
 
 # The race detector on the packages that run goroutines (loading runs,
 # scoring and rendering in parallel, the write lock); -short skips the
@@ -44,7 +73,7 @@ test-browser:
 # -vet=off: `make vet` runs every analyzer on these packages already.
 RACE_PKGS = ./internal/run ./internal/board ./internal/site ./internal/flock ./cmd/build
 race:
-	@$(PHASE) race $(GO) test -race -short -vet=off -timeout 30m $(RACE_PKGS)
+	@$(PHASE) race $(call gotest,race) $(GO) test -json -race -short -vet=off -timeout 30m $(RACE_PKGS)
 
 vet:
 	@$(PHASE) vet $(GO) vet ./...
@@ -67,16 +96,18 @@ determinism:
 # Listed in the order they start. The race detector compiles every
 # package again (with -race), so it starts at once; the tests and the
 # determinism check start when vet has compiled the packages, which run
-# beside it they would each compile again.
-check: vet race fmt workflows test determinism
+# beside it they would each compile again. Then the summary.
+check: check-steps
+	@$(SUMMARY)
+check-steps: vet race fmt workflows test-pkgs test-import test-browser determinism
 # And in make check, go test's own vet (a subset of vet's analyzers) is
 # off: the vet step has run every analyzer on every package.
-ifneq ($(filter check,$(MAKECMDGOALS)),)
+ifneq ($(filter check check-steps,$(MAKECMDGOALS)),)
 test-pkgs test-import test-browser determinism: | vet
 TESTVET = -vet=off
 endif
 
-# The set-up of a fresh machine (bash .ci/run: make check SETUP=1): the
+# The set-up of a fresh machine (bash .ci/run: make check-steps SETUP=1): the
 # Python venvs of the harness tests and the npm packages of the browser
 # tests, each made beside the steps that do not need it.
 ifdef SETUP
