@@ -118,3 +118,57 @@ func TestPagesFolder(t *testing.T) {
 		t.Errorf("no pages folder: %v, %v", err, c)
 	}
 }
+
+// TestRunsURL: runs_url is an https folder address with a host of its own.
+func TestRunsURL(t *testing.T) {
+	for _, c := range []struct{ url, want string }{
+		{"https://github.com/org/repo/raw/0123abc/runs/", ""},
+		{"https://example.org/runs/", ""},
+		{"http://github.com/org/repo/raw/main/runs/", "want an https URL"},
+		{"https://github.com@other.host/runs/", "names a user before its host (github.com@): a link to it leads to other.host"},
+		{"https://user:pass@github.com/runs/", "names a user before its host (user@)"},
+		{"https:///runs/", "with a host"},
+		{"https://github.com/runs", "ending in /"},
+		{"https://github.com/runs/?x=1/", "a query or a fragment"},
+		{"https://github.com/runs/#x/", "a query or a fragment"},
+		{"javascript:alert(1)/", "want an https URL"},
+		{"//github.com/runs/", "want an https URL"},
+	} {
+		err := checkRunsURL(c.url)
+		if (err == nil) != (c.want == "") || err != nil && !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.url, err, c.want)
+		}
+	}
+}
+
+// TestPreviousOfAnotherSite: a previous release of another site (another
+// title or benchmark) or not before this one is warned of, naming
+// site.yaml's line; this site's earlier release is not.
+func TestPreviousOfAnotherSite(t *testing.T) {
+	s := Site{Title: "Discrim-Eval Leaderboard", Benchmark: "discrim_eval", Release: Release{Label: "2026.11", Date: "2026-11-29"}}
+	release := func(title, bench, label, date string) *ReleaseFile {
+		return &ReleaseFile{Path: "releases/r.json", Data: []byte(`{"title":"` + title + `","benchmark":"` + bench + `","release":{"label":"` + label + `","date":"` + date + `"}}`)}
+	}
+	for _, c := range []struct {
+		r    *ReleaseFile
+		want []string
+	}{
+		{release("Discrim-Eval Leaderboard", "discrim_eval", "2026.10", "2026-10-15"), nil},
+		{release("Discrim-Eval Leaderboard", "", "2026.10", "2026-10-15"), nil},
+		{release("Another Board", "discrim_eval", "2026.10", "2026-10-15"), []string{`is the release of a site titled "Another Board", not "Discrim-Eval Leaderboard"`}},
+		{release("Discrim-Eval Leaderboard", "bbq", "2026.10", "2026-10-15"), []string{`is a release of the benchmark "bbq", not "discrim_eval"`}},
+		{release("Discrim-Eval Leaderboard", "discrim_eval", "2026.12", "2026-12-01"), []string{"is dated 2026-12-01, not before this release (2026.11, 2026-11-29)"}},
+		{release("Discrim-Eval Leaderboard", "discrim_eval", "2026.11", "2026-10-01"), []string{`has this release's label, "2026.11"`}},
+	} {
+		ws := previousWarnings("content/site.yaml", 17, s, c.r)
+		if len(ws) != len(c.want) {
+			t.Errorf("%s: %v, want %q", c.r.Data, ws, c.want)
+			continue
+		}
+		for i, w := range ws {
+			if !strings.HasPrefix(w.Error(), "content/site.yaml:17: previous: releases/r.json ") || !strings.Contains(w.Error(), c.want[i]) {
+				t.Errorf("%s: %v, want %q", c.r.Data, w, c.want[i])
+			}
+		}
+	}
+}

@@ -85,6 +85,9 @@ func FuzzSiteYAML(f *testing.F) {
 	f.Add(good)
 	f.Add([]byte(strings.Replace(string(good), "base_path: /", "base_path: //evil.example/", 1)))
 	f.Add(append(append([]byte(nil), good...), "---\ntitle: x\n"...))
+	for _, u := range []string{"https://github.com/o/r/raw/c/runs/", "http://github.com/o/r/raw/c/runs/", "https://github.com@other.host/runs/"} {
+		f.Add(append(append([]byte(nil), good...), "runs_url: "+u+"\n"...))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, _, err := ParseSite("content/site.yaml", data)
 		if err != nil {
@@ -98,6 +101,9 @@ func FuzzSiteYAML(f *testing.F) {
 		}
 		if input.Date(s.Release.Date) != nil {
 			t.Fatalf("accepted release.date %q", s.Release.Date)
+		}
+		if u := s.RunsURL; u != "" && (!strings.HasPrefix(u, "https://") || strings.Contains(strings.SplitN(u[len("https://"):], "/", 2)[0], "@")) {
+			t.Fatalf("accepted runs_url %q", u)
 		}
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"path"
@@ -165,6 +166,43 @@ func (c *Content) addRelease(r *ReleaseFile) {
 	if r.Path != c.Site.Previous {
 		c.Files = append(c.Files, r.files()...)
 	}
+}
+
+// previousWarnings says when the release site.yaml names as the previous
+// one (at line of name) does not look like this site's earlier release: a
+// release of another site (another title or benchmark) or not before this
+// one (a date on or after this release's, the same label). The changes
+// page compares with it all the same; the warning is for whoever
+// publishes.
+func previousWarnings(name string, line int, s Site, r *ReleaseFile) []error {
+	var of struct {
+		Title     string `json:"title"`
+		Benchmark string `json:"benchmark"`
+		Release   struct {
+			Label string `json:"label"`
+			Date  string `json:"date"`
+		} `json:"release"`
+	}
+	if json.Unmarshal(r.Data, &of) != nil {
+		return nil // checkRelease read it
+	}
+	var out []error
+	warn := func(format string, args ...any) {
+		out = append(out, fileerr.New(name, line, "previous: %s %s: is it this site's previous release? The changes page compares with it as if it were", r.Path, fmt.Sprintf(format, args...)))
+	}
+	if of.Title != s.Title {
+		warn("is the release of a site titled %q, not %q", of.Title, s.Title)
+	}
+	if of.Benchmark != "" && of.Benchmark != s.Benchmark {
+		warn("is a release of the benchmark %q, not %q", of.Benchmark, s.Benchmark)
+	}
+	switch {
+	case of.Release.Label == s.Release.Label:
+		warn("has this release's label, %q", s.Release.Label)
+	case of.Release.Date >= s.Release.Date:
+		warn("is dated %s, not before this release (%s, %s)", of.Release.Date, s.Release.Label, s.Release.Date)
+	}
+	return out
 }
 
 // release is what the changes page reads of a previous release's

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"net/url"
 	"path"
 	"regexp"
 	"sort"
@@ -158,6 +159,7 @@ func Load(fsys fs.FS, label string) (*Content, error) {
 			return nil, err
 		}
 		c.Files = append(c.Files, c.Previous.files()...)
+		c.Warnings = append(c.Warnings, previousWarnings(name, at("previous"), *s, c.Previous)...)
 	}
 	if err := releaseFiles(fsys, label, c); err != nil {
 		return nil, err
@@ -196,8 +198,10 @@ func ParseSite(name string, data []byte) (site Site, at func(key ...string) int,
 	if err := checkBasePath(s.BasePath); err != nil {
 		return Site{}, nil, fileerr.New(name, at("base_path"), "%v", err)
 	}
-	if s.RunsURL != "" && (!strings.HasPrefix(s.RunsURL, "https://") && !strings.HasPrefix(s.RunsURL, "http://") || !strings.HasSuffix(s.RunsURL, "/")) {
-		return Site{}, nil, fileerr.New(name, at("runs_url"), "runs_url %q: want an http(s) URL ending in /, where the runs folder is published", s.RunsURL)
+	if s.RunsURL != "" {
+		if err := checkRunsURL(s.RunsURL); err != nil {
+			return Site{}, nil, fileerr.New(name, at("runs_url"), "runs_url %q: %v", s.RunsURL, err)
+		}
 	}
 	if s.Repository != "" && !strings.HasPrefix(s.Repository, "https://") && !strings.HasPrefix(s.Repository, "http://") {
 		return Site{}, nil, fileerr.New(name, at("repository"), "repository %q: want an http(s) URL", s.Repository)
@@ -212,6 +216,29 @@ func ParseSite(name string, data []byte) (site Site, at func(key ...string) int,
 		return Site{}, nil, fileerr.New(name, at("benchmark"), "benchmark %q is not a plain file name", s.Benchmark)
 	}
 	return site, at, nil
+}
+
+// checkRunsURL checks where the runs folder is published: every run's
+// files are linked there, so a reader who follows a link gets what the
+// hash beside it names only from a host that is the one it reads. The
+// address is https (a plain http link can be rewritten on its way), has no
+// user-info before the host (https://github.com@other.host/ leads to
+// other.host), no query or fragment, and ends in /.
+func checkRunsURL(s string) error {
+	u, err := url.Parse(s)
+	switch {
+	case err != nil || u.Scheme != "https" || u.Opaque != "":
+		return errors.New("want an https URL ending in /, where the runs folder is published")
+	case u.User != nil:
+		return fmt.Errorf("the address names a user before its host (%s@): a link to it leads to %s, whatever the text before the @ says; write the host alone", u.User.Username(), u.Host)
+	case u.Host == "" || strings.ContainsAny(u.Host, `\ `):
+		return errors.New("want an https URL with a host, ending in /")
+	case u.RawQuery != "" || u.Fragment != "" || strings.Contains(s, "?") || strings.Contains(s, "#"):
+		return errors.New("the address has a query or a fragment: the runs' paths are appended to it; write the folder's address, ending in /")
+	case !strings.HasSuffix(u.Path, "/"):
+		return errors.New("want an https URL ending in /, where the runs folder is published")
+	}
+	return nil
 }
 
 // pageFiles lists the Markdown pages, content/pages/*.md, sorted. A

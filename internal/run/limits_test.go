@@ -3,6 +3,7 @@ package run
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"io/fs"
@@ -160,4 +161,49 @@ func mustGzipReader(t *testing.T, data []byte) io.Reader {
 		t.Fatal(err)
 	}
 	return zr
+}
+
+// TestGzipMembers: a scored file of several gzip members (cat a.gz b.gz)
+// is read whole, and hashed whole; bytes after the last member that are no
+// member are named for what they are, not "ends early" or "invalid
+// header"; a member cut short still ends early.
+func TestGzipMembers(t *testing.T) {
+	rows := realRows(t)[:6]
+	plain, err := EncodeScored(rows, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.SplitAfter(plain, []byte("\n"))
+	member := func(b []byte) []byte {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(b)
+		zw.Close()
+		return buf.Bytes()
+	}
+	two := append(member(bytes.Join(lines[:4], nil)), member(bytes.Join(lines[4:], nil))...)
+	read := func(data []byte) (string, int, error) {
+		fsys := fstest.MapFS{"s.jsonl.gz": {Data: data}}
+		sum, _, n, err := EachRow(fsys, "s.jsonl.gz", "s.jsonl.gz", func(int, *Row) error { return nil })
+		return sum, n, err
+	}
+	sum, n, err := read(two)
+	if err != nil || n != len(rows) || sum != fmt.Sprintf("%x", sha256.Sum256(two)) {
+		t.Errorf("two members: %d rows of %d, sum %s, %v", n, len(rows), sum, err)
+	}
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"junk", append(slices.Clone(two), "junk\n"...), `s.jsonl.gz: the compressed data end, and 5 bytes that are not gzip ("junk\n"…) follow`},
+		{"zeros", append(slices.Clone(two), make([]byte, 40)...), "s.jsonl.gz: the compressed data end, and 40 zero bytes (padding"},
+		{"many zeros", append(slices.Clone(two), make([]byte, 3<<20)...), "s.jsonl.gz: the compressed data end, and more than 1 MiB of zero bytes"},
+		{"a bad header", append(slices.Clone(two), 0x1f, 0x8b, 0x09, 0, 0, 0, 0, 0, 0, 0xff), "s.jsonl.gz: after a whole gzip member, another whose header is not valid"},
+		{"cut short", two[:len(two)-10], "s.jsonl.gz:7: the compressed stream ends early"},
+	} {
+		if _, _, err := read(c.data); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %s…", c.name, err, c.want)
+		}
+	}
 }

@@ -198,6 +198,18 @@ func LoadManifest(fsys fs.FS, label, id string) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A scored file larger than any scored file may be is refused here,
+	// before anything else is said of the run (the warning that the
+	// runs' files outgrow GitHub Pages came first, for a sparse 4 GB
+	// file). Its size is the file system's, not the input's word.
+	spath := path.Join(id, m.Scored.Path)
+	if st, err := fs.Stat(fsys, spath); err == nil && st.Mode().IsRegular() && st.Size() > maxScoredBytes {
+		what := "the file is"
+		if strings.HasSuffix(spath, ".gz") {
+			what = "compressed, the file is already"
+		}
+		return nil, fileerr.New(path.Join(label, spath), 0, "%s %.2f GB, over the limit of %s for a scored file (decompressed): split the run, or leave out the transcripts", what, float64(st.Size())/1e9, input.Size(maxScoredBytes))
+	}
 	r := &Run{ID: id, Manifest: m, ManifestRaw: raw}
 	msum := sha256.Sum256(raw)
 	r.Files = append(r.Files, File{Path: mpath, SHA256: hex.EncodeToString(msum[:]), Size: int64(len(raw))})

@@ -12,6 +12,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/gzip"
 	"io"
 	"io/fs"
@@ -131,7 +132,11 @@ func eachRow(fsys fs.FS, file, name string, borrow bool, fn func(line int, r *Ro
 	counted := &countingReader{r: io.TeeReader(f, h)}
 	var r io.Reader = counted
 	if strings.HasSuffix(file, ".gz") {
-		zr, err := gzip.NewReader(counted)
+		// The gzip reader reads from a buffered reader of ours, which it
+		// does not wrap in its own, so that what follows a member is there
+		// to look at (gzipMembers).
+		src := bufio.NewReaderSize(counted, 1<<16)
+		zr, err := gzip.NewReader(src)
 		if err != nil {
 			if errors.Is(err, io.EOF) {
 				return "", 0, 0, fileerr.New(name, 0, "empty file: no rows (re-export the run, or remove the run folder)")
@@ -139,7 +144,8 @@ func eachRow(fsys fs.FS, file, name string, borrow bool, fn func(line int, r *Ro
 			return "", 0, 0, fileerr.New(name, 0, "not a gzip file (%v): compress it with gzip, or name it scored.jsonl (and scored.path in the manifest)", err)
 		}
 		defer zr.Close()
-		r = zr
+		zr.Multistream(false)
+		r = &gzipMembers{src: src, zr: zr}
 	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	line := 0
@@ -156,10 +162,7 @@ func eachRow(fsys fs.FS, file, name string, borrow bool, fn func(line int, r *Ro
 			return "", 0, 0, fileerr.New(name, line+1, "line longer than the limit of %s: shorten the transcript of this row", input.Size(input.MaxLineBytes))
 		}
 		if rerr != nil && rerr != io.EOF {
-			if errors.Is(rerr, io.ErrUnexpectedEOF) {
-				return "", 0, 0, fileerr.New(name, line+1, "the compressed stream ends early (a truncated .gz file): copy the whole file again")
-			}
-			return "", 0, 0, fileerr.New(name, line+1, "%v", rerr)
+			return "", 0, 0, gzipError(name, line+1, rerr)
 		}
 		if len(b) > 0 {
 			line++
@@ -202,6 +205,111 @@ func eachRow(fsys fs.FS, file, name string, borrow bool, fn func(line int, r *Ro
 }
 
 var errLongLine = errors.New("line too long")
+
+// gzipMembers reads the members of a gzip file one after another, as gzip
+// allows (cat a.gz b.gz), and tells bytes after a member that start no
+// other member from a member cut short: a whole stream followed by
+// padding or junk is a trailingError, never "the stream ends early" or
+// "invalid header".
+type gzipMembers struct {
+	src *bufio.Reader
+	zr  *gzip.Reader
+}
+
+func (g *gzipMembers) Read(p []byte) (int, error) {
+	for {
+		n, err := g.zr.Read(p)
+		if err != io.EOF || n > 0 {
+			if err == io.EOF {
+				err = nil // the member's end, seen at the next call
+			}
+			return n, err
+		}
+		head, _ := g.src.Peek(2)
+		switch {
+		case len(head) == 0:
+			return 0, io.EOF
+		case len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b:
+			if err := g.zr.Reset(g.src); err != nil {
+				return 0, &memberError{err}
+			}
+			g.zr.Multistream(false)
+		default:
+			return 0, trailing(g.src)
+		}
+	}
+}
+
+// memberError is a later member of a gzip file whose header is invalid.
+type memberError struct{ err error }
+
+func (e *memberError) Error() string { return e.err.Error() }
+
+// trailingError describes bytes after the end of a gzip file's data that
+// are not gzip: how many (up to a limit), and whether all are zero.
+type trailingError struct {
+	n     int64
+	more  bool // more than n
+	zeros bool
+	head  []byte
+}
+
+func (e *trailingError) Error() string {
+	count := fmt.Sprintf("%d", e.n)
+	if e.more {
+		count = "more than " + input.Size(trailingLimit) + " of"
+	}
+	if e.zeros {
+		return count + " zero bytes (padding added to the file after it was compressed)"
+	}
+	return fmt.Sprintf("%s bytes that are not gzip (%q…)", count, e.head)
+}
+
+// trailingLimit is how much of what follows the last member is read to
+// describe it.
+const trailingLimit = 1 << 20
+
+// trailing reads (up to trailingLimit of) what follows the last member.
+func trailing(src *bufio.Reader) error {
+	e := &trailingError{zeros: true}
+	buf := make([]byte, 32<<10)
+	for e.n < trailingLimit {
+		n, err := src.Read(buf)
+		if len(e.head) < 16 {
+			e.head = append(e.head, buf[:min(n, 16-len(e.head))]...)
+		}
+		for _, c := range buf[:n] {
+			e.zeros = e.zeros && c == 0
+		}
+		e.n += int64(n)
+		if err != nil {
+			return e
+		}
+	}
+	_, err := src.Peek(1)
+	e.more = err == nil
+	return e
+}
+
+// gzipError says what is wrong with a gzip file that failed at line.
+func gzipError(name string, line int, err error) error {
+	var te *trailingError
+	var me *memberError
+	var ce flate.CorruptInputError
+	switch {
+	case errors.As(err, &te):
+		return fileerr.New(name, 0, "the compressed data end, and %v follow: a whole gzip file ends with its data; copy it again, or compress the rows again", te)
+	case errors.As(err, &me):
+		return fileerr.New(name, 0, "after a whole gzip member, another whose header is not valid (%v): the file was damaged or joined with other data; copy it again, or compress the rows again", me.err)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fileerr.New(name, line, "the compressed stream ends early (a truncated .gz file): copy the whole file again")
+	case errors.As(err, &ce):
+		return fileerr.New(name, line, "the compressed data are damaged (at byte %d of a gzip member's compressed data): copy the whole file again", int64(ce))
+	case errors.Is(err, gzip.ErrChecksum):
+		return fileerr.New(name, line, "the decompressed data do not match the checksum of the gzip file: it is damaged; copy it again")
+	}
+	return fileerr.New(name, line, "%v", err)
+}
 
 // The limits EachRow checks, variables so that tests can reach them
 // without a gigabyte of input.

@@ -267,7 +267,7 @@ func fileDownload(runsURL, p string) string {
 // the runs' own files, and the JSON Schemas of the data files.
 func dataFiles(cfg Config, in *loaded, sc *scored, site *siteInfo, out sink) ([]File, error) {
 	lb := sitedata.Leaderboard{
-		Title: site.Title, ViewsVersion: sitedata.ViewsVersion, Release: sitedata.Release{Label: site.Release.Label, Date: site.Release.Date},
+		Title: site.Title, Benchmark: in.content.Site.Benchmark, ViewsVersion: sitedata.ViewsVersion, Release: sitedata.Release{Label: site.Release.Label, Date: site.Release.Date},
 		Generator: site.Version, Synthetic: site.Synthetic,
 	}
 	for _, d := range boardPairs(sc) {

@@ -270,6 +270,7 @@ type Claim struct {
 // has its ranks; the robustness panel's numbers are in the runs' files.
 type Leaderboard struct {
 	Title        string  `json:"title" jsonschema_description:"the site's title"`
+	Benchmark    string  `json:"benchmark,omitempty" jsonschema_description:"the benchmark's id in the registry (content/site.yaml's benchmark): a later release checks that its previous release is of the same benchmark"`
 	ViewsVersion int     `json:"views_version,omitempty" jsonschema_description:"the version of the definition of the views: scores of releases with other versions are not comparable"`
 	Release      Release `json:"release" jsonschema_description:"the release"`
 	Generator    string  `json:"generator" jsonschema_description:"the generator's version"`
