@@ -3,9 +3,9 @@ Command import turns the output of an evaluation harness into a frozen run
 folder: runs/<id>/manifest.yaml and runs/<id>/scored.jsonl.gz, with the
 scored file's SHA-256 and row count filled in, ready for cmd/build.
 
-	go run ./cmd/import lm-eval --from OUTPUT_PATH[/MODEL_DIR] [--task TASK] --id RUN-ID [-runs DIR] [-force]
-	go run ./cmd/import lm-eval --samples FILE --results FILE --id RUN-ID [-runs DIR] [-force]
-	go run ./cmd/import inspect LOG.eval|LOG.json --id RUN-ID [-intervention NAME] [--task-name-ok] [-runs DIR] [-force]
+	go run ./cmd/import lm-eval --from OUTPUT_PATH[/MODEL_DIR] [--task TASK] --id RUN-ID [--model ORG/NAME] [-runs DIR] [-force]
+	go run ./cmd/import lm-eval --samples FILE --results FILE --id RUN-ID [--model ORG/NAME] [-runs DIR] [-force]
+	go run ./cmd/import inspect LOG.eval|LOG.json --id RUN-ID [-intervention NAME] [--task-name-ok] [--model PROVIDER/NAME] [-runs DIR] [-force]
 
 It never replaces an existing run folder unless -force is given, and writes
 nothing when the input has an error; errors name the file and line
@@ -20,6 +20,21 @@ cause); the site shows it without a rank, with the same reason. Input is streame
 zip bomb stops with an error in bounded time and memory. The manifest can
 be edited afterwards (display name, open_weights, url): the scored file's
 hash does not cover it.
+
+What an import leaves out (samples that ended in an error, stopped at a
+limit or were never run, samples without log-probabilities in a logprob
+run, rows whose P(yes) or P(no) is exactly zero) is never invented: the
+manifest's incomplete field counts it by reason and names the first few,
+within its limit of 1,000 characters, and runs/<id>/left_out.jsonl
+(run.LeftOutFile) lists every one with its error; the site's rule on
+missing prompts decides whether the run ranks.
+
+A model needs its name: one lm-eval made up (eight random letters and
+digits, when model_args has no pretrained=, model=, …) or a local path (a
+folder the model was loaded from) is refused, and --model gives the real
+one. No local path reaches the manifest: a task revision's origin that is
+a folder is not recorded, and paths in model arguments are cut to their
+last element.
 
 # lm-evaluation-harness
 
@@ -80,12 +95,16 @@ matched to yes/Yes/no/No after dropping leading white space, Ġ, ▁ and
 opening quotes (exact and case-sensitive otherwise; matching tokens
 summed); −∞ and the −9999 placeholder are probability zero; a form missing
 from the list gets the least likely listed probability as an upper bound
-(marked "bounded" in the row). Otherwise it is a decision run: every
-epoch's answer is one decision, kept as written and read at build time by
-run.AnswerRule. Samples that ended in an error, samples without
-top_logprobs in a logprob run and samples with P(yes) or P(no) exactly zero
-are left out and listed in incomplete; refusals and empty answers are
-counted in the notes. -intervention names the prompt intervention the task
-applied, which the log does not record (default "default").
+(marked "bounded" in the row; P(yes)+P(no) is checked on the listed forms
+only). Otherwise it is a decision run: every epoch's answer is one
+decision, kept as written and read at build time by run.AnswerRule. A log
+that asked for log-probabilities (--logprobs, --top-logprobs) and holds
+none (inspect_ai's OpenAI provider drops them, with only a warning, when
+the model reasons) is imported as a decision run, with a warning, only
+when most of its answers are yes or no; otherwise it is refused, saying
+what to run instead. Refusals, empty answers and samples that succeeded
+when retried (--retry-on-error) are counted in the notes. -intervention
+names the prompt intervention the task applied, which the log does not
+record (default "default").
 */
 package main

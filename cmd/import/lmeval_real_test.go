@@ -51,7 +51,14 @@ dataset_kwargs:
 	}
 	runs := t.TempDir()
 	var msg strings.Builder
-	if err := run([]string{"lm-eval", "--from", out, "--id", "lm-mock", "-runs", runs}, &msg, &msg); err != nil {
+	// The mock has no pretrained= argument: lm-eval made its name up, and
+	// the import asks for the real one.
+	err = run([]string{"lm-eval", "--from", out, "--id", "lm-mock", "-runs", runs}, &msg, &msg)
+	if err == nil || !strings.Contains(err.Error(), "is a name lm-eval made up") {
+		t.Errorf("import without --model: error %v", err)
+	}
+	msg.Reset()
+	if err := run([]string{"lm-eval", "--from", out, "--id", "lm-mock", "--model", "example-org/discrim-mock", "-runs", runs}, &msg, &msg); err != nil {
 		t.Fatalf("%v\n%s", err, msg.String())
 	}
 	t.Log(msg.String())
@@ -60,7 +67,7 @@ dataset_kwargs:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 290 || r.Manifest.Harness.Version != "0.4.13" || r.Manifest.PromptForm == nil || r.Manifest.PromptForm.Break != "line break" {
+	if len(rows) != 290 || r.Manifest.Harness.Version != "0.4.13" || r.Manifest.Model.ID != "example-org/discrim-mock" || r.Manifest.PromptForm == nil || r.Manifest.PromptForm.Break != "line break" {
 		t.Fatalf("%d rows, harness %+v, prompt form %+v", len(rows), r.Manifest.Harness, r.Manifest.PromptForm)
 	}
 	for i, row := range rows {

@@ -53,14 +53,14 @@ var formats = []format{
 	{
 		name: "lm-eval",
 		synopses: []string{
-			"--samples samples_<task>_<date>.jsonl --results results_<date>.json --id RUN-ID [-runs DIR] [-force]",
-			"--from OUTPUT_PATH[/MODEL_DIR] [--task discrim_eval_explicit|discrim_eval_implicit] --id RUN-ID [-runs DIR] [-force]",
+			"--samples samples_<task>_<date>.jsonl --results results_<date>.json --id RUN-ID [--model ORG/NAME] [-runs DIR] [-force]",
+			"--from OUTPUT_PATH[/MODEL_DIR] [--task discrim_eval_explicit|discrim_eval_implicit] --id RUN-ID [--model ORG/NAME] [-runs DIR] [-force]",
 		},
 		flags: lmevalFlags,
 	},
 	{
 		name:     "inspect",
-		synopses: []string{"LOG.eval|LOG.json --id RUN-ID [-intervention NAME] [--task-name-ok] [-runs DIR] [-force]"},
+		synopses: []string{"LOG.eval|LOG.json --id RUN-ID [-intervention NAME] [--task-name-ok] [--model PROVIDER/NAME] [-runs DIR] [-force]"},
 		flags:    inspectFlags,
 	},
 }
@@ -110,6 +110,7 @@ func lmevalFlags(fs *flag.FlagSet, stdout io.Writer) loader {
 	results := fs.String("results", "", "results_<date>.json of the same run")
 	from := fs.String("from", "", "what lm_eval's --output_path named (a folder, or NAME.json), or the model's folder inside it: the latest run there is imported")
 	task := fs.String("task", "", "with --from, when the latest run has both: discrim_eval_explicit or discrim_eval_implicit")
+	model := fs.String("model", "", "the model's name, when the results file has none (lm-eval makes one up without pretrained=) or a local path")
 	return func(rest []string) (*importer.Result, error) {
 		if len(rest) > 0 {
 			return nil, fmt.Errorf("unexpected argument %q", rest[0])
@@ -128,18 +129,19 @@ func lmevalFlags(fs *flag.FlagSet, stdout io.Writer) loader {
 		if *samples == "" || *results == "" {
 			return nil, errors.New("lm-eval needs --from, or --samples and --results")
 		}
-		return lmeval.Import(*samples, *results)
+		return lmeval.ImportWith(*samples, *results, lmeval.Options{Model: *model})
 	}
 }
 
 func inspectFlags(fs *flag.FlagSet, _ io.Writer) loader {
 	intervention := fs.String("intervention", "default", "intervention the task applied, if any (the log does not say)")
 	anyTask := fs.Bool("task-name-ok", false, "import a log whose task name is not discrim_eval (a Discrim-Eval task under another name)")
+	model := fs.String("model", "", "the model's name, when the log's eval.model is a local path")
 	return func(rest []string) (*importer.Result, error) {
 		if len(rest) != 1 {
 			return nil, errors.New("inspect needs exactly one log file (.eval or .json)")
 		}
-		return inspect.ImportWith(rest[0], inspect.Options{Intervention: *intervention, AnyTask: *anyTask})
+		return inspect.ImportWith(rest[0], inspect.Options{Intervention: *intervention, AnyTask: *anyTask, Model: *model})
 	}
 }
 
@@ -208,11 +210,17 @@ func run(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stderr, "import: warning: %sthe build shows this run without a rank: %s\n", at, why)
 	}
-	if err := rundir.WriteDir(dir, res.Manifest, res.Rows, true, c.force); err != nil {
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "import: warning: %s\n", w)
+	}
+	if err := rundir.WriteDirLeftOut(dir, res.Manifest, res.Rows, res.LeftOut, true, c.force); err != nil {
 		return err
 	}
 	m := res.Manifest
 	fmt.Fprintf(stdout, "wrote %s: %d rows, %s, %s, %s scoring\n", dir, m.Scored.Rows, m.Model.ID, m.Variant, m.Scoring)
+	if len(res.LeftOut) > 0 {
+		fmt.Fprintf(stdout, "left out: %d, listed in %s\n", len(res.LeftOut), filepath.Join(dir, rundir.LeftOutFile))
+	}
 	if m.Incomplete != "" {
 		fmt.Fprintf(stdout, "incomplete: %s\n", m.Incomplete)
 	}
@@ -234,6 +242,13 @@ func buildCheck(id string, res *importer.Result) (why string, line int, err erro
 		return "", 0, err
 	}
 	fsys := fstest.MapFS{id + "/manifest.yaml": {Data: man}, id + "/" + res.Manifest.Scored.Path: {Data: scored}}
+	if len(res.LeftOut) > 0 {
+		left, err := rundir.EncodeLeftOut(res.LeftOut)
+		if err != nil {
+			return "", 0, err
+		}
+		fsys[id+"/"+rundir.LeftOutFile] = &fstest.MapFile{Data: left}
+	}
 	r, err := rundir.Load(fsys, "runs", id)
 	if err != nil {
 		return "", 0, fmt.Errorf("the run as written does not load: %w", err)

@@ -6,9 +6,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/fileerr"
+	"github.com/discrimeval/leaderboard/internal/input"
 	"github.com/discrimeval/leaderboard/internal/run"
 )
 
@@ -62,9 +64,12 @@ func TestFinish(t *testing.T) {
 		t.Fatalf("%d rows kept, want %d", len(res.Rows), design.NumCells+2)
 	}
 	want := "run with limit 3; " +
-		"1 samples have P(yes) or P(no) exactly zero (no logit) and were left out: row 137 (P(yes) is zero" // the loader's message follows
+		"1 samples have P(yes) or P(no) exactly zero (no logit) and were left out (left_out.jsonl lists them: row 137 (P(yes) is zero" // the loader's message follows
 	if !strings.HasPrefix(m.Incomplete, want) {
 		t.Errorf("incomplete %q\nwant it to begin %q", m.Incomplete, want)
+	}
+	if l := res.LeftOut; len(l) != 1 || l[0].ID != "row 137" || l[0].Reason != run.LeftZero || l[0].DecisionQuestionID == nil || !strings.HasPrefix(l[0].Detail, "P(yes) is zero") {
+		t.Errorf("left out %+v", l)
 	}
 	tail := "; 137 of the dataset's 9450 rows; 1 of the 2 questions present lack some of their 135 demographic cells; 1 samples have fewer than 2 epochs"
 	if !strings.HasSuffix(m.Incomplete, tail) {
@@ -97,5 +102,40 @@ func TestFinishErrors(t *testing.T) {
 	_, err = Finish(finishManifest(), finishRows()[design.NumCells+1:design.NumCells+2], rowPos, Incomplete{Unit: "samples"})
 	if err == nil || !strings.Contains(err.Error(), "no row can be scored: row 1 (P(yes) is zero") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// However many samples are left out, and however long their ids and
+// errors, the incomplete field stays within the loader's limit and keeps
+// every count; the list is whole.
+func TestFinishNoteFits(t *testing.T) {
+	var left []run.LeftOut
+	for i, reason := range []string{run.LeftError, run.LeftLimit, run.LeftNotRun, run.LeftNoLogprobs} {
+		for j := range 40 {
+			id := strings.Repeat(string(rune('a'+i)), 150) + strconv.Itoa(j)
+			left = append(left, run.LeftOut{ID: id, Epoch: 1, Reason: reason, Detail: strings.Repeat("error text ", 30)})
+		}
+	}
+	m := finishManifest()
+	res, err := Finish(m, finishRows(), rowPos, Incomplete{
+		Before: []string{"the eval's status is \"cancelled\"", "run with limit 9000"}, Left: left,
+		Unit: "samples", Name: "sample", Want: design.NumPrompts, Count: "%d of the dataset's %d rows",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := utf8.RuneCountInString(m.Incomplete); n > input.MaxDescriptionRunes {
+		t.Errorf("incomplete is %d characters: %s", n, m.Incomplete)
+	}
+	for _, want := range []string{"40 samples ended in an error", "40 samples hit a limit", "40 samples were never run", "40 samples have no log-probabilities", "1 samples have P(yes) or P(no) exactly zero", "137 of the dataset's 9450 rows"} {
+		if !strings.Contains(m.Incomplete, want) {
+			t.Errorf("incomplete lacks %q: %s", want, m.Incomplete)
+		}
+	}
+	if len(res.LeftOut) != 161 {
+		t.Errorf("%d left out", len(res.LeftOut))
+	}
+	if _, err := run.EncodeLeftOut(res.LeftOut); err != nil {
+		t.Error(err)
 	}
 }

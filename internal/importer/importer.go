@@ -17,10 +17,15 @@ import (
 	"github.com/discrimeval/leaderboard/internal/run"
 )
 
-// Result is an imported run, ready for run.WriteDir.
+// Result is an imported run, ready for run.WriteDirLeftOut: its manifest,
+// rows, and the samples the importer left out (run.LeftOutFile).
 type Result struct {
 	Manifest *run.Manifest
 	Rows     []run.Row
+	LeftOut  []run.LeftOut
+	// Warnings are for whoever imports: what the run is that they may not
+	// have meant (cmd/import prints each on stderr).
+	Warnings []string
 }
 
 // UTCDate formats a time as the manifest's run_date. UTC, so that the date

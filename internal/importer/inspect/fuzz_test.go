@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/fileerr"
 	"github.com/discrimeval/leaderboard/internal/importer"
 )
@@ -36,7 +35,7 @@ func FuzzInspectSample(f *testing.F) {
 			}
 			return
 		}
-		bld := &builder{path: "log.eval", byID: map[string]*gathered{}, byCell: map[design.Prompt]*gathered{}}
+		bld := newBuilder("log.eval")
 		if err := bld.add(importer.Position{Path: where, Line: 1, Label: s.label()}, &s); err != nil {
 			if p, _, ok := fileerr.Position(err); !ok || p != where {
 				t.Errorf("error without the member: %v", err)
@@ -44,7 +43,7 @@ func FuzzInspectSample(f *testing.F) {
 			return
 		}
 		h := hdr
-		if _, err := bld.finish(&h, "0", "default"); err != nil {
+		if _, err := bld.finish(&h, "0", Options{Intervention: "default"}); err != nil {
 			if _, _, ok := fileerr.Position(err); !ok {
 				t.Errorf("error without a file: %v", err)
 			}

@@ -36,6 +36,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,6 +63,9 @@ type Options struct {
 	// AnyTask accepts a log whose task name is not a Discrim-Eval task's
 	// (a task of another name that writes the same metadata).
 	AnyTask bool
+	// Model, when set, is the model's id instead of eval.model's (which
+	// must be one, not a local path, when Model is not set).
+	Model string
 }
 
 // TaskIsDiscrimEval reports whether an Inspect task name is a Discrim-Eval
@@ -76,8 +80,7 @@ func TaskIsDiscrimEval(task string) bool {
 
 // ImportWith is Import with Options.
 func ImportWith(logPath string, o Options) (*importer.Result, error) {
-	intervention := o.Intervention
-	b := &builder{path: logPath, byID: map[string]*gathered{}, byCell: map[design.Prompt]*gathered{}}
+	b := newBuilder(logPath)
 	var hdr header
 	var sum string
 	var err error
@@ -99,7 +102,7 @@ func ImportWith(logPath string, o Options) (*importer.Result, error) {
 		}
 		return nil, fileerr.New(where, 0, "task %q is not a Discrim-Eval task (discrim_eval, as cmd/import/discrim_eval.py names it): if it is one under another name, import it with --task-name-ok", hdr.Eval.Task)
 	}
-	return b.finish(&hdr, sum, intervention)
+	return b.finish(&hdr, sum, o)
 }
 
 // header is the part of the log without samples.
@@ -112,14 +115,16 @@ type header struct {
 		Task        string          `json:"task"`
 		TaskVersion json.RawMessage `json:"task_version"`
 		Dataset     struct {
-			Name     string `json:"name"`
-			Location string `json:"location"`
+			Name      string            `json:"name"`
+			Location  string            `json:"location"`
+			SampleIDs []json.RawMessage `json:"sample_ids"`
 		} `json:"dataset"`
 		Model               string          `json:"model"`
 		ModelArgs           map[string]any  `json:"model_args"`
 		ModelGenerateConfig json.RawMessage `json:"model_generate_config"`
 		Config              struct {
-			Limit json.RawMessage `json:"limit"`
+			Limit  json.RawMessage `json:"limit"`
+			Epochs *int            `json:"epochs"`
 		} `json:"config"`
 		Revision *struct {
 			Type   string `json:"type"`
@@ -129,6 +134,11 @@ type header struct {
 		} `json:"revision"`
 		Packages map[string]string `json:"packages"`
 	} `json:"eval"`
+	// Plan.Config is the generate config where logs before
+	// eval.model_generate_config kept it.
+	Plan struct {
+		Config json.RawMessage `json:"config"`
+	} `json:"plan"`
 	Stats struct {
 		ModelUsage map[string]usage `json:"model_usage"`
 	} `json:"stats"`
@@ -160,6 +170,11 @@ type sample struct {
 	Error *struct {
 		Message string `json:"message"`
 	} `json:"error"`
+	// ErrorRetries are the errors of earlier tries (--retry-on-error).
+	ErrorRetries []json.RawMessage `json:"error_retries"`
+	// Limit is set when the sample stopped at a limit (tokens, time,
+	// messages…) before it finished: {type, limit, reason} (limitText).
+	Limit       json.RawMessage   `json:"limit"`
 	Attachments map[string]string `json:"attachments"`
 }
 
@@ -202,22 +217,47 @@ type builder struct {
 	byCell  map[design.Prompt]*gathered
 	order   []*gathered
 	variant run.Variant
-	errored []string
+	errored []string      // labels with the error, for a log of nothing else
+	left    []run.LeftOut // samples left out as read: errors, limits
+	seen    map[sampleKey]bool
 	counts  counts
 	form    *run.PromptForm // of the first sample read
 }
 
+func newBuilder(path string) *builder {
+	return &builder{path: path, byID: map[string]*gathered{}, byCell: map[design.Prompt]*gathered{}, seen: map[sampleKey]bool{}}
+}
+
+// sampleKey is a sample id and epoch.
+type sampleKey struct {
+	id    string
+	epoch int
+}
+
 // counts are what the notes report.
 type counts struct {
-	samples, fromChoices, refusals, empty, zeroForms, boundedForms int
+	samples, fromChoices, refusals, empty, zeroForms, boundedForms, retried int
 }
 
 func (b *builder) add(pos importer.Position, s *sample) error {
 	b.counts.samples++
 	id := s.id()
-	if s.Error != nil {
-		msg, _, _ := strings.Cut(s.Error.Message, "\n")
-		b.errored = append(b.errored, pos.Label+" ("+importer.Shorten(msg, 80)+")")
+	b.seen[sampleKey{id, s.Epoch}] = true
+	if len(s.ErrorRetries) > 0 && s.Error == nil {
+		b.counts.retried++
+	}
+	limit, limited := s.limitText()
+	if s.Error != nil || limited {
+		var row *run.Row
+		if r, err := s.row(); err == nil {
+			row = &r
+		}
+		if s.Error != nil {
+			b.errored = append(b.errored, pos.Label+" ("+importer.Shorten(importer.Detail(s.Error.Message), 80)+")")
+			b.left = append(b.left, importer.LeftOutOf(pos, row, run.LeftError, s.Error.Message))
+			return nil
+		}
+		b.left = append(b.left, importer.LeftOutOf(pos, row, run.LeftLimit, limit))
 		return nil
 	}
 	if s.Epoch < 1 {
@@ -288,16 +328,45 @@ func (b *builder) add(pos importer.Position, s *sample) error {
 	return nil
 }
 
-func (b *builder) finish(hdr *header, sum, intervention string) (*importer.Result, error) {
+func (b *builder) finish(hdr *header, sum string, o Options) (*importer.Result, error) {
 	if len(b.order) == 0 {
 		if len(b.errored) > 0 {
 			return nil, fileerr.New(b.path, 0, "every sample ended in an error: %s", importer.List(b.errored, 5))
+		}
+		if len(b.left) > 0 {
+			return nil, fileerr.New(b.path, 0, "every sample stopped at a limit before it answered: %s (%s)", b.left[0].ID, b.left[0].Detail)
 		}
 		return nil, fileerr.New(b.path, 0, "the log holds no samples")
 	}
 	logprob := false
 	for _, g := range b.order {
 		logprob = logprob || g.hasTop
+	}
+	// A log that asked for log-probabilities and got none: a provider
+	// that drops them (inspect_ai's OpenAI provider does, with only a
+	// warning, when the model reasons). It is a decision run only when
+	// its answers are decisions.
+	var warnings []string
+	asked := askedLogprobs(hdr)
+	if !logprob && asked != "" {
+		answers, parsed := 0, 0
+		for _, g := range b.order {
+			for _, a := range g.epochs {
+				answers++
+				if _, ok := run.DefaultChoices.ParseAnswer(a); ok {
+					parsed++
+				}
+			}
+		}
+		if 2*parsed <= answers {
+			return nil, fileerr.New(b.path, 0, "the eval asked for log-probabilities (%s) and no sample has any: the provider returned none "+
+				"(inspect_ai's OpenAI provider drops them, with only a warning, when the model reasons: the o-series, gpt-5), and the answers are no decisions either "+
+				"(%d of %d are yes or no, %d empty). For log-probabilities, run a model that does not reason (or turn reasoning off: --reasoning-effort none where the model allows it); "+
+				"for a decision run, drop --logprobs and --top-logprobs, give the reasoning room (--max-tokens 4096) and sample several answers: "+
+				"inspect eval cmd/import/discrim_eval.py --model %s --epochs 5 --max-tokens 4096", asked, parsed, answers, b.counts.empty, hdr.Eval.Model)
+		}
+		w := fmt.Sprintf("the eval asked for log-probabilities (%s) and no sample has any (the provider returned none): imported as a decision run, as %d of its %d answers are yes or no", asked, parsed, answers)
+		warnings = append(warnings, w)
 	}
 	sort.Slice(b.order, func(i, j int) bool {
 		x, y := b.order[i].cell, b.order[j].cell
@@ -308,14 +377,14 @@ func (b *builder) finish(hdr *header, sum, intervention string) (*importer.Resul
 	})
 	var rows []run.Row
 	var kept []*gathered
-	var noTop []string
+	left := slices.Clone(b.left)
 	maxEpochs, short := 0, 0
 	for _, g := range b.order {
 		maxEpochs = max(maxEpochs, len(g.epochs))
 	}
 	for _, g := range b.order {
 		if logprob && !g.hasTop {
-			noTop = append(noTop, g.pos.Label)
+			left = append(left, importer.LeftOutOf(g.pos, &g.row, run.LeftNoLogprobs, "no top_logprobs on the first output token"))
 			continue
 		}
 		if !logprob {
@@ -337,23 +406,18 @@ func (b *builder) finish(hdr *header, sum, intervention string) (*importer.Resul
 	if len(rows) == 0 {
 		return nil, fileerr.New(b.path, 0, "no sample has top_logprobs on its first output token")
 	}
-	m, err := manifest(b.path, sum, intervention, hdr, b.variant, logprob, maxEpochs, b.counts)
+	left = append(left, b.notRun(hdr)...)
+	m, err := manifest(b.path, sum, o, hdr, b.variant, logprob, maxEpochs, b.counts)
 	if err != nil {
 		return nil, err
 	}
 	m.PromptForm = b.form
-	in := importer.Incomplete{Unit: "samples", Want: design.NumPrompts, Count: "%d of the dataset's %d rows"}
+	in := importer.Incomplete{Unit: "samples", Name: "sample", Want: design.NumPrompts, Count: "%d of the dataset's %d rows", Left: left}
 	if hdr.Status != "success" {
 		in.Before = append(in.Before, "the eval's status is "+strconv.Quote(hdr.Status))
 	}
 	if l := string(hdr.Eval.Config.Limit); l != "" && l != "null" {
 		in.Before = append(in.Before, "run with limit "+l)
-	}
-	if len(b.errored) > 0 {
-		in.Before = append(in.Before, fmt.Sprintf("%d samples ended in an error and were left out: %s", len(b.errored), importer.List(b.errored, 10)))
-	}
-	if len(noTop) > 0 {
-		in.Before = append(in.Before, fmt.Sprintf("%d samples have no top_logprobs and were left out: %s", len(noTop), importer.List(noTop, 10)))
 	}
 	if short > 0 {
 		in.After = append(in.After, fmt.Sprintf("%d samples have fewer than %d epochs", short, maxEpochs))
@@ -362,11 +426,67 @@ func (b *builder) finish(hdr *header, sum, intervention string) (*importer.Resul
 	if err != nil {
 		return nil, err
 	}
+	if len(warnings) > 0 {
+		m.Notes += importer.Bullets(warnings...)
+	}
+	res.Warnings = warnings
 	if logprob {
-		m.Notes += boundNote(m, res.Rows)
+		note, matters := boundNote(m, res.Rows)
+		m.Notes += note
+		if matters > 0 {
+			res.Warnings = append(res.Warnings, strings.TrimPrefix(strings.TrimSpace(note), "- "))
+		}
 	}
 	m.Notes += usageTable(hdr)
 	return res, nil
+}
+
+// askedLogprobs says how the eval asked for log-probabilities ("logprobs
+// true, top_logprobs 20"), from its generate config (eval's
+// model_generate_config, or plan.config in older logs); "" when it did
+// not.
+func askedLogprobs(hdr *header) string {
+	var cfg struct {
+		Logprobs    *bool `json:"logprobs"`
+		TopLogprobs *int  `json:"top_logprobs"`
+	}
+	var parts []string
+	for _, raw := range []json.RawMessage{hdr.Eval.ModelGenerateConfig, hdr.Plan.Config} {
+		cfg.Logprobs, cfg.TopLogprobs = nil, nil
+		if json.Unmarshal(raw, &cfg) != nil {
+			continue
+		}
+		if cfg.Logprobs != nil && *cfg.Logprobs {
+			parts = append(parts, "logprobs true")
+		}
+		if cfg.TopLogprobs != nil && *cfg.TopLogprobs > 0 {
+			parts = append(parts, fmt.Sprintf("top_logprobs %d", *cfg.TopLogprobs))
+		}
+		if len(parts) > 0 {
+			break
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// notRun lists the samples the eval was to run (eval.dataset.sample_ids,
+// each for eval.config.epochs) that the log does not hold: those a
+// cancelled or interrupted eval never ran.
+func (b *builder) notRun(hdr *header) []run.LeftOut {
+	epochs := 1
+	if e := hdr.Eval.Config.Epochs; e != nil && *e > 0 {
+		epochs = *e
+	}
+	var out []run.LeftOut
+	for _, raw := range hdr.Eval.Dataset.SampleIDs {
+		id := (&sample{ID: raw}).id()
+		for e := 1; e <= epochs; e++ {
+			if !b.seen[sampleKey{id, e}] {
+				out = append(out, run.LeftOut{ID: id, Epoch: e, Reason: run.LeftNotRun})
+			}
+		}
+	}
+	return out
 }
 
 // usageTable lists the log's token usage per model.
@@ -384,9 +504,10 @@ func usageTable(hdr *header) string {
 }
 
 // boundNote says how many rows have forms taken at their top-k bound, and
-// in how many the bound moves the logit by more than run.BoundTolerance.
-func boundNote(m *run.Manifest, rows []run.Row) string {
-	var n, matters int
+// in how many (matters) the bound moves the logit by more than
+// run.BoundTolerance.
+func boundNote(m *run.Manifest, rows []run.Row) (note string, matters int) {
+	var n int
 	for i := range rows {
 		if len(rows[i].Bounded) == 0 {
 			continue
@@ -397,9 +518,35 @@ func boundNote(m *run.Manifest, rows []run.Row) string {
 		}
 	}
 	if n == 0 {
-		return ""
+		return "", 0
 	}
-	return fmt.Sprintf("- %d rows have answer forms missing from top_logprobs, taken at the least likely listed probability (an upper bound); in %d of them the bound moves the logit by more than %g (rerun with a larger top_logprobs to remove it)\n", n, matters, run.BoundTolerance)
+	return fmt.Sprintf("- %d rows have answer forms missing from top_logprobs, taken at the least likely listed probability (an upper bound; their answer mass counts the listed forms only); in %d of them the bound moves the logit by more than %g (rerun with a larger --top-logprobs to remove it)\n", n, matters, run.BoundTolerance), matters
+}
+
+// limitText says which limit stopped the sample ("token limit 16: …"),
+// and whether one did: the log's {type, limit, reason}, or a string.
+func (s *sample) limitText() (string, bool) {
+	raw := bytes.TrimSpace(s.Limit)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", false
+	}
+	var l struct {
+		Type   string          `json:"type"`
+		Limit  json.RawMessage `json:"limit"`
+		Reason string          `json:"reason"`
+	}
+	if json.Unmarshal(raw, &l) != nil {
+		var str string
+		if json.Unmarshal(raw, &str) == nil {
+			return str + " limit", true
+		}
+		return "limit " + importer.Shorten(string(raw), 60), true
+	}
+	why := strings.TrimSpace(l.Type + " limit " + string(l.Limit))
+	if l.Reason != "" {
+		why += ": " + l.Reason
+	}
+	return why, true
 }
 
 // rowFields are the metadata keys a row is read from.
@@ -632,14 +779,21 @@ func AnswerForm(token string) string {
 	return ""
 }
 
-func manifest(logPath, sum, intervention string, hdr *header, variant run.Variant, logprob bool, epochs int, n counts) (*run.Manifest, error) {
+func manifest(logPath, sum string, o Options, hdr *header, variant run.Variant, logprob bool, epochs int, n counts) (*run.Manifest, error) {
 	e := &hdr.Eval
 	if e.Model == "" {
 		return nil, fileerr.New(logPath, 0, "eval.model is empty")
 	}
-	provider, name, _ := strings.Cut(e.Model, "/")
+	model := e.Model
+	if o.Model != "" {
+		model = o.Model
+	}
+	provider, name, _ := strings.Cut(model, "/")
 	if name == "" {
-		provider, name = "unknown", e.Model
+		provider, name = "unknown", model
+	}
+	if o.Model == "" && (importer.LocalPath(name) || importer.LocalPath(model)) {
+		return nil, fileerr.New(logPath, 0, "eval.model %q names a local path, not a model: give the model's name with --model PROVIDER/NAME", model)
 	}
 	created, err := time.Parse(time.RFC3339, e.Created)
 	if err != nil {
@@ -662,7 +816,16 @@ func manifest(logPath, sum, intervention string, hdr *header, variant run.Varian
 		if r.Dirty != nil && *r.Dirty {
 			dirty = ", with uncommitted changes (dirty)"
 		}
-		revNote = "task code: " + r.Type + " " + importer.Code(r.Origin) + " at " + importer.Code(r.Commit) + dirty
+		origin := importer.Code(r.Origin)
+		switch {
+		case r.Origin == "":
+			origin = "(no origin)"
+		case importer.LocalPath(r.Origin):
+			// A checkout cloned from a folder: its path is no place anyone
+			// else can find the code.
+			origin = "(a local folder, not recorded)"
+		}
+		revNote = "task code: " + r.Type + " " + origin + " at " + importer.Code(r.Commit) + dirty
 	}
 	method := "decision run: each epoch's answer is one decision. " + run.AnswerRule
 	if logprob {
@@ -681,21 +844,23 @@ func manifest(logPath, sum, intervention string, hdr *header, variant run.Varian
 		method,
 		importer.If(n.fromChoices > 0, fmt.Sprintf("%d answers read from the first choice's message (the log has no output.completion: inspect_ai before 0.3.123)", n.fromChoices)),
 		importer.If(n.refusals > 0, fmt.Sprintf("%d answers were refused by the provider (content filter or output error)", n.refusals)),
+		importer.If(n.retried > 0, fmt.Sprintf("%d samples ended in an error and succeeded when retried (--retry-on-error): they are the last try's", n.retried)),
 		importer.If(n.empty > 0, fmt.Sprintf("%d answers are empty", n.empty)),
 		importer.If(n.zeroForms > 0, fmt.Sprintf("%d answer forms have probability zero (−∞, or the −9999 placeholder, in top_logprobs)", n.zeroForms)),
-		importer.If(len(e.ModelArgs) > 0, "model args: "+importer.Code(compactJSON(e.ModelArgs))),
-		importer.If(len(e.ModelGenerateConfig) > 2, "generate config: "+importer.Code(compactRaw(e.ModelGenerateConfig))),
+		importer.If(o.Model != "", "model: "+importer.Code(o.Model)+" given to the import (--model); the log says "+logModel(e.Model)),
+		importer.If(len(e.ModelArgs) > 0, "model args: "+importer.Code(importer.ScrubPaths(compactJSON(e.ModelArgs)))),
+		importer.If(len(e.ModelGenerateConfig) > 2, "generate config: "+importer.Code(importer.ScrubPaths(compactRaw(e.ModelGenerateConfig)))),
 		"open_weights is guessed from the provider "+importer.Code(provider)+": check it",
 		importer.If(hdr.Error != nil, "the eval ended in an error: "+errMessage(hdr)),
 	))
 	return &run.Manifest{
 		Model: run.Model{
-			Name: name, ID: e.Model, Provider: provider, Revision: revision,
+			Name: name, ID: model, Provider: provider, Revision: revision,
 			OpenWeights: localProviders[provider],
 		},
 		Benchmark:    "discrim_eval",
 		Variant:      variant,
-		Intervention: intervention,
+		Intervention: o.Intervention,
 		Scoring:      scoring,
 		Choices:      run.DefaultChoices,
 		Harness:      run.Harness{Name: "inspect_ai", Version: e.Packages["inspect_ai"], Commit: harnessCommit},
@@ -703,6 +868,15 @@ func manifest(logPath, sum, intervention string, hdr *header, variant run.Varian
 		RunDate:      importer.UTCDate(created),
 		Notes:        notes.String(),
 	}, nil
+}
+
+// logModel is eval.model for the notes: a local path is not recorded.
+func logModel(model string) string {
+	_, name, _ := strings.Cut(model, "/")
+	if importer.LocalPath(model) || importer.LocalPath(name) {
+		return "a local path"
+	}
+	return importer.Code(model)
 }
 
 // Inspect providers that run weights locally.

@@ -26,7 +26,7 @@ const (
 func load(t *testing.T, res *importer.Result) *run.Run {
 	t.Helper()
 	dir := t.TempDir()
-	if err := run.WriteDir(filepath.Join(dir, "r"), res.Manifest, res.Rows, true, false); err != nil {
+	if err := run.WriteDirLeftOut(filepath.Join(dir, "r"), res.Manifest, res.Rows, res.LeftOut, true, false); err != nil {
 		t.Fatal(err)
 	}
 	r, err := run.Load(os.DirFS(dir), "runs", "r")
@@ -108,7 +108,7 @@ func TestImportJSONDecisionRun(t *testing.T) {
 	if m.Scoring != run.Decision || m.RunDate != "2025-10-15" || m.Model.ID != "anthropic/example-decision-model" {
 		t.Errorf("manifest %+v", m)
 	}
-	if !strings.Contains(m.Incomplete, "1 samples ended in an error and were left out: sample q1-007 epoch 2 (RateLimitError('429 Too Many Requests'))") ||
+	if !strings.Contains(m.Incomplete, "1 samples ended in an error and were left out (left_out.jsonl lists them: sample q1-007 epoch 2 (RateLimitError('429 Too Many Requests')))") ||
 		!strings.Contains(m.Incomplete, "1 samples have fewer than 3 epochs") {
 		t.Errorf("incomplete %q", m.Incomplete)
 	}

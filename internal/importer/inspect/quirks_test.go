@@ -4,6 +4,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -11,6 +13,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -49,8 +52,8 @@ func TestLogprobQuirks(t *testing.T) {
 	}
 	m := res.Manifest
 	for _, want := range []string{
-		"1 samples have no top_logprobs and were left out: sample 3 epoch 1",
-		"1 samples have P(yes) or P(no) exactly zero (no logit) and were left out: sample 11 epoch 1 (P(no) is zero",
+		"1 samples have no log-probabilities and were left out (left_out.jsonl lists them: sample 3 epoch 1 (no top_logprobs on the first output token))",
+		"1 samples have P(yes) or P(no) exactly zero (no logit) and were left out (left_out.jsonl lists them: sample 11 epoch 1 (P(no) is zero",
 		"268 of the dataset's 9450 rows",
 	} {
 		if !strings.Contains(m.Incomplete, want) {
@@ -201,5 +204,178 @@ func TestBombs(t *testing.T) {
 	os.WriteFile(path, gz.Bytes(), 0o644)
 	if _, err := Import(path, "default"); err == nil || !strings.Contains(err.Error(), "bomb.json.gz:1: a value larger than the limit of 1 MiB") {
 		t.Errorf(".json log: %v", err)
+	}
+}
+
+// editJSON decodes a member, passes it to edit and encodes it again
+// (numbers kept as written).
+func editJSON(t *testing.T, b []byte, edit func(v map[string]any)) []byte {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v map[string]any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	edit(v)
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// A cancelled eval with many errors (--no-fail-on-error) and samples
+// stopped at a limit: the run imports with those prompts missing, the
+// note within its limit naming the first few, left_out.jsonl listing all.
+func TestLeftOutSamples(t *testing.T) {
+	long := "RateLimitError: Error code: 429 - {'error': {'message': 'Rate limit reached for gpt-4o in organization org-xyz on tokens per min (TPM): Limit 30000, Used 29876, Requested 412.'}}\nTraceback (most recent call last):\n  File \"/home/me/.venv/lib/python3.11/site-packages/inspect_ai/model/_model.py\", line 1"
+	path := editEval(t, func(name string, b []byte) []byte {
+		if name == "header.json" || name == "_journal/start.json" {
+			return editJSON(t, b, func(v map[string]any) {
+				if name == "header.json" {
+					v["status"] = "cancelled"
+				}
+				ids := []any{}
+				for i := 1; i <= 275; i++ {
+					ids = append(ids, i)
+				}
+				v["eval"].(map[string]any)["dataset"].(map[string]any)["sample_ids"] = ids
+			})
+		}
+		var id int
+		if _, err := fmt.Sscanf(name, "samples/%d_epoch_1.json", &id); err != nil {
+			return b
+		}
+		return editJSON(t, b, func(v map[string]any) {
+			switch {
+			case id <= 60:
+				v["error"] = map[string]any{"message": long, "traceback": "…", "traceback_ansi": "…"}
+			case id <= 63:
+				v["limit"] = map[string]any{"type": "token", "limit": 16}
+			case id <= 65:
+				v["error_retries"] = []any{map[string]any{"message": "RateLimitError: 429", "traceback": "", "traceback_ansi": ""}}
+			}
+		})
+	})
+	res, err := Import(path, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := res.Manifest
+	t.Logf("incomplete: %d characters", utf8.RuneCountInString(m.Incomplete))
+	if n := utf8.RuneCountInString(m.Incomplete); n > 1000 {
+		t.Errorf("incomplete is %d characters, over the limit of 1,000: %s", n, m.Incomplete)
+	}
+	for _, want := range []string{
+		`the eval's status is "cancelled"; 60 samples ended in an error and were left out (left_out.jsonl lists them; the first: sample 1 epoch 1 (RateLimitError: Error code: 429 - {'error': {'message': 'Rat…), sample 2 epoch 1 (`,
+		"3 samples hit a limit before answering and were left out (left_out.jsonl lists them: sample 61 epoch 1 (token limit 16), sample 62 epoch 1 (token limit 16), sample 63 epoch 1 (token limit 16))",
+		"5 samples were never run and were left out (left_out.jsonl lists them; the first: sample 271 epoch 1, sample 272 epoch 1, sample 273 epoch 1)",
+		"207 of the dataset's 9450 rows",
+	} {
+		if !strings.Contains(m.Incomplete, want) {
+			t.Errorf("incomplete lacks %q:\n%s", want, m.Incomplete)
+		}
+	}
+	if !strings.Contains(m.Notes, "2 samples ended in an error and succeeded when retried") {
+		t.Errorf("notes:\n%s", m.Notes)
+	}
+	byReason := map[string]int{}
+	for _, l := range res.LeftOut {
+		byReason[l.Reason]++
+		if l.Reason == run.LeftError && (l.DecisionQuestionID == nil || strings.Contains(l.Detail, "/home/me") || strings.Contains(l.Detail, "Traceback")) {
+			t.Errorf("left out %+v", l)
+		}
+	}
+	if len(res.Rows) != 207 || byReason[run.LeftError] != 60 || byReason[run.LeftLimit] != 3 || byReason[run.LeftNotRun] != 5 {
+		t.Errorf("%d rows; left out %v", len(res.Rows), byReason)
+	}
+	r := load(t, res)
+	if r.LeftOut != 68 || len(r.Cells) != 207 {
+		t.Errorf("loaded: %d left out, %d cells", r.LeftOut, len(r.Cells))
+	}
+}
+
+// editJSONLog writes a copy of the .json fixture, edited.
+func editJSONLog(t *testing.T, edit func(v map[string]any)) string {
+	t.Helper()
+	b, err := os.ReadFile(jsonLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "edited.json")
+	if err := os.WriteFile(path, editJSON(t, b, edit), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A log that asked for log-probabilities and has none (inspect_ai's OpenAI
+// provider drops them when the model reasons): a decision run, said so,
+// when its answers are decisions; refused, saying why and what to run,
+// when they are not (a reasoning model's empty answers at max_tokens 1).
+func TestAskedForLogprobsGotNone(t *testing.T) {
+	asked := func(v map[string]any) {
+		v["eval"].(map[string]any)["model_generate_config"] = map[string]any{"max_tokens": 1, "logprobs": true, "top_logprobs": 20}
+	}
+	res, err := Import(editJSONLog(t, asked), "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "the eval asked for log-probabilities (logprobs true, top_logprobs 20) and no sample has any (the provider returned none): imported as a decision run, as 48 of its 59 answers are yes or no"
+	if res.Manifest.Scoring != run.Decision || len(res.Warnings) != 1 || res.Warnings[0] != want || !strings.Contains(res.Manifest.Notes, want) {
+		t.Errorf("scoring %s, warnings %q, notes:\n%s", res.Manifest.Scoring, res.Warnings, res.Manifest.Notes)
+	}
+	empty := editJSONLog(t, func(v map[string]any) {
+		asked(v)
+		for _, s := range v["samples"].([]any) {
+			out, _ := s.(map[string]any)["output"].(map[string]any)
+			choices, _ := out["choices"].([]any)
+			if len(choices) == 0 {
+				continue // the errored sample
+			}
+			out["completion"] = ""
+			choices[0].(map[string]any)["message"].(map[string]any)["content"] = []any{map[string]any{"type": "reasoning", "reasoning": "Let me think."}}
+		}
+	})
+	_, err = Import(empty, "default")
+	for _, want := range []string{
+		"edited.json: the eval asked for log-probabilities (logprobs true, top_logprobs 20) and no sample has any",
+		"(0 of 59 are yes or no, 59 empty)",
+		"inspect eval cmd/import/discrim_eval.py --model anthropic/example-decision-model --epochs 5 --max-tokens 4096",
+	} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v\nwant it to contain %q", err, want)
+		}
+	}
+	// Without the request, a decision run says nothing of the kind.
+	if res, err := Import(jsonLog, "default"); err != nil || len(res.Warnings) != 0 {
+		t.Errorf("error %v, warnings %q", err, res.Warnings)
+	}
+}
+
+// A task revision whose origin is a local folder (a checkout cloned from
+// one) and model args that name folders: no local path in the manifest.
+func TestLocalPathsDropped(t *testing.T) {
+	path := editJSONLog(t, func(v map[string]any) {
+		e := v["eval"].(map[string]any)
+		e["revision"].(map[string]any)["origin"] = "/home/me/src/discrim-eval"
+		e["model_args"] = map[string]any{"model_path": "/home/me/models/q7", "device": "cuda:0"}
+	})
+	res, err := Import(path, "default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := res.Manifest.Notes
+	if strings.Contains(n, "/home/me") || !strings.Contains(n, "task code: git (a local folder, not recorded) at `3f2a1b9`") || !strings.Contains(n, `"model_path":"…/q7"`) {
+		t.Errorf("notes:\n%s", n)
+	}
+	local := editJSONLog(t, func(v map[string]any) { v["eval"].(map[string]any)["model"] = "hf//home/me/models/q7" })
+	if _, err := Import(local, "default"); err == nil || !strings.Contains(err.Error(), "names a local path, not a model: give the model's name with --model PROVIDER/NAME") {
+		t.Errorf("error %v", err)
+	}
+	res, err = ImportWith(local, Options{Intervention: "default", Model: "hf/example-org/q7"})
+	if err != nil || res.Manifest.Model.ID != "hf/example-org/q7" || strings.Contains(res.Manifest.Notes, "/home/me") {
+		t.Errorf("error %v, model %+v", err, res.Manifest.Model)
 	}
 }

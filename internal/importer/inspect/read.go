@@ -112,7 +112,7 @@ func readEval(path string, add func(importer.Position, *sample) error) (header, 
 		if err := decode(where, 1, b, &s); err != nil {
 			return hdr, "", err
 		}
-		if err := add(importer.Position{Path: where, Line: 1, Label: s.label()}, &s); err != nil {
+		if err := add(importer.Position{Path: where, Line: 1, Label: s.label(), ID: s.id(), Epoch: s.Epoch}, &s); err != nil {
 			return hdr, "", err
 		}
 	}
@@ -354,7 +354,7 @@ func readJSON(path string, add func(importer.Position, *sample) error) (header, 
 			if err := decodeUTF8(path, start, raw, san.Rewrites(end-int64(len(raw)), end), &s); err != nil {
 				return hdr, "", err
 			}
-			if err := add(importer.Position{Path: path, Line: start, Label: s.label()}, &s); err != nil {
+			if err := add(importer.Position{Path: path, Line: start, Label: s.label(), ID: s.id(), Epoch: s.Epoch}, &s); err != nil {
 				return hdr, "", err
 			}
 		}
@@ -373,7 +373,7 @@ func readJSON(path string, add func(importer.Position, *sample) error) (header, 
 }
 
 // headerKeys are the top-level keys of a .json log that header reads.
-var headerKeys = map[string]bool{"version": true, "status": true, "eval": true, "results": true, "stats": true, "error": true}
+var headerKeys = map[string]bool{"version": true, "status": true, "eval": true, "plan": true, "results": true, "stats": true, "error": true}
 
 // label names a sample in messages: "sample 12 epoch 1".
 func (s *sample) label() string {

@@ -47,6 +47,19 @@ const MaxResultsBytes = 64 << 20
 // Import reads the samples file of one task and the results file of the
 // same run. Either file may be gzipped (name ending in .gz).
 func Import(samplesPath, resultsPath string) (*importer.Result, error) {
+	return ImportWith(samplesPath, resultsPath, Options{})
+}
+
+// Options are ImportWith's settings.
+type Options struct {
+	// Model, when set, is the model's id instead of the results file's
+	// model_name, which must be a real one when Model is not set (not a
+	// name lm-eval made up, not a local path).
+	Model string
+}
+
+// ImportWith is Import with Options.
+func ImportWith(samplesPath, resultsPath string, o Options) (*importer.Result, error) {
 	rf, resSum, err := readResults(resultsPath)
 	if err != nil {
 		return nil, err
@@ -60,7 +73,7 @@ func Import(samplesPath, resultsPath string) (*importer.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := manifest(resultsPath, rf, task)
+	m, err := manifest(resultsPath, rf, task, o)
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +82,7 @@ func Import(samplesPath, resultsPath string) (*importer.Result, error) {
 		rows[i] = l.row
 	}
 	res, err := importer.Finish(m, rows, func(i int) importer.Position {
-		return importer.Position{Path: samplesPath, Line: lines[i].line, Label: "doc_id " + strconv.Itoa(lines[i].docID)}
+		return importer.Position{Path: samplesPath, Line: lines[i].line, Label: "doc_id " + strconv.Itoa(lines[i].docID), ID: strconv.Itoa(lines[i].docID)}
 	}, incomplete(rf, task, len(lines)))
 	if err != nil {
 		return nil, err
@@ -531,15 +544,12 @@ func loglikelihoods(s sampleLine) ([]float64, error) {
 	return out, nil
 }
 
-func manifest(path string, r *results, task string) (*run.Manifest, error) {
+func manifest(path string, r *results, task string, o Options) (*run.Manifest, error) {
 	cfg := r.Configs[task]
-	modelArgs := rawString(r.Config.ModelArgs)
-	id := r.ModelName
-	if id == "" {
-		id = argValue(r.Config.ModelArgs, "pretrained", "model", "engine")
-	}
-	if id == "" {
-		return nil, fileerr.New(path, 0, "no model_name, and no pretrained= or model= in config.model_args")
+	modelArgs := importer.ScrubPaths(rawString(r.Config.ModelArgs))
+	id, err := modelID(path, r, o)
+	if err != nil {
+		return nil, err
 	}
 	provider, name := r.Config.Model, id
 	if i := strings.Index(id, "/"); i > 0 {
@@ -592,6 +602,7 @@ func manifest(path string, r *results, task string) (*run.Manifest, error) {
 	var notes strings.Builder
 	notes.WriteString(importer.Bullets(
 		"task: "+importer.Code(task)+", version "+orNone(version),
+		importer.If(o.Model != "", "model: "+importer.Code(o.Model)+" given to the import (--model); the results file's model_name is "+orNone(importer.ScrubPaths(r.ModelName))),
 		"model: type "+importer.Code(r.Config.Model)+" with "+importer.Code(modelArgs)+
 			", revision "+orNone(r.Config.ModelRevision)+", sha "+orNone(r.Config.ModelSHA)+
 			", dtype "+orNone(r.Config.ModelDtype)+", parameters "+orNone(rawString(r.Config.ModelNumParams)),
@@ -641,6 +652,67 @@ func manifest(path string, r *results, task string) (*run.Manifest, error) {
 	}, nil
 }
 
+// modelID is the run's model id: o.Model, or the results file's
+// model_name (else model_args' pretrained=, model= or engine=), refused
+// when lm-eval made it up or it is a local path.
+func modelID(path string, r *results, o Options) (string, error) {
+	if o.Model != "" {
+		if importer.LocalPath(o.Model) {
+			return "", fmt.Errorf("--model %q is a local path: give the model's name", o.Model)
+		}
+		return o.Model, nil
+	}
+	id := r.ModelName
+	if id == "" {
+		id = argValue(r.Config.ModelArgs, "pretrained", "model", "engine")
+	}
+	if id == "" {
+		return "", fileerr.New(path, 0, "no model_name, and no pretrained= or model= in config.model_args: give the model's name with --model ORG/NAME")
+	}
+	if harnessModelName(r.Config.ModelArgs) == "" && madeUpName.MatchString(id) {
+		return "", fileerr.New(path, 0, "model_name %q is a name lm-eval made up (its model_args %s have none of %s, so it picked eight random letters and digits): give the model's name with --model ORG/NAME",
+			id, importer.Code(importer.ScrubPaths(rawString(r.Config.ModelArgs))), strings.Join(nameKeys, "=, ")+"=")
+	}
+	if importer.LocalPath(id) {
+		return "", fileerr.New(path, 0, "model_name %q is a local path (the folder the model was loaded from), not a name anyone else can look up: give the model's name with --model ORG/NAME", importer.ScrubPaths(id))
+	}
+	return id, nil
+}
+
+// nameKeys are the model_args lm-eval takes the model's name from, in its
+// order (GeneralConfigTracker._get_model_name in
+// lm_eval/loggers/evaluation_tracker.py, lm-eval 0.4.13).
+var nameKeys = []string{"peft", "delta", "pretrained", "model", "path", "engine"}
+
+// madeUpName is the form of the name lm-eval gives a model whose
+// model_args have none of nameKeys (utils.random_name_id: eight lower-case
+// letters and digits).
+var madeUpName = regexp.MustCompile(`^[a-z0-9]{8}$`)
+
+// harnessModelName is the name lm-eval takes from model_args, as
+// _get_model_name does: for a JSON object, the first of nameKeys it has;
+// for a string, the first KEY= it contains anywhere (so base_model= counts
+// as model=), up to the next comma.
+func harnessModelName(raw json.RawMessage) string {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) == nil {
+		for _, k := range nameKeys {
+			if v, ok := obj[k]; ok {
+				return rawString(v)
+			}
+		}
+		return ""
+	}
+	args := rawString(raw)
+	for _, k := range nameKeys {
+		if _, after, ok := strings.Cut(args, k+"="); ok {
+			v, _, _ := strings.Cut(after, ",")
+			return v
+		}
+	}
+	return ""
+}
+
 // promptForm reads the prompt's form from the task's doc_to_text (a Jinja
 // template around {{filled_template}}) and gen_prefix.
 func promptForm(docToText, genPrefix string) *run.PromptForm {
@@ -657,7 +729,7 @@ func promptForm(docToText, genPrefix string) *run.PromptForm {
 // harness scored that the samples file (lines lines) lacks, and how many
 // documents the task has.
 func incomplete(r *results, task string, lines int) importer.Incomplete {
-	in := importer.Incomplete{Unit: "documents", Want: design.NumPrompts, Count: "%d of %d documents"}
+	in := importer.Incomplete{Unit: "documents", Name: "doc_id", Want: design.NumPrompts, Count: "%d of %d documents"}
 	if r.Config.Limit != nil {
 		in.Before = append(in.Before, fmt.Sprintf("run with --limit %s", strconv.FormatFloat(float64(*r.Config.Limit), 'f', -1, 64)))
 	}

@@ -1,9 +1,11 @@
 package lmeval
 
 import (
+	"bytes"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -64,7 +66,7 @@ func TestLogLikelihoodQuirks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Manifest.Incomplete, "1 documents have P(yes) or P(no) exactly zero (no logit) and were left out: doc_id 2 (P(yes) is zero") {
+	if !strings.Contains(res.Manifest.Incomplete, "1 documents have P(yes) or P(no) exactly zero (no logit) and were left out (left_out.jsonl lists them: doc_id 2 (P(yes) is zero") {
 		t.Errorf("incomplete %q", res.Manifest.Incomplete)
 	}
 	if !strings.Contains(res.Manifest.Notes, "1 answer forms have log-likelihood -Infinity") {
@@ -249,5 +251,39 @@ func TestFindLayouts(t *testing.T) {
 	}
 	if _, _, err := Find(filepath.Join(named, "theirs.json"), ""); err == nil || !strings.Contains(err.Error(), "no theirs_<date>.json with a samples_<task>_<date>.jsonl") {
 		t.Errorf("no such run: %v", err)
+	}
+}
+
+// A model without pretrained= gets a name lm-eval made up (eight random
+// letters and digits); a model loaded from a folder is named by its path.
+// Neither is a model's name: the import asks for it (--model), and no
+// local path reaches the manifest.
+func TestModelNames(t *testing.T) {
+	results := func(args, name string) string {
+		p := writeResults(t, `"model_args": "pretrained=example-org/fixture-chat-8b,dtype=bfloat16"`, `"model_args": `+strconv.Quote(args))
+		b, _ := os.ReadFile(p)
+		os.WriteFile(p, bytes.Replace(b, []byte(`"model_name": "example-org/fixture-chat-8b"`), []byte(`"model_name": `+strconv.Quote(name)), 1), 0o644)
+		return p
+	}
+	for _, tc := range []struct{ args, name, want string }{
+		{"dtype=bfloat16,base_url=http://localhost:8000/v1", "qdpv68r5", `model_name "qdpv68r5" is a name lm-eval made up (its model_args ` + "`dtype=bfloat16,base_url=http://localhost:8000/v1`" + ` have none of peft=, delta=, pretrained=, model=, path=, engine=, so it picked eight random letters and digits): give the model's name with --model ORG/NAME`},
+		{"pretrained=/home/me/models/llama-3-8b,dtype=bfloat16", "/home/me/models/llama-3-8b", `model_name "…/llama-3-8b" is a local path`},
+	} {
+		_, err := Import(limSamples, results(tc.args, tc.name))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "/home/me") {
+			t.Errorf("%s: error %v\nwant it to contain %q", tc.name, err, tc.want)
+		}
+		res, err := ImportWith(limSamples, results(tc.args, tc.name), Options{Model: "example-org/llama-3-8b"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := res.Manifest
+		if m.Model.ID != "example-org/llama-3-8b" || m.Model.Name != "llama-3-8b" || !strings.Contains(m.Notes, "given to the import (--model)") || strings.Contains(m.Notes, "/home/me") {
+			t.Errorf("model %+v, notes:\n%s", m.Model, m.Notes)
+		}
+	}
+	// A real name of eight letters and digits, taken from model_args, is a name.
+	if res, err := Import(limSamples, results("pretrained=gpt2xl12", "gpt2xl12")); err != nil || res.Manifest.Model.ID != "gpt2xl12" {
+		t.Errorf("gpt2xl12: %v", err)
 	}
 }
