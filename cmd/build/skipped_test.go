@@ -9,15 +9,24 @@ import (
 )
 
 // TestSkippedEntriesWarn: entries the build passes over where passing
-// over is right are each named in a warning, before the site is written;
-// only what a person reads (a README) goes without a word.
+// over is right are each named in a warning, before the site is written:
+// files beside the runs and in a run's folder, in the content folder and
+// its benchmarks/, a README.txt included; only a folder's README.md (its
+// notes on GitHub) and git's files go without a word, and so does an
+// import's left_out.jsonl, which the build reads.
 func TestSkippedEntriesWarn(t *testing.T) {
 	root := baseRepo(t)
 	applyOps(t, root, []byte(`
 write runs/.tmp-demo-123/manifest.yaml "half an import"
 write runs/notes.yaml "x: 1"
 write runs/README.md "# Runs"
+write runs/README.txt "Runs"
+write runs/.gitkeep ""
+write runs/demo/evil.html "<script>alert(1)</script>"
+write runs/demo/left_out.jsonl "{\"id\":\"a\",\"reason\":\"error\"}\n"
 write content/pages/draft.txt "# Draft"
+write content/notes.txt "notes"
+write content/benchmarks/other.json "{}"
 `))
 	var stdout, stderr bytes.Buffer
 	if err := run([]string{"-q", "-cache", "off", "-o", "site"}, &stdout, &stderr); err != nil {
@@ -27,13 +36,46 @@ write content/pages/draft.txt "# Draft"
 		"build: warning: content/pages/draft.txt: skipped: not a Markdown page (pages are NAME.md); rename it, or move it out of content/pages\n",
 		"build: warning: runs/.tmp-demo-123: skipped: the temporary folder of an import under way or interrupted; remove it when no import is running\n",
 		"build: warning: runs/notes.yaml: skipped: a file, not a run folder (a run is a folder runs/ID/ with manifest.yaml); move it out of runs\n",
+		"build: warning: runs/README.txt: not read: the build reads the run folders in runs, not the files beside them, and the site does not show this one (a README.md, the folder's notes on GitHub, goes without a word)\n",
+		"build: warning: runs/demo/evil.html: not read: a run folder holds manifest.yaml, the scored file it names (scored.jsonl) and, from an import, left_out.jsonl; the site neither shows nor copies this file; move it out of runs\n",
+		"build: warning: content/notes.txt: not read: content holds site.yaml, benchmarks/, pages/ and releases/, and the build reads nothing else there; move it out of content\n",
+		"build: warning: content/benchmarks/other.json: not read: site.yaml names the benchmark \"discrim_eval\", whose page is benchmarks/discrim_eval.json; the build reads no other\n",
 	} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("no warning %q in:\n%s", want, stderr.String())
 		}
 	}
-	if strings.Contains(stderr.String(), "README") {
-		t.Errorf("a README warned of:\n%s", stderr.String())
+	for _, quiet := range []string{"runs/README.md", "runs/.gitkeep", "runs/demo/left_out.jsonl", "content/releases/README.md"} {
+		if strings.Contains(stderr.String(), "warning: "+quiet) {
+			t.Errorf("%s warned of:\n%s", quiet, stderr.String())
+		}
+	}
+	// And the base run's own warning, that it is not ranked.
+	if n := strings.Count(stderr.String(), "build: warning: "); n != 8 {
+		t.Errorf("%d warnings, want 8:\n%s", n, stderr.String())
+	}
+}
+
+// TestPreviousOfAnotherSiteWarns: a previous release of another site (here
+// its title and date changed) builds, with a warning naming site.yaml's
+// line.
+func TestPreviousOfAnotherSiteWarns(t *testing.T) {
+	root := baseRepo(t)
+	applyOps(t, root, []byte(`
+replace content/releases/2026.10-demo.json "\"title\": \"Discrim-Eval Leaderboard\"" "\"title\": \"Another Board\""
+replace content/releases/2026.10-demo.json "\"date\": \"2026-10-15\"" "\"date\": \"2026-12-15\""
+`))
+	var stdout, stderr bytes.Buffer
+	if err := run([]string{"-q", "-cache", "off", "-o", "site"}, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"build: warning: content/site.yaml:17: previous: releases/2026.10-demo.json is the release of a site titled \"Another Board\", not \"Discrim-Eval Leaderboard\": is it this site's previous release?",
+		"build: warning: content/site.yaml:17: previous: releases/2026.10-demo.json is dated 2026-12-15, not before this release (2026.11-demo, 2026-11-29)",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("no warning %q in:\n%s", want, stderr.String())
+		}
 	}
 }
 

@@ -92,7 +92,7 @@ func ReadRelease(fsys fs.FS, label, p string) (*ReleaseFile, error) {
 
 // releaseFiles reads every release kept in releases/ (a LABEL.json, or a
 // LABEL/ folder holding its leaderboard.json and parts), each checked as
-// the previous release is; a README there is the folder's notes, any
+// the previous release is; a README.md there is the folder's notes, any
 // other file is warned of.
 func releaseFiles(fsys fs.FS, label string, c *Content) error {
 	entries, err := fs.ReadDir(fsys, "releases")
@@ -120,7 +120,7 @@ func releaseFiles(fsys fs.FS, label string, c *Content) error {
 				return err
 			}
 			c.addRelease(r)
-		case !strings.HasPrefix(e.Name(), "README"):
+		case !input.Passed(e.Name()):
 			c.Warnings = append(c.Warnings, fileerr.New(pname, 0, "skipped: not a release (releases are LABEL.json, a release's data/leaderboard.json, or a folder LABEL/ holding it and its data/leaderboard-runs-<k>.json); rename it, or move it out of %s", path.Join(label, "releases")))
 		}
 	}
@@ -149,7 +149,7 @@ func releaseFolder(fsys fs.FS, label, dir string, c *Content) (*ReleaseFile, err
 		read[f] = true
 	}
 	for _, e := range entries {
-		if f := path.Join(dir, e.Name()); !read[f] && !strings.HasPrefix(e.Name(), "README") {
+		if f := path.Join(dir, e.Name()); !read[f] && !input.Passed(e.Name()) {
 			c.Warnings = append(c.Warnings, fileerr.New(path.Join(label, f), 0, "skipped: not a file of the release %s lists (its parts are data/leaderboard-runs-<k>.json)", path.Join(label, index)))
 		}
 	}

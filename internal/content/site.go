@@ -164,7 +164,38 @@ func Load(fsys fs.FS, label string) (*Content, error) {
 	if err := releaseFiles(fsys, label, c); err != nil {
 		return nil, err
 	}
+	if err := unreadContent(fsys, label, c); err != nil {
+		return nil, err
+	}
 	return c, nil
+}
+
+// unreadContent names, each in a warning, the entries of the content
+// folder and of its benchmarks/ that the build does not read (pages/ and
+// releases/ name theirs as they are read); a README.md and git's own files
+// go without a word (input.Passed).
+func unreadContent(fsys fs.FS, label string, c *Content) error {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return input.Explain(label, err)
+	}
+	for _, e := range entries {
+		switch n := e.Name(); {
+		case n == "site.yaml", n == "pages", n == "releases", n == "benchmarks" && e.IsDir(), input.Passed(n):
+		default:
+			c.Warnings = append(c.Warnings, fileerr.New(path.Join(label, n), 0, "not read: %s holds site.yaml, benchmarks/, pages/ and releases/, and the build reads nothing else there; move it out of %s", label, label))
+		}
+	}
+	benches, err := fs.ReadDir(fsys, "benchmarks")
+	if err != nil {
+		return nil // read above, where site.yaml's benchmark is
+	}
+	for _, e := range benches {
+		if n := e.Name(); n != c.Site.Benchmark+".json" && !input.Passed(n) {
+			c.Warnings = append(c.Warnings, fileerr.New(path.Join(label, "benchmarks", n), 0, "not read: site.yaml names the benchmark %q, whose page is benchmarks/%s.json; the build reads no other", c.Site.Benchmark, c.Site.Benchmark))
+		}
+	}
+	return nil
 }
 
 // ParseSite decodes and checks site.yaml; name is used in errors. at

@@ -222,3 +222,13 @@ func UTF8(label string, line int, data []byte) error {
 	col := off - (bytes.LastIndexByte(before, '\n') + 1) + 1
 	return fileerr.New(label, l, "invalid UTF-8 (byte 0x%02x at byte %d of the line): save the file as UTF-8", data[off], col)
 }
+
+// Passed reports whether name, an entry of an input folder that the build
+// does not read, goes without a word: git's own files (.gitignore,
+// .gitkeep, .gitattributes), and README.md, the notes GitHub shows to a
+// person browsing the folder (content/releases has one). Every other file
+// an input folder holds and the build does not read is named in a
+// warning, a README.txt, a LICENSE or notes.md included.
+func Passed(name string) bool {
+	return name == ".gitignore" || name == ".gitkeep" || name == ".gitattributes" || name == "README.md"
+}

@@ -101,13 +101,14 @@ func TestLinksInsideTheRunsFolder(t *testing.T) {
 }
 
 // TestListAccountsForEveryEntry: every entry of the runs folder is a run,
-// an error, or skipped with a warning; only a README-like file or git's
-// files are passed over without a word.
+// an error, or named in a warning (a README.txt as not read); only the
+// folder's README.md and git's own files are passed over without a word.
 func TestListAccountsForEveryEntry(t *testing.T) {
 	dir := fs.ModeDir | 0o755
 	fsys := fstest.MapFS{
 		"a-run/manifest.yaml":          {},
 		"README.md":                    {},
+		"README.txt":                   {},
 		".gitkeep":                     {},
 		"notes.yaml":                   {},
 		".tmp-a-run-123/manifest.yaml": {},
@@ -121,6 +122,7 @@ func TestListAccountsForEveryEntry(t *testing.T) {
 	want := []string{
 		"runs/.tmp-a-run-123: skipped: the temporary folder of an import under way or interrupted; remove it when no import is running",
 		"runs/.tmp-b-run-456: skipped: the temporary folder of an import under way or interrupted; remove it when no import is running",
+		"runs/README.txt: not read: the build reads the run folders in runs, not the files beside them, and the site does not show this one (a README.md, the folder's notes on GitHub, goes without a word)",
 		"runs/notes.yaml: skipped: a file, not a run folder (a run is a folder runs/ID/ with manifest.yaml); move it out of runs",
 	}
 	if err != nil || !slices.Equal(ids, []string{"a-run"}) || !slices.Equal(got, want) {
@@ -205,5 +207,41 @@ func TestGzipMembers(t *testing.T) {
 		if _, _, err := read(c.data); err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s: %v, want %s…", c.name, err, c.want)
 		}
+	}
+}
+
+// TestUnreadInARunFolder: every entry of a run's folder that the build does
+// not read is named (a page, a second scored file, a folder); the
+// manifest, the scored file it names, left_out.jsonl and git's files are
+// not.
+func TestUnreadInARunFolder(t *testing.T) {
+	good, _, err := Freeze(testManifest(), nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good = bytes.Replace(good, []byte("rows: 0"), []byte("rows: 1"), 1)
+	fsys := fstest.MapFS{
+		"x/manifest.yaml":   {Data: good},
+		"x/scored.jsonl":    {},
+		"x/" + LeftOutFile:  {Data: []byte(`{"id":"a","reason":"error"}` + "\n")},
+		"x/.gitkeep":        {},
+		"x/evil.html":       {},
+		"x/scored.jsonl.gz": {},
+		"x/extra/notes.txt": {},
+	}
+	r, err := LoadManifest(fsys, "runs", "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range r.Unread {
+		p, _, _ := fileerr.Position(w)
+		got = append(got, p)
+		if !strings.Contains(w.Error(), ": not read: ") {
+			t.Errorf("%v", w)
+		}
+	}
+	if want := []string{"runs/x/evil.html", "runs/x/extra", "runs/x/scored.jsonl.gz"}; !slices.Equal(got, want) {
+		t.Errorf("unread %q, want %q", got, want)
 	}
 }

@@ -30,6 +30,10 @@ type Run struct {
 	// LeftOut is the number of lines of the run's LeftOutFile: what the
 	// importer left out, listed (0 when the run has no such file).
 	LeftOut int
+	// Unread names each entry of the run's folder that the build does
+	// not read (anything but manifest.yaml, the scored file it names and
+	// LeftOutFile), for a warning: the site neither shows nor copies it.
+	Unread []error
 }
 
 // File is an input file and its content hash.
@@ -97,9 +101,10 @@ func LoadAllWith(fsys fs.FS, label string, hook RowHook) ([]*Run, error) {
 //     which are skipped with a warning;
 //   - a linked folder is a run when the link stays inside the folder, and
 //     an error otherwise;
-//   - a regular file is not a run: text a person reads (README, *.md,
-//     *.txt, LICENSE) and git's .gitignore and .gitkeep are skipped without
-//     a word, any other file with a warning;
+//   - a regular file is not a run: each is named in a warning, text a
+//     person reads (README.txt, *.md, *.txt, LICENSE) as not read, any
+//     other file as skipped; only README.md, the folder's notes, and git's
+//     own files (input.Passed) go without a word;
 //   - anything else (a named pipe, a device, a socket) is an error.
 func List(fsys fs.FS, label string) (ids []string, warnings []error, err error) {
 	entries, err := fs.ReadDir(fsys, ".")
@@ -124,7 +129,11 @@ func List(fsys fs.FS, label string) (ids []string, warnings []error, err error) 
 			continue
 		case mode.IsDir():
 		case mode.IsRegular():
-			if !readByPeople(e.Name()) {
+			switch {
+			case input.Passed(e.Name()):
+			case readByPeople(e.Name()):
+				warnings = append(warnings, fileerr.New(name, 0, "not read: the build reads the run folders in %s, not the files beside them, and the site does not show this one (a README.md, the folder's notes on GitHub, goes without a word)", label))
+			default:
 				warnings = append(warnings, fileerr.New(name, 0, "skipped: a file, not a run folder (a run is a folder %s/ID/ with manifest.yaml); move it out of %s", label, label))
 			}
 			continue
@@ -152,12 +161,10 @@ func idError(name, id string) error {
 }
 
 // readByPeople reports whether a file beside the run folders is one a
-// person reads or git keeps (a README), which the build passes over.
+// person reads (a README), which the build passes over.
 func readByPeople(name string) bool {
 	base := strings.ToUpper(strings.TrimSuffix(name, path.Ext(name)))
 	switch {
-	case name == ".gitignore" || name == ".gitkeep":
-		return true
 	case strings.HasPrefix(name, "."):
 		return false
 	case base == "README" || base == "LICENSE" || base == "NOTICE":
@@ -220,7 +227,29 @@ func LoadManifest(fsys fs.FS, label, id string) (*Run, error) {
 	if ok {
 		r.Files, r.LeftOut = append(r.Files, lf), n
 	}
+	if r.Unread, err = unread(fsys, label, id, m); err != nil {
+		return nil, err
+	}
 	return r, nil
+}
+
+// unread lists the entries of a run's folder that the build does not read.
+func unread(fsys fs.FS, label, id string, m *Manifest) ([]error, error) {
+	entries, err := fs.ReadDir(fsys, id)
+	if err != nil {
+		return nil, input.Explain(path.Join(label, id), err)
+	}
+	var out []error
+	for _, e := range entries {
+		switch n := e.Name(); {
+		case n == "manifest.yaml", n == m.Scored.Path, n == LeftOutFile, input.Passed(n):
+		case e.IsDir():
+			out = append(out, fileerr.New(path.Join(label, id, n), 0, "not read: a folder in a run folder, which holds manifest.yaml, the scored file it names (%s) and, from an import, %s; the site neither shows nor copies it; move it out of %s", m.Scored.Path, LeftOutFile, label))
+		default:
+			out = append(out, fileerr.New(path.Join(label, id, n), 0, "not read: a run folder holds manifest.yaml, the scored file it names (%s) and, from an import, %s; the site neither shows nor copies this file; move it out of %s", m.Scored.Path, LeftOutFile, label))
+		}
+	}
+	return out, nil
 }
 
 // LoadRows reads the run's scored file into Cells, checking every row and

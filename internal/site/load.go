@@ -63,6 +63,11 @@ func loadInputs(cfg Config) (*loaded, error) {
 			return nil, err
 		}
 		in.runs = append(in.runs, r)
+		if cfg.Warnings != nil {
+			for _, w := range r.Unread {
+				fmt.Fprintf(cfg.Warnings, "build: warning: %v\n", w)
+			}
+		}
 	}
 	if in.content.Site.RunsURL == "" {
 		warnCopies(cfg, in.runs)
