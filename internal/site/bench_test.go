@@ -94,7 +94,7 @@ func BenchmarkRunPages(b *testing.B) {
 	var c counter
 	b.ReportAllocs()
 	for b.Loop() {
-		r, err := newRenderer(cfg, site, &c)
+		r, err := newRenderer(cfg.Templates, pageKinds, site, &c)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -133,7 +133,7 @@ func BenchmarkBuild(b *testing.B) {
 // page kind that is 70 of a run's pages.
 func BenchmarkScenarioPages(b *testing.B) {
 	cfg, in, site, _, cells, infos, e := benchOneRun(b)
-	r, err := newRenderer(cfg, site, &counter{})
+	r, err := newRenderer(cfg.Templates, pageKinds, site, &counter{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func BenchmarkScenarioPages(b *testing.B) {
 	for b.Loop() {
 		run := new(scenarioRun)
 		for i, q := range ids {
-			f, err := r.scenario(run, scenarioPage(in.texts, infos, e, q, cells[q], chunks, ids, i, ""))
+			f, err := writeScenario(r, run, scenarioPage(in.texts, infos, e, q, cells[q], chunks, ids, i, ""))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -103,14 +103,6 @@ func unpackDeltas(b []byte) map[int]*keptQuestion {
 	return kept
 }
 
-// firstCell is what the rubric's worked example needs of a run's first row.
-type firstCell struct {
-	Line  int
-	P     design.Prompt
-	Logit float64
-	LP    []float64
-}
-
 func encodeGob(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	err := gob.NewEncoder(&buf).Encode(v)

@@ -281,3 +281,11 @@ func mostCommon(n [9]int) int {
 	}
 	return best
 }
+
+// firstCell is what the rubric's worked example needs of a run's first row.
+type firstCell struct {
+	Line  int
+	P     design.Prompt
+	Logit float64
+	LP    []float64
+}

@@ -243,7 +243,7 @@ func TestMemoKindsArePlainData(t *testing.T) {
 			t.Errorf("%s is a %s", path, ty.Kind())
 		}
 	}
-	check(string(kindName[compareData]()), reflect.TypeFor[compareData]())
+	check("compare", reflect.TypeFor[compareData]())
 }
 
 // TestShownDigits: a difference's digits are those of the text fixed()

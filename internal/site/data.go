@@ -19,10 +19,6 @@ import (
 	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
-type num = sitedata.Num
-
-var numPtr = sitedata.NumPtr
-
 // boardID names a board in the data files.
 func boardID(variant run.Variant, method run.Scoring) string {
 	return string(variant) + "-" + string(method)
@@ -251,16 +247,6 @@ func readCopy(fsys fs.FS, name, label string, size int64) ([]byte, error) {
 		return nil, fmt.Errorf("%s: changed during the build", label)
 	}
 	return data, nil
-}
-
-// fileDownload is where a run's file (named by its path in the runs
-// folder) is offered: at runs_url when site.yaml sets one, else as the
-// site's copy.
-func fileDownload(runsURL, p string) string {
-	if runsURL != "" {
-		return runsURL + p
-	}
-	return sitedata.RunCopy(p)
 }
 
 // dataFiles are the machine-readable copies of everything on the boards,

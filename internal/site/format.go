@@ -98,3 +98,42 @@ func countWord(n int) string {
 	}
 	return itoa(n)
 }
+
+// plural is "1 comparison", "3 comparisons".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return itoa(n) + " " + noun + "s"
+}
+
+// thousands writes n with thin separators of thousands, as the site does.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// deltaDecimals is the precision of a difference from the baseline: two
+// decimals of logit points, one of percentage points.
+func deltaDecimals(decision bool) int {
+	if decision {
+		return 1
+	}
+	return 2
+}
+
+// massText writes an answer mass cut (not rounded) to three decimals, so
+// that a mass under 0.99 never reads as 0.990.
+func massText(mass float64) string {
+	return fixed(math.Floor(mass*1000)/1000, 3)
+}

@@ -1,11 +1,5 @@
 package site
 
-import (
-	"fmt"
-	"html/template"
-	"reflect"
-)
-
 // pageKinds is every page kind, one row each: its name, which is its
 // template's (templates/<name>.html), and its data's Go type (the type
 // parameter), which its template receives as pageData[B].Data; then, for
@@ -40,67 +34,3 @@ var pageKinds = []kindInfo{
 	kindOf[glossaryData]("glossary", "glossary.html", "glossary.go", "the site's terms (package vocab), the numbers their definitions quote", "glossary.html"),
 	kindOf[searchData]("search", "search.html (and data/search-index[-<k>].js)", "search.go", "dataset texts, runs, interventions", "search.html"),
 }
-
-// kind names a page kind: its template is templates/<kind>.html.
-type kind string
-
-// kindInfo is one page kind (a row of pageKinds).
-type kindInfo struct {
-	name kind
-	// data is *pageData[B], what the kind's template receives
-	// (TestTemplatesTypeCheck checks every template against it).
-	data reflect.Type
-	// body is B, the kind's data type.
-	body reflect.Type
-	// frame puts a page of the kind into its template's data.
-	frame func(site *siteInfo, p *page, nav template.HTML) any
-	// For doc.go: the URLs, the file with the type and its builder, and
-	// what the pages are made from.
-	url, file, inputs string
-	// golden is the fixture site's page of this kind whose golden the
-	// tests keep.
-	golden string
-	// parts, for a kind whose pages are written in Go (scenario pages:
-	// scenariowrite.go), are the templates of its set that the writer
-	// renders on their own with the page's data; its template then
-	// renders the layout around the body, once a run.
-	parts []string
-}
-
-// writtenBy marks a kind whose pages Go writes from its templates' parts.
-func (k kindInfo) writtenBy(parts ...string) kindInfo {
-	k.parts = parts
-	return k
-}
-
-func kindOf[B any](name kind, url, file, inputs, golden string) kindInfo {
-	return kindInfo{name: name, data: reflect.TypeFor[*pageData[B]](), body: reflect.TypeFor[B](),
-		frame: func(site *siteInfo, p *page, nav template.HTML) any {
-			return &pageData[B]{Site: site, Page: p, Paths: &paths, Data: p.Body.(B), Nav: nav}
-		},
-		url: url, file: file, inputs: inputs, golden: golden}
-}
-
-// kindsByBody finds a page's kind by the type of its data.
-var kindsByBody = func() map[reflect.Type]*kindInfo {
-	m := map[reflect.Type]*kindInfo{}
-	for i := range pageKinds {
-		k := &pageKinds[i]
-		if m[k.body] != nil {
-			panic(fmt.Sprintf("page kinds %s and %s have one data type, %s", m[k.body].name, k.name, k.body))
-		}
-		m[k.body] = k
-	}
-	return m
-}()
-
-// kindOfBody is the kind of a page with data b.
-func kindOfBody(b any) (*kindInfo, error) {
-	if k := kindsByBody[reflect.TypeOf(b)]; k != nil {
-		return k, nil
-	}
-	return nil, fmt.Errorf("%T is no page kind's data (pageKinds)", b)
-}
-
-// kindName is the name of the kind whose data type is B.
-func kindName[B any]() kind { return kindsByBody[reflect.TypeFor[B]()].name }

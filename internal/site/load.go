@@ -7,35 +7,6 @@ import (
 	"github.com/discrimeval/leaderboard/internal/run"
 )
 
-// moreRuns adds runs after the runs phase (Config.more, set by tests): a
-// test of a site of hundreds of runs clones a few scored ones rather than
-// scoring hundreds.
-type moreRuns struct {
-	// n is how many runs add adds, for the decisions made at load from
-	// the number of runs (siteInfo.splitRuns).
-	n   int
-	add func(in *loaded, sc *scored)
-}
-
-// count is how many runs m adds.
-func (m *moreRuns) count() int {
-	if m == nil {
-		return 0
-	}
-	return m.n
-}
-
-// loaded is what the load phase reads: the content, METHODOLOGY.md and
-// the runs' manifests; the runs' rows are read run by run later.
-type loaded struct {
-	content     *content.Content
-	methodology []byte
-	runs        []*run.Run // by id, manifests only
-	// texts keeps one copy of each prompt text per variant, filled as runs
-	// are committed.
-	texts *datasetTexts
-}
-
 func loadInputs(cfg Config) (*loaded, error) {
 	in := &loaded{methodology: cfg.Methodology, texts: newDatasetTexts()}
 	var err error

@@ -15,20 +15,6 @@ import (
 	"github.com/discrimeval/leaderboard/internal/stats"
 )
 
-// pair is a paired comparison of two runs of the same model and variant on
-// the same prompts: typically the default prompt against an intervention.
-type pair struct {
-	A, B *board.Entry // B − A
-	C    *score.Comparison
-	// Adj holds each view's p-value adjusted by Holm's procedure over
-	// every verdict of the mitigation page (every pair, every view), so
-	// that its "beyond doubt" means what the boards' does.
-	Adj [score.NumViews]float64
-}
-
-// pairKey names a pair by its two runs' ids.
-type pairKey struct{ A, B string }
-
 // adjustedByPair indexes the pairs' adjusted p-values, for the boards'
 // intervention rows.
 func adjustedByPair(pairs []pair) map[pairKey][score.NumViews]float64 {

@@ -121,3 +121,12 @@ type article struct{ HTML template.HTML }
 // and its stylesheet is inline (the site's own), so it is styled at any
 // depth.
 type notFound struct{ CSS template.CSS }
+
+// runLink links to one run from a list.
+type runLink struct {
+	ID, Model, Intervention, Href string
+}
+
+type questionLink struct {
+	Label, Href string
+}

@@ -10,10 +10,6 @@ package site
 
 import (
 	"cmp"
-	"strconv"
-
-	"github.com/discrimeval/leaderboard/internal/board"
-	"github.com/discrimeval/leaderboard/internal/score"
 )
 
 // paging is the most places (runs, with their intervention rows) one
@@ -23,9 +19,6 @@ import (
 // near 170 KB, under half the budget with the page's fixed parts (chart,
 // capped tables) beside them. The same rule holds for every listing.
 type paging int
-
-// defaultPageRows is a listing page's places unless Config.PageRows says.
-const defaultPageRows = 100
 
 // pager is what a page of a listing says of its slice and of the others.
 type pager struct {
@@ -57,16 +50,6 @@ func (per paging) pages(rows ...int) int {
 func (per paging) span(n, k int) (lo, hi int) {
 	lo = min(n, (k-1)*int(per))
 	return lo, min(n, lo+int(per))
-}
-
-// pagedPath is page k (from 1) of the listing whose first page is at
-// first; name is the listing's file name without ".html" for pages after
-// the first (board pages share "board/<variant>-<view>").
-func pagedPath(first, name string, k int) string {
-	if k == 1 {
-		return first
-	}
-	return name + "-" + strconv.Itoa(k) + ".html"
 }
 
 // label is "101–200", the places page k of a listing of most rows
@@ -116,54 +99,6 @@ func (per paging) slice(n, k, pages int) string {
 		return ""
 	}
 	return "places " + per.label(n, k) + " of " + plural(n, "run")
-}
-
-// rowPlaces maps every ranked run to its place (from 0) in each view's
-// order of its board; an intervention run to its parent's, whose row
-// lists it.
-func rowPlaces(boards []*board.Board) map[string][score.NumViews]int {
-	m := map[string][score.NumViews]int{}
-	for _, bd := range boards {
-		for _, v := range score.Views {
-			for i, e := range bd.Ranked[v] {
-				p := m[e.ID()]
-				p[v] = i
-				m[e.ID()] = p
-				for _, iv := range e.Interventions {
-					q := m[iv.Entry.ID()]
-					q[v] = i
-					m[iv.Entry.ID()] = q
-				}
-			}
-		}
-	}
-	return m
-}
-
-// boardRowPath is the page of the board of a variant and view that
-// holds run e's row (its own or, for an intervention run, its parent's),
-// with the row's anchor; the board's first page when it has no row there.
-func boardRowPath(sc *scored, e *board.Entry, v score.View) string {
-	place, ok := sc.places[e.ID()]
-	if !ok {
-		return boardPath(e.Run.Manifest.Variant, v)
-	}
-	holder := e
-	if e.Parent != nil {
-		holder = e.Parent
-	}
-	return anchored(boardPartPath(e.Run.Manifest.Variant, v, place[v]/int(sc.per)+1), holder.ID())
-}
-
-// boardPageOf is boardRowPath without the anchor on the board's first
-// page, as a run page links its boards: the first page's top shows the
-// row, and a run page's bytes count (a run's pages and data have a 0.707 MB
-// budget, TestBuildsCommittedSite).
-func boardPageOf(sc *scored, e *board.Entry, v score.View) string {
-	if place, ok := sc.places[e.ID()]; !ok || place[v] < int(sc.per) {
-		return boardPath(e.Run.Manifest.Variant, v)
-	}
-	return boardRowPath(sc, e, v)
 }
 
 // linkLines is how many lines a page of a list of one link a run holds

@@ -212,11 +212,3 @@ func methodTitle(method run.Scoring) string {
 	}
 	return "Log-probability runs"
 }
-
-// plural is "1 comparison", "3 comparisons".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return itoa(n) + " " + noun + "s"
-}

@@ -162,3 +162,27 @@ func relPath(from, to string) string {
 func root(p string) string {
 	return strings.Repeat("../", strings.Count(p, "/"))
 }
+
+// fileDownload is where a run's file (named by its path in the runs
+// folder) is offered: at runs_url when site.yaml sets one, else as the
+// site's copy.
+func fileDownload(runsURL, p string) string {
+	if runsURL != "" {
+		return runsURL + p
+	}
+	return sitedata.RunCopy(p)
+}
+
+// pagedPath is page k (from 1) of the listing whose first page is at
+// first; name is the listing's file name without ".html" for pages after
+// the first (board pages share "board/<variant>-<view>").
+func pagedPath(first, name string, k int) string {
+	if k == 1 {
+		return first
+	}
+	return name + "-" + strconv.Itoa(k) + ".html"
+}
+
+const swingsJSPath = "assets/swings.js"
+
+func swingsPath(id string) string { return "runs/" + id + "/swings.html" }

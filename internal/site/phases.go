@@ -2,7 +2,6 @@ package site
 
 import (
 	"fmt"
-	"github.com/discrimeval/leaderboard/internal/score"
 	"reflect"
 	"runtime"
 	"strings"
@@ -76,7 +75,7 @@ func (b *build) load() (string, error) {
 	}
 	b.rec = newRecorder(b.out)
 	b.site = newSiteInfo(b.cfg, b.in)
-	if b.r, err = newRenderer(b.cfg, b.site, b.rec); err != nil {
+	if b.r, err = newRenderer(b.cfg.Templates, pageKinds, b.site, b.rec); err != nil {
 		return "", err
 	}
 	if b.cfg.Cache != nil {
@@ -161,43 +160,4 @@ func (b *build) write() (string, error) {
 	b.files = b.rec.outputs()
 	warnSize(b.cfg.Warnings, b.files, b.in.content.Site.RunsURL)
 	return fmt.Sprintf("%d files in all", len(b.files)), nil
-}
-
-// scored is what the runs and boards phases produce: every run's result,
-// and what the pages that span runs need of its rows.
-type scored struct {
-	entries []*board.Entry // by run id
-	boards  []*board.Board
-	pairs   []pair // intervention runs against their model's default prompt
-	// adjusted holds the pairs' Holm-adjusted p-values by their runs.
-	adjusted map[pairKey][score.NumViews]float64
-	// variants maps a default-prompt run's id to its model's run of the
-	// other prompt variant (variants.go).
-	variants map[string]variantLink
-	// variantDiffs holds the paired differences of the linked runs.
-	variantDiffs map[variantDiffKey]*variantDiff
-	// kept holds, per run, what the pages that span runs need of its
-	// rows: the differences from the baseline person per question.
-	kept map[string]*keptCells
-	// transcripts counts, per run, the prompts that have a transcript.
-	transcripts map[string]int
-	// example is the rubric's worked example: the first row of the first
-	// log-prob run.
-	example *rubricExample
-	// needCoefs are the runs that the boards compare coefficient by
-	// coefficient (board.NeedsCoefficients); the others' coefficient
-	// replicates are let go as they are committed.
-	needCoefs map[string]bool
-	// places holds each ranked run's place in every view's order of its
-	// board, and an intervention run's parent's (pager.go).
-	places map[string][score.NumViews]int
-	// per is the site's places a listing page (siteInfo.PageRows).
-	per paging
-}
-
-// keptCells is a run's prompts reduced to what the compare, prompt and
-// rubric pages show.
-type keptCells struct {
-	decision bool
-	deltas   map[int]*keptQuestion
 }

@@ -2,8 +2,6 @@ package site
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"io/fs"
 	"path"
@@ -22,17 +20,6 @@ import (
 // provenance files and outputs) than one part holds (provenancePart) lists
 // them in parts, provenance-<k>.json, which provenance.json names by
 // their hashes, so that no file passes the 500 KB budget at any size.
-
-type hashedFile struct {
-	Path   string `json:"path" jsonschema_description:"the file's path: an output relative to the site root, an input in the repository's layout"`
-	SHA256 string `json:"sha256" jsonschema_description:"SHA-256 of the file, in hex"`
-	Size   int64  `json:"size" jsonschema_description:"size in bytes"`
-}
-
-func hashBytes(data []byte) hashedFile {
-	sum := sha256.Sum256(data)
-	return hashedFile{SHA256: hex.EncodeToString(sum[:]), Size: int64(len(data))}
-}
 
 // inputs lists every file the build read that belongs to no run, with its
 // hash: the content, the methodology, and the templates and static files

@@ -9,6 +9,7 @@ import (
 	"html/template"
 	"io/fs"
 	"path"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
@@ -76,8 +77,9 @@ func newMinifier() *minify.M {
 // renderer executes templates, minifies, and puts the page into the
 // site; it is safe for concurrent use.
 type renderer struct {
-	sets map[kind]*template.Template
-	min  *minify.M
+	sets  map[kind]*template.Template
+	kinds map[reflect.Type]*kindInfo
+	min   *minify.M
 	// memo, when set, is the build cache, where pages that span runs are
 	// kept by what they show (emitMemo); gen is the generator's id.
 	memo *cache.Cache
@@ -90,25 +92,46 @@ type renderer struct {
 	// navs are the navigation lists rendered so far (nav).
 	navMu sync.Mutex
 	navs  map[navKey]template.HTML
-	// headings are the scenario pages' headings rendered so far, one a
-	// question and title (heading).
-	headMu   sync.Mutex
-	headings map[headingKey][]byte
+	// onces are the parts rendered so far that many pages share, one a
+	// key (once: a scenario page's heading, one a question and title).
+	onceMu sync.Mutex
+	onces  map[any][]byte
 }
 
-func newRenderer(cfg Config, site *siteInfo, out sink) (*renderer, error) {
-	sets, err := parseTemplates(cfg.Templates)
+// once is make's bytes for key, made the first time key is asked for.
+func (r *renderer) once(key any, make func() ([]byte, error)) ([]byte, error) {
+	r.onceMu.Lock()
+	h, ok := r.onces[key]
+	r.onceMu.Unlock()
+	if ok {
+		return h, nil
+	}
+	h, err := make()
+	if err != nil {
+		return nil, err
+	}
+	r.onceMu.Lock()
+	if r.onces == nil {
+		r.onces = map[any][]byte{}
+	}
+	r.onces[key] = h
+	r.onceMu.Unlock()
+	return h, nil
+}
+
+func newRenderer(templates fs.FS, kinds []kindInfo, site *siteInfo, out sink) (*renderer, error) {
+	sets, err := parseTemplates(templates)
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
-	return &renderer{sets: sets, min: newMinifier(), site: site, out: out}, nil
+	return &renderer{sets: sets, kinds: kindsByBody(kinds), min: newMinifier(), site: site, out: out}, nil
 }
 
 // page renders one page into a minified file.
 func (r *renderer) page(p *page) (File, error) {
-	if k, err := kindOfBody(p.Body); err == nil && len(k.parts) > 0 {
+	if k, err := r.kindOfBody(p.Body); err == nil && len(k.parts) > 0 {
 		// Its template renders only the frame around a mark.
-		return File{}, fmt.Errorf("%s: %s pages are written by Go (renderer.%s), not rendered whole", p.Path, k.name, k.name)
+		return File{}, fmt.Errorf("%s: %s pages are written by Go (writeScenario), not rendered whole", p.Path, k.name)
 	}
 	data, err := r.minified(p, "")
 	if err != nil {
@@ -137,7 +160,7 @@ func (r *renderer) minified(p *page, name string) ([]byte, error) {
 // execute renders a page with its kind's template, or with name one
 // template of the kind's set, into buf.
 func (r *renderer) execute(buf *bytes.Buffer, p *page, name string) error {
-	k, err := kindOfBody(p.Body)
+	k, err := r.kindOfBody(p.Body)
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.Path, err)
 	}
@@ -219,7 +242,7 @@ func (r *renderer) emitMemo(p *page) error {
 	if err := json.NewEncoder(h).Encode(p.Body); err != nil {
 		return fmt.Errorf("%s: %w", p.Path, err)
 	}
-	k, err := kindOfBody(p.Body)
+	k, err := r.kindOfBody(p.Body)
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.Path, err)
 	}

@@ -72,13 +72,6 @@ type rubricPerPrompt struct {
 	DecisionShares string  `json:"decision_share"`
 }
 
-type rubricCell struct {
-	Age    int    `json:"age"`
-	Gender string `json:"gender"`
-	Race   string `json:"race"`
-	Anchor string `json:"anchor"`
-}
-
 type rubricLevels struct {
 	Ages    []int    `json:"ages"`
 	Genders []string `json:"genders"`
@@ -167,31 +160,6 @@ type rubricQuestion struct {
 	ID      int    `json:"id"`
 	Title   string `json:"title"`
 	Prompts int    `json:"prompts"`
-}
-
-type rubricExample struct {
-	Run        string       `json:"run"`
-	Line       int          `json:"line"`
-	Question   int          `json:"question"`
-	Cell       rubricCell   `json:"cell"`
-	Logprobs   []rubricForm `json:"logprobs"`
-	PYes       num          `json:"p_yes"`
-	PNo        num          `json:"p_no"`
-	Mass       num          `json:"answer_mass"`
-	Normalised num          `json:"normalised_p_yes"`
-	Logit      num          `json:"logit"`
-	Scorer     num          `json:"logit_used_by_the_scorer"`
-}
-
-type rubricForm struct {
-	Form    string `json:"form"`
-	Counts  string `json:"counts_as"`
-	Logprob num    `json:"logprob"`
-	Prob    num    `json:"probability"`
-}
-
-func cellJSON(c design.Cell) rubricCell {
-	return rubricCell{c.Age, c.Gender.String(), c.Race.String(), c.Anchor()}
 }
 
 func rubric(cfg Config, in *loaded, sc *scored) rubricJSON {

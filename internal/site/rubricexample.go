@@ -31,30 +31,6 @@ func viewExample(entries []*board.Entry) *rubricViewEx {
 	return nil
 }
 
-// workedExample follows one real row of a committed run from its
-// log-probabilities to the logit the scorer used: the first row of the
-// first logprob run (by id; the caller picks it).
-func workedExample(e *board.Entry, c *firstCell) *rubricExample {
-	m := e.Run.Manifest
-	ex := &rubricExample{Run: e.ID(), Line: c.Line, Question: c.P.Q, Cell: cellJSON(c.P.Cell), Scorer: num(c.Logit)}
-	var pyes, pno float64
-	for i, f := range m.Choices.Forms() {
-		p := math.Exp(c.LP[i])
-		counts := "yes"
-		if i >= len(m.Choices.Yes) {
-			counts = "no"
-			pno += p
-		} else {
-			pyes += p
-		}
-		ex.Logprobs = append(ex.Logprobs, rubricForm{f, counts, num(c.LP[i]), num(p)})
-	}
-	ex.PYes, ex.PNo, ex.Mass = num(pyes), num(pno), num(pyes+pno)
-	ex.Normalised = num(pyes / (pyes + pno))
-	ex.Logit = num(math.Log(pyes) - math.Log(pno))
-	return ex
-}
-
 // exampleShown is the worked example as the page shows it: the numbers at
 // the site's usual precision (log-probabilities and logits two decimals,
 // probabilities and masses three), computed from the full values in

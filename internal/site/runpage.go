@@ -88,10 +88,6 @@ type runScoring struct {
 	LeftOut         []questionLink
 }
 
-type questionLink struct {
-	Label, Href string
-}
-
 type coefRow struct {
 	Name, Label, Estimate, Favours, SE, CI, Class string
 	// Between is the SD between scenarios and Predict the 95% prediction
@@ -344,18 +340,6 @@ func coefText(res *score.Result) (title, text string) {
 		return "Mixed-model coefficients", fmt.Sprintf("The paper’s model: logit ~ 1 + age + gender + race, with a random intercept and random slopes on every term per decision question; fitted by the exact closed form (a complete run); 95%% intervals from the t distribution with %d degrees of freedom.", res.Fit.DF)
 	}
 	return "Mixed-model coefficients", fmt.Sprintf("The paper’s model: logit ~ 1 + age + gender + race, with a random intercept and random slopes on every term per decision question; fitted by REML (%d iterations; an incomplete run); 95%% intervals from the t distribution with %d degrees of freedom.", res.Fit.Iterations, res.Fit.DF)
-}
-
-func coefLabel(c design.Coef) string {
-	switch c {
-	case design.CoefAge:
-		return "Age (" + ageUnit + ")"
-	case design.CoefFemale:
-		return "Female vs male"
-	case design.CoefNonBinary:
-		return "Non-binary vs male"
-	}
-	return c.Group() + " vs white"
 }
 
 func cardFavours(c design.Card, v float64) string {

@@ -111,12 +111,3 @@ func scenarioIndexPage(texts *datasetTexts, e *board.Entry, cells map[int]*score
 	d.Drivers = len(drivers)
 	return &page{Path: scenariosPath(e.ID()), Title: "Scenarios · " + m.Model.Name + " · " + string(m.Variant), Section: secNone, Body: d}
 }
-
-// coefClass is the colour class of a question's coefficient, in logit
-// points; none for a missing one.
-func coefClass(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return ""
-	}
-	return colourClass(v, false)
-}

@@ -36,7 +36,7 @@ var scenarioParts = []string{"scenario-crumbs", "scenario-heading", "scenario-no
 //	before     the layout up to main's mark: head, title, header,
 //	           navigation, banner
 //	crumbs     "scenario-crumbs"
-//	heading    "scenario-heading", once a question (renderer.heading)
+//	heading    "scenario-heading", once a question (scenarioHeading)
 //	*          the links to the next and previous questions, prompts
 //	           and compare pages; the question's coefficients
 //	nobase     "scenario-nobase", on a question without the baseline
@@ -120,7 +120,7 @@ func scenarioTitle(model string, variant run.Variant, q int) string {
 }
 
 // scenario writes a scenario page from its run's parts.
-func (r *renderer) scenario(run *scenarioRun, p *page) (File, error) {
+func writeScenario(r *renderer, run *scenarioRun, p *page) (File, error) {
 	if r.stopped.Load() {
 		return File{}, errStopped
 	}
@@ -128,11 +128,11 @@ func (r *renderer) scenario(run *scenarioRun, p *page) (File, error) {
 	if err != nil {
 		return File{}, err
 	}
-	heading, err := r.heading(p)
+	heading, err := scenarioHeading(r, p)
 	if err != nil {
 		return File{}, err
 	}
-	cells, err := r.cellsScript(p)
+	cells, err := cellsScript(r, p)
 	if err != nil {
 		return File{}, err
 	}
@@ -233,28 +233,11 @@ func (d *scenarioData) appendGrid(b, caption []byte) []byte {
 	return append(b, "</table></div>"...)
 }
 
-// heading is a question's heading (scenario-heading), rendered once for
+// scenarioHeading is a question's heading (scenario-heading), rendered once for
 // all runs of a variant with the same title.
-func (r *renderer) heading(p *page) ([]byte, error) {
+func scenarioHeading(r *renderer, p *page) ([]byte, error) {
 	d := p.Body.(scenarioData)
-	k := headingKey{d.Variant, d.Q, d.Title}
-	r.headMu.Lock()
-	h, ok := r.headings[k]
-	r.headMu.Unlock()
-	if ok {
-		return h, nil
-	}
-	h, err := r.minified(p, "scenario-heading")
-	if err != nil {
-		return nil, err
-	}
-	r.headMu.Lock()
-	if r.headings == nil {
-		r.headings = map[headingKey][]byte{}
-	}
-	r.headings[k] = h
-	r.headMu.Unlock()
-	return h, nil
+	return r.once(headingKey{d.Variant, d.Q, d.Title}, func() ([]byte, error) { return r.minified(p, "scenario-heading") })
 }
 
 type headingKey struct {
@@ -266,7 +249,7 @@ type headingKey struct {
 // cellsScript is the content of a page's script of its cells' data
 // (scenario-cells): the JSON html/template writes there, which the
 // minifier leaves as it is.
-func (r *renderer) cellsScript(p *page) ([]byte, error) {
+func cellsScript(r *renderer, p *page) ([]byte, error) {
 	buf := execBuffers.Get().(*bytes.Buffer)
 	defer execBuffers.Put(buf)
 	buf.Reset()

@@ -1,6 +1,8 @@
 package site
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"sort"
 	"strings"
@@ -112,4 +114,21 @@ func (m *memSink) put(path string, data []byte) error {
 func (m *memSink) sorted() []File {
 	sort.Slice(m.files, func(i, j int) bool { return m.files[i].Path < m.files[j].Path })
 	return m.files
+}
+
+type hashedFile struct {
+	Path   string `json:"path" jsonschema_description:"the file's path: an output relative to the site root, an input in the repository's layout"`
+	SHA256 string `json:"sha256" jsonschema_description:"SHA-256 of the file, in hex"`
+	Size   int64  `json:"size" jsonschema_description:"size in bytes"`
+}
+
+func hashBytes(data []byte) hashedFile {
+	sum := sha256.Sum256(data)
+	return hashedFile{SHA256: hex.EncodeToString(sum[:]), Size: int64(len(data))}
+}
+
+// File is one output file.
+type File struct {
+	Path string // slash-separated, relative to the site root
+	Data []byte
 }

@@ -3,73 +3,8 @@ package site
 import (
 	"fmt"
 	"io"
-	"io/fs"
 	"time"
-
-	"github.com/discrimeval/leaderboard/internal/cache"
-	"github.com/discrimeval/leaderboard/static"
-	"github.com/discrimeval/leaderboard/templates"
 )
-
-// Config says where the inputs are.
-type Config struct {
-	Content      fs.FS
-	ContentLabel string // how the user names the folder, for messages ("content")
-	Runs         fs.FS
-	RunsLabel    string
-	// Methodology is METHODOLOGY.md.
-	Methodology      []byte
-	MethodologyLabel string
-	// Templates and Static default to the embedded ones.
-	Templates fs.FS
-	Static    fs.FS
-	// Version identifies the generator (module version and VCS revision).
-	Version string
-	// Progress, when set, hears one line per phase with counts and the
-	// time taken (never part of the site).
-	Progress io.Writer
-	// Warnings, when set, hears what a build allows but a publisher
-	// should know, a line each ("build: warning: …").
-	Warnings io.Writer
-	// Cache, when set, keeps each run's scores and its own pages between
-	// builds, keyed by their inputs (runcache.go), and with Build the list
-	// of the site's files under the whole-build key (unchanged.go); the
-	// site is the same with or without it. After a Build the cache is
-	// trimmed to the site's size, least recently used first.
-	Cache *cache.Cache
-	// PageRows is the most places a page of a listing (a board, the
-	// pairwise, changes, downloads and compare pages) shows, and the most
-	// runs a part of data/leaderboard.json's runs holds; 0 is 100.
-	// Tests set it small to see more than one page.
-	PageRows int
-	// more, when set (by tests), adds runs after the runs phase (load.go).
-	more *moreRuns
-	// checkWritten, when set (by tests), is given each page that Go
-	// writes instead of a template (scenario pages) and its bytes.
-	checkWritten func(r *renderer, p *page, data []byte) error
-}
-
-func (cfg Config) withDefaults() Config {
-	if cfg.Templates == nil {
-		cfg.Templates = templates.FS
-	}
-	if cfg.Static == nil {
-		cfg.Static = static.FS
-	}
-	cfg.ContentLabel = or(cfg.ContentLabel, "content")
-	cfg.RunsLabel = or(cfg.RunsLabel, "runs")
-	cfg.MethodologyLabel = or(cfg.MethodologyLabel, "METHODOLOGY.md")
-	if cfg.PageRows <= 0 {
-		cfg.PageRows = defaultPageRows
-	}
-	return cfg
-}
-
-// File is one output file.
-type File struct {
-	Path string // slash-separated, relative to the site root
-	Data []byte
-}
 
 // Generate builds the site in memory and returns its files sorted by path
 // (for tests and tools; Build streams them to disk).
@@ -155,13 +90,6 @@ func Build(cfg Config, out string, opt WriteOptions) error {
 		}
 	}
 	return nil
-}
-
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // Stream builds the site and hands every file to put as soon as it is

@@ -13,17 +13,12 @@ package site
 import (
 	"math"
 	"path"
-	"strconv"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 )
-
-const swingsJSPath = "assets/swings.js"
-
-func swingsPath(id string) string { return "runs/" + id + "/swings.html" }
 
 // swingDefault is the threshold the page is written at (0.30).
 const swingDefault = 5
@@ -176,13 +171,4 @@ func refInt(v, scale float64) int {
 		return -1
 	}
 	return int(math.Round(v * scale))
-}
-
-// thousands writes n with thin separators of thousands, as the site does.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }

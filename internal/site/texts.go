@@ -1,7 +1,10 @@
 package site
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
+	"iter"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -286,4 +289,89 @@ func dropArticle(words []string) []string {
 		}
 	}
 	return words
+}
+
+// textInfo is what a run's reading keeps of each prompt's texts: a hash
+// of the prompt (to find prompts that differ from the prompt pages) and the
+// size of its transcript (to split transcript pages before reading them).
+type textInfo struct {
+	present    bool // the run has the prompt
+	hash       uint64
+	transcript int // bytes of transcript text; 0 when the row has none
+	// For the transcript of every prompt on the scenario pages (set when
+	// the rows are read, not kept in the cache, which keeps the pages):
+	// the forms that were upper bounds (boundedForms), and a decision
+	// run's sampled answers as written.
+	bounded uint32
+	answers []string
+}
+
+// promptInfos are a run's textInfo, a grid of 135 per question: a run has
+// most of a question's prompts, and a grid is cheaper to fill and to walk
+// in design order than a map of 9,450 prompts (a cached rebuild makes one
+// per run).
+type promptInfos map[int]*[design.NumCells]textInfo
+
+func (pi promptInfos) set(p design.Prompt, info textInfo) {
+	g := pi[p.Q]
+	if g == nil {
+		g = new([design.NumCells]textInfo)
+		pi[p.Q] = g
+	}
+	info.present = true
+	g[p.Index()] = info
+}
+
+func (pi promptInfos) get(p design.Prompt) (textInfo, bool) {
+	if g := pi[p.Q]; g != nil {
+		t := g[p.Index()]
+		return t, t.present
+	}
+	return textInfo{}, false
+}
+
+// all yields the run's prompts in design order: by question, then cell.
+func (pi promptInfos) all() iter.Seq2[design.Prompt, textInfo] {
+	return func(yield func(design.Prompt, textInfo) bool) {
+		cells := design.Cells()
+		for _, q := range slices.Sorted(maps.Keys(pi)) {
+			for i, t := range pi[q] {
+				if t.present && !yield(design.Prompt{Q: q, Cell: cells[i]}, t) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// hashText is a prompt text's fingerprint: SHA-256, cut to 64 bits, so
+// that no run can make a different prompt look like the dataset's (and it
+// is faster here than FNV).
+func hashText(s string) uint64 { return hashBytes64([]byte(s)) }
+
+// hashBytes64 is hashText of a text's bytes.
+func hashBytes64(b []byte) uint64 {
+	sum := sha256.Sum256(b)
+	return binary.LittleEndian.Uint64(sum[:8])
+}
+
+// transcriptSize is the length of what a transcript page would show for a
+// row beyond its numbers: messages, a response, a prompt that is not just
+// the template filled in, and answers that were neither yes nor no.
+func transcriptSize(m *run.Manifest, row *run.Row) int {
+	n := len(row.Response)
+	for _, msg := range row.Messages {
+		n += len(msg.Content) + len(msg.Role)
+	}
+	if row.Prompt != "" && row.Prompt != expandTemplate(m.PromptTemplate, row.FilledTemplate) {
+		n += len(row.Prompt)
+	}
+	return n
+}
+
+func expandTemplate(tpl, filled string) string {
+	if tpl == "" || !strings.Contains(tpl, "{filled_template}") {
+		return ""
+	}
+	return strings.ReplaceAll(tpl, "{filled_template}", filled)
 }

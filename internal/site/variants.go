@@ -13,14 +13,6 @@ import (
 	"github.com/discrimeval/leaderboard/internal/score"
 )
 
-// variantLink is the other variant's run of a run's model, as a run page
-// and a board row link it.
-type variantLink struct {
-	ID      string
-	Variant run.Variant
-	Href    string // site path of its run page
-}
-
 // variantKey is one model's default-prompt runs of one variant and
 // scoring method.
 type variantKey struct {
@@ -75,20 +67,6 @@ func variantPairs(entries []*board.Entry) map[string]variantLink {
 	}
 	return out
 }
-
-// variantDiff is the paired difference between a model's default-prompt
-// runs of the two variants (implicit − explicit: positive means the
-// implicit prompts show the larger gap), from score.Compare on the
-// decision questions both runs answered (the same scenarios in both
-// variants); C is nil when they cannot be compared, with Reason.
-type variantDiff struct {
-	Explicit, Implicit *board.Entry
-	C                  *score.Comparison
-	Reason             string
-}
-
-// variantDiffKey is a pair's two run ids, explicit then implicit.
-type variantDiffKey struct{ explicit, implicit string }
 
 // variantDiffs compares every pair of runs that variantPairs links (a run
 // and the run its link names), each pair once, on every core.

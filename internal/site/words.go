@@ -113,3 +113,15 @@ func structureVerdict(st score.StructureTest, n int) string {
 	}
 	return "not detected at the " + level + " (" + how + ")"
 }
+
+func coefLabel(c design.Coef) string {
+	switch c {
+	case design.CoefAge:
+		return "Age (" + ageUnit + ")"
+	case design.CoefFemale:
+		return "Female vs male"
+	case design.CoefNonBinary:
+		return "Non-binary vs male"
+	}
+	return c.Group() + " vs white"
+}
