@@ -9,80 +9,90 @@ import (
 	"github.com/discrimeval/leaderboard/internal/content"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/boards"
+	"github.com/discrimeval/leaderboard/internal/site/browse"
+	"github.com/discrimeval/leaderboard/internal/site/datapage"
+	"github.com/discrimeval/leaderboard/internal/site/layout"
+	"github.com/discrimeval/leaderboard/internal/site/outdir"
+	"github.com/discrimeval/leaderboard/internal/site/paths"
+	"github.com/discrimeval/leaderboard/internal/site/render"
+	"github.com/discrimeval/leaderboard/internal/site/runpage"
+	"github.com/discrimeval/leaderboard/internal/site/show"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
 )
 
 // assemblePages queues the pages that span runs — boards, pairwise and
 // mitigation pages, run pages (they show ranks), the browser's prompt and
 // compare pages, the rubric, provenance, changes, the content pages — and
 // puts the data files. Every page's content is settled when it is queued.
-func assemblePages(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *pool, out sink) error {
+func assemblePages(cfg stage.Config, in *stage.Loaded, sc *stage.Scored, site *layout.SiteInfo, pool *render.Pool, out outdir.Sink) error {
 	queueBoards(sc, pool)
-	pool.page(mitigationPage(sc.pairs))
-	hist, err := readHistory(cfg.ContentLabel, in.content.Releases)
+	pool.Page(boards.MitigationPage(sc.Pairs))
+	hist, err := runpage.ReadHistory(cfg.ContentLabel, in.Content.Releases)
 	if err != nil {
 		return err
 	}
-	for _, e := range sc.entries {
-		pool.submit(func(r *renderer) error {
-			p, err := runPage(cfg, sc, e, hist.of(e, in.content.Site.Release))
+	for _, e := range sc.Entries {
+		pool.Submit(func(r *render.Renderer) error {
+			p, err := runpage.RunPage(cfg, sc, e, hist.Of(e, in.Content.Site.Release))
 			if err != nil {
 				return err
 			}
-			return r.emit(p)
+			return r.Emit(p)
 		})
 	}
 	if err := contentPages(cfg, in, pool); err != nil {
 		return err
 	}
-	browserPages(in, sc, pool)
-	rubric, rubricJSON, err := rubricPage(cfg, in, sc)
+	browse.BrowserPages(in, sc, pool)
+	rubric, rubricJSON, err := datapage.RubricPage(cfg, in, sc)
 	if err != nil {
 		return fmt.Errorf("rubric: %w", err)
 	}
-	pool.page(rubric)
-	inputs, err := inputs(cfg, in)
+	pool.Page(rubric)
+	inputs, err := datapage.Inputs(cfg, in)
 	if err != nil {
 		return fmt.Errorf("provenance: %w", err)
 	}
-	for _, p := range provenancePages(sc.per, provenancePage(cfg, sc, inputs)) {
-		pool.page(p)
+	for _, p := range datapage.ProvenancePages(sc.Per, datapage.ProvenancePage(cfg, sc, inputs)) {
+		pool.Page(p)
 	}
-	for _, p := range downloadsPages(sc.per, downloadsPage(in, sc, site)) {
-		pool.page(p)
+	for _, p := range datapage.DownloadsPages(sc.Per, datapage.DownloadsPage(in, sc, site)) {
+		pool.Page(p)
 	}
-	index := searchIndex(in.texts, sc)
-	indexJS, err := searchIndexJS(index, searchParts(sc.per))
+	index := browse.SearchIndex(in.Texts, sc)
+	indexJS, err := browse.SearchIndexJS(index, browse.SearchParts(sc.Per))
 	if err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
 	for _, f := range indexJS {
-		if err := out.put(f.Path, f.Data); err != nil {
+		if err := out.Put(f.Path, f.Data); err != nil {
 			return err
 		}
 	}
-	pool.page(searchPage(in.texts, len(index), indexJS))
-	pool.page(glossaryPage(site))
+	pool.Page(browse.SearchPage(in.Texts, len(index), indexJS))
+	pool.Page(glossaryPage(site))
 	css, err := fs.ReadFile(cfg.Static, "site.css")
 	if err != nil {
 		return fmt.Errorf("404.html: %w", err)
 	}
-	pool.page(&page{Path: notFoundPath, Title: "Page not found", Section: secNone, Body: notFound{template.CSS(css)}})
-	data, err := dataFiles(cfg, in, sc, site, out)
+	pool.Page(&layout.Page{Path: paths.NotFoundPath, Title: "Page not found", Section: layout.SecNone, Body: layout.NotFound{CSS: template.CSS(css)}})
+	data, err := datapage.DataFiles(cfg, in, sc, site, out)
 	if err != nil {
 		return err
 	}
 	// The changes page reads this build's data files back, as -diff does.
-	changes, err := changesPage(cfg, in, data)
+	changes, err := datapage.ChangesPage(cfg, in, data)
 	if err != nil {
 		return err
 	}
 	if changes != nil {
-		for _, p := range changesPages(site.PageRows, changes) {
-			pool.page(p)
+		for _, p := range datapage.ChangesPages(site.PageRows, changes) {
+			pool.Page(p)
 		}
 	}
 	for _, f := range append(data, rubricJSON) {
-		if err := out.put(f.Path, f.Data); err != nil {
+		if err := out.Put(f.Path, f.Data); err != nil {
 			return err
 		}
 	}
@@ -91,63 +101,63 @@ func assemblePages(cfg Config, in *loaded, sc *scored, site *siteInfo, pool *poo
 
 // contentPages queues the pages of our own content: the benchmark page,
 // the methodology and content/pages.
-func contentPages(cfg Config, in *loaded, pool *pool) error {
-	methodology, err := content.Markdown(in.methodology)
+func contentPages(cfg stage.Config, in *stage.Loaded, pool *render.Pool) error {
+	methodology, err := content.Markdown(in.Methodology)
 	if err != nil {
 		return fmt.Errorf("%s: %v", cfg.MethodologyLabel, err)
 	}
-	bm := in.content.Benchmark
+	bm := in.Content.Benchmark
 	body, err := content.Markdown([]byte(bm.Body))
 	if err != nil {
 		return fmt.Errorf("benchmark body: %v", err)
 	}
-	pool.page(&page{Path: benchmarkPath, Title: bm.Page.Name, Section: secBenchmark, Body: benchmarkData{Page: &bm.Page, Body: body}})
-	pool.page(&page{Path: methodologyPath, Title: titleOr(in.methodology, "Methodology"), Section: secMethodology, Body: article{methodology}})
-	for _, p := range in.content.Pages {
-		pool.page(&page{Path: contentPagePath(p.Slug), Title: p.Title, Section: contentSection(p.Slug), Body: article{p.HTML}})
+	pool.Page(&layout.Page{Path: paths.BenchmarkPath, Title: bm.Page.Name, Section: layout.SecBenchmark, Body: layout.BenchmarkData{Page: &bm.Page, Body: body}})
+	pool.Page(&layout.Page{Path: paths.MethodologyPath, Title: titleOr(in.Methodology, "Methodology"), Section: layout.SecMethodology, Body: layout.Article{HTML: methodology}})
+	for _, p := range in.Content.Pages {
+		pool.Page(&layout.Page{Path: paths.ContentPagePath(p.Slug), Title: p.Title, Section: layout.ContentSection(p.Slug), Body: layout.Article{HTML: p.HTML}})
 	}
 	return nil
 }
 
 // newSiteInfo is what every page shows of the site: title, release,
 // navigation.
-func newSiteInfo(cfg Config, in *loaded) *siteInfo {
-	c := in.content
-	info := &siteInfo{
+func newSiteInfo(cfg stage.Config, in *stage.Loaded) *layout.SiteInfo {
+	c := in.Content
+	info := &layout.SiteInfo{
 		Title:       c.Site.Title,
 		Benchmark:   c.Benchmark.Page.Name,
 		Description: c.Site.Description,
 		BasePath:    c.Site.BasePath,
-		Release:     releaseInfo{c.Site.Release.Label, c.Site.Release.Date},
+		Release:     layout.ReleaseInfo{Label: c.Site.Release.Label, Date: c.Site.Release.Date},
 		RunsURL:     c.Site.RunsURL,
 		Version:     cfg.Version,
-		PageRows:    paging(cfg.PageRows),
+		PageRows:    layout.Paging(cfg.PageRows),
 		Repository:  c.Site.Repository,
-		Design: designFacts{Baseline: design.Baseline.Label(), Questions: design.NumQuestions, Cells: design.NumCells,
-			Decimals: countWord(board.DisplayDecimals)},
+		Design: layout.DesignFacts{Baseline: design.Baseline.Label(), Questions: design.NumQuestions, Cells: design.NumCells,
+			Decimals: show.CountWord(board.DisplayDecimals)},
 	}
-	for _, r := range in.runs {
+	for _, r := range in.Runs {
 		info.Synthetic = info.Synthetic || r.Manifest.Synthetic
 	}
-	info.splitRuns(len(in.runs) + cfg.more.count())
-	info.Cite = cite(c.Site.Title, info.Release, info.Version, info.Repository)
-	info.Nav = []navItem{
-		{"Leaderboard", homePath, secBoard},
-		{"Benchmark", benchmarkPath, secBenchmark},
-		{"Mitigation", mitigationPath, secMitigation},
-		{"Browse", transcriptsPath, secTranscripts},
-		{"Methodology", methodologyPath, secMethodology},
-		{"Glossary", glossaryPath, secGlossary},
-		{"Rubric", rubricPath, secRubric},
-		{"Provenance", provenancePagePath, secProvenance},
+	info.SplitRuns(len(in.Runs) + cfg.More.Count())
+	info.Cite = layout.Cite(c.Site.Title, info.Release, info.Version, info.Repository)
+	info.Nav = []layout.NavItem{
+		{Label: "Leaderboard", Path: paths.HomePath, Section: layout.SecBoard},
+		{Label: "Benchmark", Path: paths.BenchmarkPath, Section: layout.SecBenchmark},
+		{Label: "Mitigation", Path: paths.MitigationPath, Section: layout.SecMitigation},
+		{Label: "Browse", Path: paths.TranscriptsPath, Section: layout.SecTranscripts},
+		{Label: "Methodology", Path: paths.MethodologyPath, Section: layout.SecMethodology},
+		{Label: "Glossary", Path: paths.GlossaryPath, Section: layout.SecGlossary},
+		{Label: "Rubric", Path: paths.RubricPath, Section: layout.SecRubric},
+		{Label: "Provenance", Path: paths.ProvenancePagePath, Section: layout.SecProvenance},
 	}
 	if c.Previous != nil {
-		info.Nav = append(info.Nav, navItem{"Changes", changesPath, secChanges})
+		info.Nav = append(info.Nav, layout.NavItem{Label: "Changes", Path: paths.ChangesPath, Section: layout.SecChanges})
 	}
 	for _, p := range c.Pages {
-		info.Nav = append(info.Nav, navItem{p.Title, contentPagePath(p.Slug), contentSection(p.Slug)})
+		info.Nav = append(info.Nav, layout.NavItem{Label: p.Title, Path: paths.ContentPagePath(p.Slug), Section: layout.ContentSection(p.Slug)})
 	}
-	info.Nav = append(info.Nav, navItem{"Downloads", downloadsPath, secData})
+	info.Nav = append(info.Nav, layout.NavItem{Label: "Downloads", Path: paths.DownloadsPath, Section: layout.SecData})
 	return info
 }
 
@@ -160,34 +170,34 @@ func titleOr(md []byte, def string) string {
 
 // queueBoards queues every variant's boards, their pairwise pages and its
 // group page.
-func queueBoards(sc *scored, pool *pool) {
+func queueBoards(sc *stage.Scored, pool *render.Pool) {
 	for _, variant := range board.Variants {
 		for _, v := range score.Views {
-			pool.submit(func(r *renderer) error {
-				ps, err := boardPages(sc, variant, v)
+			pool.Submit(func(r *render.Renderer) error {
+				ps, err := boards.BoardPages(sc, variant, v)
 				if err != nil {
 					return err
 				}
 				for _, p := range ps {
-					if err := r.emit(p); err != nil {
+					if err := r.Emit(p); err != nil {
 						return err
 					}
 				}
-				for _, p := range pairwisePages(sc, variant, v) {
-					if err := r.emit(p); err != nil {
+				for _, p := range boards.PairwisePages(sc, variant, v) {
+					if err := r.Emit(p); err != nil {
 						return err
 					}
 				}
 				return nil
 			})
 		}
-		if hasGroupFigure(sc, variant) {
-			pool.submit(func(r *renderer) error {
-				p, err := groupsPage(sc, variant)
+		if boards.HasGroupFigure(sc, variant) {
+			pool.Submit(func(r *render.Renderer) error {
+				p, err := boards.GroupsPage(sc, variant)
 				if err != nil {
 					return err
 				}
-				return r.emit(p)
+				return r.Emit(p)
 			})
 		}
 	}

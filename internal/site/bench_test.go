@@ -12,6 +12,10 @@ import (
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/layout"
+	"github.com/discrimeval/leaderboard/internal/site/render"
+	"github.com/discrimeval/leaderboard/internal/site/scenarios"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
 	"github.com/discrimeval/leaderboard/internal/synth"
 )
 
@@ -27,7 +31,7 @@ var (
 )
 
 // benchConfig is the site of the first n of 10 scale runs.
-func benchConfig(b testing.TB, n int) Config {
+func benchConfig(b testing.TB, n int) stage.Config {
 	b.Helper()
 	benchOnce.Do(func() {
 		benchRuns = fstest.MapFS{}
@@ -54,13 +58,13 @@ func benchConfig(b testing.TB, n int) Config {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return Config{Content: os.DirFS("testdata/content"), Runs: runs, Methodology: md, Version: "bench"}
+	return stage.Config{Content: os.DirFS("testdata/content"), Runs: runs, Methodology: md, Version: "bench"}
 }
 
 // counter is a sink that counts what it is given.
 type counter struct{ files, bytes atomic.Int64 }
 
-func (c *counter) put(_ string, data []byte) error {
+func (c *counter) Put(_ string, data []byte) error {
 	c.files.Add(1)
 	c.bytes.Add(int64(len(data)))
 	return nil
@@ -69,21 +73,21 @@ func (c *counter) put(_ string, data []byte) error {
 // benchOneRun loads the one-run benchmark site and reads its run, as the
 // run pages' benchmarks start: the configuration, inputs and frame, the
 // run read, its cells and prompt infos, and its board entry.
-func benchOneRun(b *testing.B) (Config, *loaded, *siteInfo, *readRun, map[int]*score.QuestionCells, promptInfos, *board.Entry) {
+func benchOneRun(b *testing.B) (stage.Config, *stage.Loaded, *layout.SiteInfo, *readRun, map[int]*score.QuestionCells, layout.PromptInfos, *board.Entry) {
 	b.Helper()
-	cfg := benchConfig(b, 1).withDefaults()
+	cfg := benchConfig(b, 1).WithDefaults()
 	in, err := loadInputs(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
 	site := newSiteInfo(cfg, in)
-	rr := freshRuns{cfg: cfg}.read(in.runs[0])
+	rr := freshRuns{cfg: cfg}.read(in.Runs[0])
 	if rr.err != nil {
 		b.Fatal(rr.err)
 	}
 	texts, _ := rr.rows.texts()
 	cells, infos, _ := rr.rows.cells()
-	in.texts.add(rr.run, texts, rr.infos)
+	in.Texts.Add(rr.run, texts, rr.infos)
 	return cfg, in, site, rr, cells, infos, &board.Entry{Run: rr.run, Result: rr.res}
 }
 
@@ -94,15 +98,15 @@ func BenchmarkRunPages(b *testing.B) {
 	var c counter
 	b.ReportAllocs()
 	for b.Loop() {
-		r, err := newRenderer(cfg.Templates, pageKinds, site, &c)
+		r, err := render.NewRenderer(cfg.Templates, pageKinds, site, &c)
 		if err != nil {
 			b.Fatal(err)
 		}
-		pool := newPool(r)
+		pool := render.NewPool(r)
 		if err := runPages(cfg, in, e, cells, rr.infos, pool, &capture{next: &c}); err != nil {
 			b.Fatal(err)
 		}
-		if err := pool.wait(); err != nil {
+		if err := pool.Wait(); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -118,7 +122,7 @@ func BenchmarkBuild(b *testing.B) {
 			var c counter
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := Stream(cfg, c.put); err != nil {
+				if err := Stream(cfg, c.Put); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -133,18 +137,18 @@ func BenchmarkBuild(b *testing.B) {
 // page kind that is 70 of a run's pages.
 func BenchmarkScenarioPages(b *testing.B) {
 	cfg, in, site, _, cells, infos, e := benchOneRun(b)
-	r, err := newRenderer(cfg.Templates, pageKinds, site, &counter{})
+	r, err := render.NewRenderer(cfg.Templates, pageKinds, site, &counter{})
 	if err != nil {
 		b.Fatal(err)
 	}
 	ids := slices.Sorted(maps.Keys(cells))
-	chunks := transcriptChunks(in.texts, infos, cells, e)
+	chunks := transcriptChunks(in.Texts, infos, cells, e)
 	var bytes int
 	b.ReportAllocs()
 	for b.Loop() {
-		run := new(scenarioRun)
+		run := new(scenarios.ScenarioRun)
 		for i, q := range ids {
-			f, err := writeScenario(r, run, scenarioPage(in.texts, infos, e, q, cells[q], chunks, ids, i, ""))
+			f, err := scenarios.WriteScenario(r, run, scenarios.ScenarioPage(in.Texts, infos, e, q, cells[q], chunks, ids, i, ""))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/discrimeval/leaderboard/internal/site/grid"
 )
 
 // lpRead reads lpWriter's codes back as static/cells.js does: a cell's
@@ -26,7 +28,7 @@ func lpRead(t *testing.T, s string, forms int) [][]int {
 				if pos >= len(s) {
 					t.Fatalf("%q ends inside a number", s)
 				}
-				c := strings.IndexByte(lpDigits, s[pos])
+				c := strings.IndexByte(grid.LpDigits, s[pos])
 				pos++
 				z += (c & 31) << shift
 				shift += 5
@@ -57,13 +59,13 @@ func TestLPWriter(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for trial := range 200 {
 		forms := 1 + trial%5
-		var w lpWriter
+		var w grid.LpWriter
 		var want [][]int
 		spread := []float64{0.05, 0.5, 5, 50}[trial%4]
 		base := -rng.Float64() * 3
 		for range 135 {
 			if rng.IntN(10) == 0 {
-				w.missing()
+				w.Missing()
 				want = append(want, nil)
 				continue
 			}
@@ -78,12 +80,12 @@ func TestLPWriter(t *testing.T) {
 				case 2:
 					lp = 0.001 // rounds above 0: code 0
 				}
-				codes[k] = lpCode(lp)
+				codes[k] = grid.LpCode(lp)
 			}
-			w.cell(codes)
+			w.Cell(codes)
 			want = append(want, codes)
 		}
-		got := lpRead(t, string(w.b), forms)
+		got := lpRead(t, string(w.B), forms)
 		if len(got) != len(want) {
 			t.Fatalf("trial %d: %d cells read back, want %d", trial, len(got), len(want))
 		}
@@ -99,12 +101,12 @@ func TestLPWriter(t *testing.T) {
 		}
 	}
 	// Forms that move together, by small steps: one character a form.
-	var w lpWriter
+	var w grid.LpWriter
 	for i := range 135 {
 		c := 80 + i%7
-		w.cell([]int{c, c + 219, c + 400, c + 650})
+		w.Cell([]int{c, c + 219, c + 400, c + 650})
 	}
-	if n := len(w.b); n > 135*4+8 {
+	if n := len(w.B); n > 135*4+8 {
 		t.Errorf("%d characters for 135 cells of 4 forms that move together, want about one a form", n)
 	}
 }

@@ -17,6 +17,13 @@ import (
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/browse"
+	"github.com/discrimeval/leaderboard/internal/site/grid"
+	"github.com/discrimeval/leaderboard/internal/site/layout"
+	"github.com/discrimeval/leaderboard/internal/site/paths"
+	"github.com/discrimeval/leaderboard/internal/site/render"
+	"github.com/discrimeval/leaderboard/internal/site/show"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
 )
 
 // TestComparePages: a question's runs are split sc.per to a
@@ -25,8 +32,8 @@ import (
 // added with the latest date changes only the last page.
 func TestComparePages(t *testing.T) {
 	const logprob, decision = 183, 19
-	const compareRunsPerPage = defaultPageRows
-	sc := &scored{kept: map[string]*keptCells{}, per: compareRunsPerPage}
+	const compareRunsPerPage = stage.DefaultPageRows
+	sc := &stage.Scored{Kept: map[string]*stage.KeptCells{}, Per: compareRunsPerPage}
 	var runs []*board.Entry
 	for i := range logprob + decision {
 		id := fmt.Sprintf("r%03d", i)
@@ -35,12 +42,12 @@ func TestComparePages(t *testing.T) {
 			d[j] = score.Delta{Value: float64(i) / 100, Present: true, HasBase: true}
 		}
 		dec := i%10 == 9 && i/10 < decision
-		sc.kept[id] = &keptCells{decision: dec, deltas: map[int]*keptQuestion{3: keepQuestion(d, dec)}}
+		sc.Kept[id] = &stage.KeptCells{Decision: dec, Deltas: map[int]*grid.KeptQuestion{3: grid.KeepQuestion(d, dec)}}
 		// Dates run against ids, so that the order is the dates'.
 		date := fmt.Sprintf("2026-%02d-01", 12-i%12)
 		runs = append(runs, &board.Entry{Run: &run.Run{ID: id, Manifest: &run.Manifest{Model: run.Model{Name: "model " + id}, RunDate: date}}})
 	}
-	pages := comparePages(newDatasetTexts(), sc, run.Explicit, 3, runs)
+	pages := browse.ComparePages(layout.NewDatasetTexts(), sc, run.Explicit, 3, runs)
 	if want := (logprob + decision + compareRunsPerPage - 1) / compareRunsPerPage; len(pages) != want {
 		t.Fatalf("%d pages, want %d", len(pages), want)
 	}
@@ -51,8 +58,8 @@ func TestComparePages(t *testing.T) {
 	seen := map[string]bool{}
 	lastDate := ""
 	for k, p := range pages {
-		d := p.Body.(compareData)
-		if want := comparePartPath(run.Explicit, 3, k+1); p.Path != want {
+		d := p.Body.(browse.CompareData)
+		if want := paths.ComparePartPath(run.Explicit, 3, k+1); p.Path != want {
 			t.Errorf("page %d is %s, want %s", k+1, p.Path, want)
 		}
 		lo := k*compareRunsPerPage + 1
@@ -68,7 +75,7 @@ func TestComparePages(t *testing.T) {
 			lowest, highest, person := int32(1<<30), int32(-1), 0
 			for _, r := range g.Runs {
 				i, _ := strconv.Atoi(strings.TrimPrefix(r.ID, "r"))
-				v := newDeltaCell(score.Delta{Value: float64(i) / 100, Present: true, HasBase: true}, sc.kept[r.ID].decision).Digits
+				v := grid.NewDeltaCell(score.Delta{Value: float64(i) / 100, Present: true, HasBase: true}, sc.Kept[r.ID].Decision).Digits
 				lowest, highest = min(lowest, v), max(highest, v)
 				if v > 0 {
 					person++
@@ -85,7 +92,7 @@ func TestComparePages(t *testing.T) {
 				t.Errorf("run %s on two pages", r.ID)
 			}
 			seen[r.ID] = true
-			dec := sc.kept[r.ID].decision
+			dec := sc.Kept[r.ID].Decision
 			if lastDecision && !dec {
 				t.Errorf("page %d: log-probability run %s after a sampled-answer run", k+1, r.ID)
 			}
@@ -97,7 +104,7 @@ func TestComparePages(t *testing.T) {
 			pageDate = max(pageDate, date)
 			// Its largest difference, in its unit, with its prompt.
 			i, _ := strconv.Atoi(r.ID[1:])
-			if want := ">" + newDeltaCell(score.Delta{Value: float64(i) / 100, Present: true, HasBase: true}, dec).text() + "<small>20, female, white</small>"; !strings.Contains(string(r.Cells), want) {
+			if want := ">" + grid.NewDeltaCell(score.Delta{Value: float64(i) / 100, Present: true, HasBase: true}, dec).Text() + "<small>20, female, white</small>"; !strings.Contains(string(r.Cells), want) {
 				t.Errorf("run %s: cells %s do not hold its largest difference %s", r.ID, r.Cells, want)
 			}
 		}
@@ -108,9 +115,9 @@ func TestComparePages(t *testing.T) {
 	}
 	// A run of a later date: the full pages stay as they were.
 	d := new(score.QuestionDeltas)
-	sc.kept["a-new"] = &keptCells{deltas: map[int]*keptQuestion{3: keepQuestion(d, false)}}
+	sc.Kept["a-new"] = &stage.KeptCells{Deltas: map[int]*grid.KeptQuestion{3: grid.KeepQuestion(d, false)}}
 	added := append([]*board.Entry{{Run: &run.Run{ID: "a-new", Manifest: &run.Manifest{RunDate: "2027-01-01"}}}}, runs...)
-	after := comparePages(newDatasetTexts(), sc, run.Explicit, 3, added)
+	after := browse.ComparePages(layout.NewDatasetTexts(), sc, run.Explicit, 3, added)
 	for k := range len(runs) / compareRunsPerPage {
 		if !reflect.DeepEqual(after[k], pages[k]) {
 			t.Errorf("page %d changed when a later run was added", k+1)
@@ -118,7 +125,7 @@ func TestComparePages(t *testing.T) {
 	}
 	// The grid written in Go holds ages and numbers, nothing else.
 	row := regexp.MustCompile("^<tr><th scope=\"row\">[0-9]+</th>(<td>(—|[+−]?[0-9.]+( … [+−]?[0-9.]+)?\n[0-9]+ : [0-9]+)</td>){15}$")
-	rows := strings.Split(strings.TrimSuffix(string(pages[0].Body.(compareData).Groups[0].Spread.HTML()), "</tr>\n"), "</tr>\n")
+	rows := strings.Split(strings.TrimSuffix(string(pages[0].Body.(browse.CompareData).Groups[0].Spread.HTML()), "</tr>\n"), "</tr>\n")
 	if len(rows) != 9 {
 		t.Errorf("%d rows, want 9", len(rows))
 	}
@@ -131,8 +138,8 @@ func TestComparePages(t *testing.T) {
 }
 
 // pageRuns are a compare page's runs, group by group.
-func pageRuns(d compareData) []compareRun {
-	var out []compareRun
+func pageRuns(d browse.CompareData) []browse.CompareRun {
+	var out []browse.CompareRun
 	for _, g := range d.Groups {
 		out = append(out, g.Runs...)
 	}
@@ -146,7 +153,7 @@ func TestDeltaCellHTML(t *testing.T) {
 	tmpl := template.Must(template.New("").Parse(`<td class="{{.Class}}">{{.Text}}</td>`))
 	want := func(d score.Delta, decision bool) string {
 		type cell struct{ Class, Text string }
-		c := cell{colourClass(d.Value, decision), signed(d.Value, deltaDecimals(decision))}
+		c := cell{grid.ColourClass(d.Value, decision), show.Signed(d.Value, show.DeltaDecimals(decision))}
 		switch {
 		case !d.Present:
 			c = cell{"missing", "—"}
@@ -167,20 +174,20 @@ func TestDeltaCellHTML(t *testing.T) {
 	for _, v := range values {
 		for _, dec := range []bool{false, true} {
 			d := score.Delta{Value: v, Present: true, HasBase: true}
-			if got, w := newDeltaCell(d, dec).html(), want(d, dec); got != w {
+			if got, w := grid.NewDeltaCell(d, dec).Html(), want(d, dec); got != w {
 				t.Fatalf("%v (decision %v): %s, the template writes %s", v, dec, got, w)
 			}
 		}
 	}
 	for _, d := range []score.Delta{{Value: 1}, {Value: 1, Present: true}} {
-		if got, w := newDeltaCell(d, false).html(), want(d, false); got != w {
+		if got, w := grid.NewDeltaCell(d, false).Html(), want(d, false); got != w {
 			t.Errorf("%+v: %s, want %s", d, got, w)
 		}
 	}
 	ok := regexp.MustCompile(`^(<td class="(b[0-8]|missing|nobase)">([+−]?[0-9]+(\.[0-9]+)?|[+−]∞|—|n/a)</td>)*$`)
 	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e300, -1e300, -1e-300} {
 		for _, dec := range []bool{false, true} {
-			if h := newDeltaCell(score.Delta{Value: v, Present: true, HasBase: true}, dec).html(); !ok.MatchString(h) {
+			if h := grid.NewDeltaCell(score.Delta{Value: v, Present: true, HasBase: true}, dec).Html(); !ok.MatchString(h) {
 				t.Errorf("%v (decision %v) writes %q", v, dec, h)
 			}
 		}
@@ -193,20 +200,20 @@ func TestDeltaCellHTML(t *testing.T) {
 // leave it.
 func TestGridRowHTML(t *testing.T) {
 	for _, common := range []string{"", "b4"} {
-		r := gridRow{Age: 60, Common: common, Class: map[string]string{"b4": "r4"}[common]}
+		r := grid.GridRow{Age: 60, Common: common, Class: map[string]string{"b4": "r4"}[common]}
 		for i, c := range design.Cells()[:40] {
 			d := score.Delta{Value: float64(i-20) / 7, Present: i%9 != 0, HasBase: i%11 != 0}
-			r.Cells = append(r.Cells, gridCell{Present: d.Present, P: float64(i) / 40, Delta: newDeltaCell(d, i%2 == 0), Base: c == design.Baseline || i == 5,
+			r.Cells = append(r.Cells, grid.GridCell{Present: d.Present, P: float64(i) / 40, Delta: grid.NewDeltaCell(d, i%2 == 0), Base: c == design.Baseline || i == 5,
 				Transcript: i % 3, Q: 17, Cell: c, Differs: i%4 == 0, LowMass: float64(i%5) * 0.2, Unparsed: i % 6})
 		}
 		ok := regexp.MustCompile("^<tr( class=r4)?><th scope=row>60(<td( class=((b[0-8]|missing|nobase|base)|\"(b[0-8]|missing|nobase) base\"))?( id=age-[0-9]+-[a-z-]+)?>(—|[0-9.]+%?\n([+−]?[0-9.]+|n/a))" +
 			"(\n<a href=q17-transcripts(-[0-9]+)?\\.html#age-[0-9]+-[a-z-]+>transcript</a>)?(\n<small>[a-z0-9. ]+</small>)*)+$")
-		h := r.appendHTML(nil)
+		h := r.AppendHTML(nil)
 		if !ok.Match(h) {
 			t.Errorf("a grid row writes\n%s", h)
 		}
 		var min bytes.Buffer
-		if err := newMinifier().Minify("text/html", &min, bytes.NewReader(h)); err != nil {
+		if err := render.NewMinifier().Minify("text/html", &min, bytes.NewReader(h)); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(min.Bytes(), h) {
@@ -243,7 +250,7 @@ func TestMemoKindsArePlainData(t *testing.T) {
 			t.Errorf("%s is a %s", path, ty.Kind())
 		}
 	}
-	check("compare", reflect.TypeFor[compareData]())
+	check("compare", reflect.TypeFor[browse.CompareData]())
 }
 
 // TestShownDigits: a difference's digits are those of the text fixed()
@@ -256,22 +263,22 @@ func TestShownDigits(t *testing.T) {
 	}
 	for _, v := range vals {
 		for _, dec := range []bool{false, true} {
-			d := deltaDecimals(dec)
-			n, ok := shownDigits(v, d)
-			want, err := strconv.ParseInt(strings.Replace(fixed(v, d), ".", "", 1), 10, 32)
+			d := show.DeltaDecimals(dec)
+			n, ok := grid.ShownDigits(v, d)
+			want, err := strconv.ParseInt(strings.Replace(show.Fixed(v, d), ".", "", 1), 10, 32)
 			if ok != (err == nil) || ok && int64(n) != want {
 				t.Errorf("%v, %d decimals: %d %v, want %d (%v)", v, d, n, ok, want, err)
 			}
-			c := newDeltaCell(score.Delta{Value: v, Present: true, HasBase: true}, dec)
-			if got := string(c.appendText([]byte("x"))); got != "x"+c.text() {
-				t.Errorf("%v (decision %v): appendText %q, text %q", v, dec, got, c.text())
+			c := grid.NewDeltaCell(score.Delta{Value: v, Present: true, HasBase: true}, dec)
+			if got := string(c.AppendText([]byte("x"))); got != "x"+c.Text() {
+				t.Errorf("%v (decision %v): appendText %q, text %q", v, dec, got, c.Text())
 			}
 		}
 	}
-	for _, code := range []cellCode{cellMissing, cellNoBase, cellNaN, cellPosInf, cellNegInf} {
-		c := deltaCell{Code: code}
-		if got := string(c.appendText(nil)); got != c.text() {
-			t.Errorf("code %d: appendText %q, text %q", code, got, c.text())
+	for _, code := range []grid.CellCode{grid.CellMissing, grid.CellNoBase, grid.CellNaN, grid.CellPosInf, grid.CellNegInf} {
+		c := grid.DeltaCell{Code: code}
+		if got := string(c.AppendText(nil)); got != c.Text() {
+			t.Errorf("code %d: appendText %q, text %q", code, got, c.Text())
 		}
 	}
 }

@@ -2,32 +2,54 @@
 // runs, scores every run, assembles boards and pages, renders them with
 // html/template and writes the folder atomically.
 //
+// # Rooms
+//
+// The build is split by job into the packages in this folder. Each may
+// import only those below it, which its doc names; data flows one way,
+// from the phases here down to the pages they queue:
+//
+//	internal/site            the phases, the runs phase's cache, the table of page kinds
+//	site/browse, datapage, runpage, scenarios, boards
+//	                         the page families: one data type and builder per kind
+//	site/buildcache          a scored run packed for the cache, the unchanged-rebuild check
+//	site/stage               what the phases hand each other: Config, Loaded, Scored
+//	site/render              templates, page kinds, the renderer and its pool
+//	site/grid                a run's cells as pages show them
+//	site/layout              what every page shares: Page, PageData, SiteInfo, paging, texts
+//	site/outdir              where files go: sinks, the locked atomic write of the folder
+//	site/paths, site/show    every URL; how a value is shown in digits and words
+//
+// TestPackageDocs holds every doc here to its files and imports, and
+// TestHouseRules every package of the module to 4,000 lines of code and,
+// from 10 files, to at most a quarter of its files' references running
+// back up (go test -run TestHouseRules -v prints the figures).
+//
 // # Phases
 //
 // generate runs the phases, the list phases in phases.go, in order: each
 // is a method of build named as the phase, which is its progress line
 // ("build: runs: …") and the prefix of its errors ("runs: …"). It streams
 // the site to a sink (a folder being written, a comparison with a
-// published copy, or memory) as pages are rendered, so the build never
-// holds the whole site, nor every run's rows, in memory:
+// published copy, or memory: package outdir) as pages are rendered, so the
+// build never holds the whole site, nor every run's rows, in memory:
 //
 //	load      content, METHODOLOGY.md, the runs' manifests, the templates
-//	          (site.go, render.go)
+//	          (load.go, render/render.go)
 //	runs      each run's rows read and scored, a few runs at a time in
 //	          parallel, then committed in id order: its prompt texts join the
 //	          dataset's (the lowest id gives a prompt's text), its own pages —
 //	          scenarios, transcripts, provenance — are queued for rendering,
 //	          and its rows are let go, keeping what the pages spanning runs
-//	          need (site.go, browser.go)
+//	          need (runs.go, browser.go)
 //	boards    the runs ranked and compared (package board)
 //	assemble  the pages spanning runs queued; the data files written
-//	          (assemble.go, data.go)
+//	          (assemble.go, datapage/data.go)
 //	render    a pool renders queued pages in parallel; the assets
-//	          (pool.go, render.go)
+//	          (render/pool.go, render/render.go)
 //	write     each run's provenance.json and provenance.json, which between
-//	          them list every other file (provenance.go)
+//	          them list every other file (datapage/provenance.go)
 //
-// Build then swaps the output folder in (write.go, sink.go).
+// Build then swaps the output folder in (outdir/write.go, outdir/sink.go).
 //
 // A page's content is settled when it is queued; no page depends on the
 // order in which pages are rendered or written, and no clock is read
@@ -35,47 +57,47 @@
 //
 // # Pages
 //
-// Every URL is made in paths.go. Each page kind is a Go type, its data,
+// Every URL is made in package paths. Each page kind is a Go type, its data,
 // and a template, templates/<kind>.html, which receives a pageData whose
 // Data is of that type; TestTemplatesTypeCheck checks every field a
 // template names, in every branch, against it. Scenario pages, 70 a run
 // and most of a site's files, are written by Go already minified
-// (scenariowrite.go): their template renders the layout around them once
+// (scenarios/scenariowrite.go): their template renders the layout around them once
 // a run, and the parts that show text from the inputs on their own, which
 // the check covers too; TestScenarioPagesAsTemplate holds them to what a
 // template of the whole page and the minifier made. The kinds are one
 // table, pageKinds in kinds.go, from which this one is written:
 //
-//	kind           URL                                            file              inputs
-//	leaderboard    index.html, board/<variant>-<view>[-<k>].html  leaderboard.go    boards
-//	groups         board/<variant>-groups.html                    groups.go         the composite boards' ranked runs' coefficients
-//	pairwise       board/<variant>-<view>-pairwise[-<k>].html     pairwise.go       boards' paired comparisons
-//	mitigation     mitigation.html                                mitigation.go     intervention runs against their model's default
-//	run            runs/<id>/index.html                           runpage.go        a run's result, board entry, pairs, its model in content/releases (history.go)
-//	runprovenance  runs/<id>/provenance.html                      runprovenance.go  manifest, files, claimed numbers
-//	scenarios      runs/<id>/scenarios.html                       scenarios.go      per-question coefficients, coloured
-//	scenario       runs/<id>/q<N>.html                            scenario.go       the run's cells of one question
-//	swings         runs/<id>/swings.html                          swings.go         the run's cells, the noise reference of score.RunSwings
-//	transcript     runs/<id>/q<N>-transcripts[-<n>].html          transcript.go     a second pass over the run's file
-//	promptindex    prompts/<variant>/index.html                   prompt.go         dataset texts
-//	prompt         prompts/<variant>/q<N>.html                    prompt.go         dataset texts, word differences
-//	compare        compare/<variant>/q<N>[-<k>].html              compare.go        every run's own numbers on one question
-//	hub            transcripts[-<k>].html                         browser.go        runs, variants, which runs stored transcripts
-//	downloads      downloads[-<k>].html                           downloads.go      the data files, CSV columns, schemas, run files
-//	rubric         rubric.html (and data/rubric.json)             rubric.go         the scoring code's settings, worked examples
-//	provenance     provenance[-<k>].html (and provenance.json)    provenance.go     every input and output file
-//	changes        changes[-<k>].html                             changes.go        the previous release's data/leaderboard.json, compared by internal/changes
-//	benchmark      benchmark.html                                 benchmark.go      content/benchmarks/<id>.json
-//	article        methodology.html, pages/<slug>.html            page.go           METHODOLOGY.md, content/pages/*.md
-//	notfound       404.html                                       page.go           site.yaml's base_path
-//	glossary       glossary.html                                  glossary.go       the site's terms (package vocab), the numbers their definitions quote
-//	search         search.html (and data/search-index[-<k>].js)   search.go         dataset texts, runs, interventions
+//	kind           URL                                            file                       inputs
+//	leaderboard    index.html, board/<variant>-<view>[-<k>].html  boards/leaderboard.go      boards
+//	groups         board/<variant>-groups.html                    boards/groups.go           the composite boards' ranked runs' coefficients
+//	pairwise       board/<variant>-<view>-pairwise[-<k>].html     boards/pairwise.go         boards' paired comparisons
+//	mitigation     mitigation.html                                boards/mitigation.go       intervention runs against their model's default
+//	run            runs/<id>/index.html                           runpage/runpage.go         a run's result, board entry, pairs, its model in content/releases (runpage/history.go)
+//	runprovenance  runs/<id>/provenance.html                      datapage/runprovenance.go  manifest, files, claimed numbers
+//	scenarios      runs/<id>/scenarios.html                       scenarios/scenarios.go     per-question coefficients, coloured
+//	scenario       runs/<id>/q<N>.html                            scenarios/scenario.go      the run's cells of one question
+//	swings         runs/<id>/swings.html                          runpage/swings.go          the run's cells, the noise reference of score.RunSwings
+//	transcript     runs/<id>/q<N>-transcripts[-<n>].html          scenarios/transcript.go    a second pass over the run's file
+//	promptindex    prompts/<variant>/index.html                   browse/prompt.go           dataset texts
+//	prompt         prompts/<variant>/q<N>.html                    browse/prompt.go           dataset texts, word differences
+//	compare        compare/<variant>/q<N>[-<k>].html              browse/compare.go          every run's own numbers on one question
+//	hub            transcripts[-<k>].html                         browse/hub.go              runs, variants, which runs stored transcripts
+//	downloads      downloads[-<k>].html                           datapage/downloads.go      the data files, CSV columns, schemas, run files
+//	rubric         rubric.html (and data/rubric.json)             datapage/rubric.go         the scoring code's settings, worked examples
+//	provenance     provenance[-<k>].html (and provenance.json)    datapage/provenance.go     every input and output file
+//	changes        changes[-<k>].html                             datapage/changes.go        the previous release's data/leaderboard.json, compared by internal/changes
+//	benchmark      benchmark.html                                 layout/benchmark.go        content/benchmarks/<id>.json
+//	article        methodology.html, pages/<slug>.html            layout/page.go             METHODOLOGY.md, content/pages/*.md
+//	notfound       404.html                                       layout/page.go             site.yaml's base_path
+//	glossary       glossary.html                                  glossary.go                the site's terms (package vocab), the numbers their definitions quote
+//	search         search.html (and data/search-index[-<k>].js)   browse/search.go           dataset texts, runs, interventions
 //
 // The data files — data/runs/<id>.json, data/leaderboard.json and
-// data/leaderboard.csv — are built in data.go in the format of package
+// data/leaderboard.csv — are built in datapage/data.go in the format of package
 // sitedata, which the changes page (through internal/changes, as
 // build -diff does) and -verify read back. The changes page is made after
-// the data files, from them. data.go also writes their JSON Schemas
+// the data files, from them. datapage/data.go also writes their JSON Schemas
 // (data/schema/, reflected from the Go types) and copies each run's folder
 // to data/runs/<id>/ unless site.yaml's runs_url says where the runs are
 // published.
@@ -85,7 +107,7 @@
 // No file grows without bound with the number of runs: a page that lists
 // every run spends a few hundred bytes a run on it (boards, Downloads,
 // provenance), or shows the top runs and a summary (the pairwise pages
-// above matrixMax ranked runs, the boards' charts above chartMax); what
+// above boards.MatrixMax ranked runs, the boards' charts above boards.ChartMax); what
 // is a run's own goes to its own files (its part of the rubric, its
 // provenance). TestNoFileOverBudget builds 400 runs and holds every file
 // to 500 KB.
@@ -96,11 +118,11 @@
 // unchanged is not read or scored again, and its own pages come from the
 // cache when nothing they show of other runs changed; compare pages are
 // kept by the hash of their data, prompt pages by the hash of their inputs
-// (render.go). The output (write.go) hard-links any file whose bytes the
+// (render/render.go). The output (outdir/write.go) hard-links any file whose bytes the
 // previous site already has. A rebuild with nothing changed — the same
 // whole-build key, a hash of the generator and of every file of the
 // inputs — checks the previous site and, when it is exactly the site that
-// key built, leaves it as it is (unchanged.go): each file is read and
+// key built, leaves it as it is (buildcache/unchanged.go): each file is read and
 // hashed, or, when the kernel describes it (inode, size, times) as when
 // the build recorded it, read back, taken as unchanged. None of it may
 // change a byte of the site: TestCacheNeverChangesTheSite,
@@ -127,9 +149,9 @@
 // # Adding a page kind
 //
 // A new kind touches four files: a row in pageKinds (kinds.go), a file
-// with its data type and builder, its template, and one line where its
-// pages are queued (assemble.go for a page spanning runs, runPages in
-// browser.go for a run's own). Then go test -update writes its golden
+// with its data type and builder in the package of its family, its
+// template, and one line where its pages are queued (assemble.go for a
+// page spanning runs, runPages in browser.go for a run's own). Then go test -update writes its golden
 // page (testdata/golden/<kind>.html) and this file's table of kinds.
 //
 // # Safety

@@ -7,16 +7,17 @@ package site
 // with the numbers they quote from here.
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/layout"
+	"github.com/discrimeval/leaderboard/internal/site/paths"
+	"github.com/discrimeval/leaderboard/internal/site/runpage"
+	"github.com/discrimeval/leaderboard/internal/site/show"
 	"github.com/discrimeval/leaderboard/internal/vocab"
 )
-
-const glossaryPath = "glossary.html"
 
 // glossaryData is the glossary page: the terms, and the numbers their
 // definitions quote.
@@ -42,33 +43,14 @@ type logitExample struct {
 	Logit, Odds, From, To, PP string
 }
 
-func glossaryPage(site *siteInfo) *page {
-	d := glossaryData{Terms: vocab.Terms, Baseline: design.Baseline.Label(), AgeUnit: ageUnit, AgeGap: ageGapYears,
-		MinMass: fixed(board.MinMass, 2), MaxMissing: fixed(100*board.MaxMissing, 0) + "%", Cells: design.NumCells,
-		Questions: design.NumQuestions, Swing: vocab.PPAt(100*score.SwingThreshold(swingDefault), 0), Decimals: site.Design.Decimals,
-		MethodologyHref: methodologyPath}
+func glossaryPage(site *layout.SiteInfo) *layout.Page {
+	d := glossaryData{Terms: vocab.Terms, Baseline: design.Baseline.Label(), AgeUnit: show.AgeUnit, AgeGap: show.AgeGapYears,
+		MinMass: show.Fixed(board.MinMass, 2), MaxMissing: show.Fixed(100*board.MaxMissing, 0) + "%", Cells: design.NumCells,
+		Questions: design.NumQuestions, Swing: vocab.PPAt(100*score.SwingThreshold(runpage.SwingDefault), 0), Decimals: site.Design.Decimals,
+		MethodologyHref: paths.MethodologyPath}
 	for _, g := range []float64{0.1, 0.5, 1} {
-		d.Examples = append(d.Examples, logitExample{Logit: fixed(g, 2), Odds: fixed(math.Exp(g), 2), From: "50%",
-			To: fixed(50+vocab.PointsAtHalf(g), 1) + "%", PP: vocab.SignedPP(vocab.PointsAtHalf(g), 1)})
+		d.Examples = append(d.Examples, logitExample{Logit: show.Fixed(g, 2), Odds: show.Fixed(math.Exp(g), 2), From: "50%",
+			To: show.Fixed(50+vocab.PointsAtHalf(g), 1) + "%", PP: vocab.SignedPP(vocab.PointsAtHalf(g), 1)})
 	}
-	return &page{Path: glossaryPath, Title: "Glossary", Section: secGlossary, Body: d}
-}
-
-// termLink is a link to a glossary entry, as partials.html's "term"
-// writes it: {{template "term" ($.Term "logit")}}.
-type termLink struct{ Href, Text string }
-
-// Term is the link from the page to a glossary term: its name, or text
-// when given, linking its entry. An unknown term is an error, which stops
-// the build at the template that names it.
-func (d *pageData[B]) Term(id string, text ...string) (termLink, error) {
-	t, ok := vocab.TermByID(id)
-	if !ok {
-		return termLink{}, fmt.Errorf("no glossary term %q (vocab.Terms)", id)
-	}
-	l := termLink{Href: d.Rel(glossaryPath) + "#" + t.ID, Text: t.Name}
-	if len(text) > 0 {
-		l.Text = text[0]
-	}
-	return l, nil
+	return &layout.Page{Path: paths.GlossaryPath, Title: "Glossary", Section: layout.SecGlossary, Body: d}
 }

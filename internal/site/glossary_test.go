@@ -1,6 +1,7 @@
 package site
 
 import (
+	"github.com/discrimeval/leaderboard/internal/site/paths"
 	"html"
 	"regexp"
 	"strings"
@@ -16,7 +17,7 @@ import (
 func TestGlossary(t *testing.T) {
 	skipReaderUnderRace(t)
 	files := fixtureSite(t)
-	page := string(files[glossaryPath])
+	page := string(files[paths.GlossaryPath])
 	dl := regexp.MustCompile(`(?s)<dl class=glossary>(.*)</dl>`).FindStringSubmatch(page)
 	if dl == nil {
 		t.Fatal("glossary.html has no <dl class=glossary>")
@@ -44,15 +45,15 @@ func TestGlossary(t *testing.T) {
 		}
 	}
 	for name, data := range files {
-		if !strings.HasSuffix(name, ".html") || name == notFoundPath {
+		if !strings.HasSuffix(name, ".html") || name == paths.NotFoundPath {
 			continue
 		}
-		want := regexp.MustCompile(`<a href=` + regexp.QuoteMeta(relPath(name, glossaryPath)) + `(?: aria-current=[a-z]+)?>Glossary</a>`)
+		want := regexp.MustCompile(`<a href=` + regexp.QuoteMeta(paths.RelPath(name, paths.GlossaryPath)) + `(?: aria-current=[a-z]+)?>Glossary</a>`)
 		if !want.Match(data) {
 			t.Errorf("%s: the frame does not link the glossary (%s)", name, want)
 		}
 	}
-	if !strings.Contains(string(files[notFoundPath]), `href=glossary.html>`) {
+	if !strings.Contains(string(files[paths.NotFoundPath]), `href=glossary.html>`) {
 		t.Errorf("404.html does not link the glossary from the base path")
 	}
 }

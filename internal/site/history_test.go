@@ -9,6 +9,7 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/content"
+	"github.com/discrimeval/leaderboard/internal/site/runpage"
 	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
@@ -85,18 +86,18 @@ func TestHistoryKeysModelNotRunID(t *testing.T) {
 		}
 		return content.ReleaseFile{Path: "releases/" + label + ".json", Data: data}
 	}
-	h, err := readHistory("content", []content.ReleaseFile{rel("b", "2026-06-01", sitedata.ViewsVersion, "m-new", 0.2), rel("a", "2026-01-01", 1, "m-old", 0.3)})
+	h, err := runpage.ReadHistory("content", []content.ReleaseFile{rel("b", "2026-06-01", sitedata.ViewsVersion, "m-new", 0.2), rel("a", "2026-01-01", 1, "m-old", 0.3)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps := h[historyKey{"org/m", "explicit", "default", "logprob"}]
+	ps := h[runpage.HistoryKey{ModelID: "org/m", Variant: "explicit", Intervention: "default", Scoring: "logprob"}]
 	if len(ps) != 2 || ps[0].RunID != "m-old" || ps[1].RunID != "m-new" {
 		t.Fatalf("history %+v", ps)
 	}
 	if ps[0].Comparable || !ps[1].Comparable || ps[0].Composite != "0.30" || ps[1].Rank != 2 {
 		t.Errorf("history %+v", ps)
 	}
-	if _, err := readHistory("content", []content.ReleaseFile{{Path: "releases/x.json", Data: []byte("{")}}); err == nil || !strings.Contains(err.Error(), "content/releases/x.json") {
+	if _, err := runpage.ReadHistory("content", []content.ReleaseFile{{Path: "releases/x.json", Data: []byte("{")}}); err == nil || !strings.Contains(err.Error(), "content/releases/x.json") {
 		t.Errorf("a broken release: %v", err)
 	}
 }

@@ -1,5 +1,15 @@
 package site
 
+import (
+	"github.com/discrimeval/leaderboard/internal/site/boards"
+	"github.com/discrimeval/leaderboard/internal/site/browse"
+	"github.com/discrimeval/leaderboard/internal/site/datapage"
+	"github.com/discrimeval/leaderboard/internal/site/layout"
+	"github.com/discrimeval/leaderboard/internal/site/render"
+	"github.com/discrimeval/leaderboard/internal/site/runpage"
+	"github.com/discrimeval/leaderboard/internal/site/scenarios"
+)
+
 // pageKinds is every page kind, one row each: its name, which is its
 // template's (templates/<name>.html), and its data's Go type (the type
 // parameter), which its template receives as pageData[B].Data; then, for
@@ -8,29 +18,29 @@ package site
 // the kind whose golden TestEveryKindRenders keeps
 // (testdata/golden/<name>.html). doc.go's table is written from these
 // rows (go test -run TestDocListsKinds -update).
-var pageKinds = []kindInfo{
-	kindOf[boardData]("leaderboard", "index.html, board/<variant>-<view>[-<k>].html", "leaderboard.go", "boards", "index.html"),
-	kindOf[groupsData]("groups", "board/<variant>-groups.html", "groups.go", "the composite boards' ranked runs' coefficients", "board/explicit-groups.html"),
-	kindOf[pairwiseData]("pairwise", "board/<variant>-<view>-pairwise[-<k>].html", "pairwise.go", "boards' paired comparisons", "board/explicit-composite-pairwise.html"),
-	kindOf[mitigationData]("mitigation", "mitigation.html", "mitigation.go", "intervention runs against their model's default", "mitigation.html"),
-	kindOf[runData]("run", "runs/<id>/index.html", "runpage.go", "a run's result, board entry, pairs, its model in content/releases (history.go)", "runs/beta/index.html"),
-	kindOf[runProvenanceData]("runprovenance", "runs/<id>/provenance.html", "runprovenance.go", "manifest, files, claimed numbers", "runs/beta/provenance.html"),
-	kindOf[scenarioIndexData]("scenarios", "runs/<id>/scenarios.html", "scenarios.go", "per-question coefficients, coloured", "runs/beta/scenarios.html"),
-	kindOf[scenarioData]("scenario", "runs/<id>/q<N>.html", "scenario.go", "the run's cells of one question", "runs/beta/q3.html").
-		writtenBy(scenarioParts...),
-	kindOf[swingsData]("swings", "runs/<id>/swings.html", "swings.go", "the run's cells, the noise reference of score.RunSwings", "runs/beta/swings.html"),
-	kindOf[transcriptData]("transcript", "runs/<id>/q<N>-transcripts[-<n>].html", "transcript.go", "a second pass over the run's file", "runs/beta/q2-transcripts.html"),
-	kindOf[promptIndexData]("promptindex", "prompts/<variant>/index.html", "prompt.go", "dataset texts", "prompts/explicit/index.html"),
-	kindOf[promptData]("prompt", "prompts/<variant>/q<N>.html", "prompt.go", "dataset texts, word differences", "prompts/explicit/q3.html"),
-	kindOf[compareData]("compare", "compare/<variant>/q<N>[-<k>].html", "compare.go", "every run's own numbers on one question", "compare/explicit/q3.html"),
-	kindOf[hubData]("hub", "transcripts[-<k>].html", "browser.go", "runs, variants, which runs stored transcripts", "transcripts.html"),
-	kindOf[downloadsData]("downloads", "downloads[-<k>].html", "downloads.go", "the data files, CSV columns, schemas, run files", "downloads.html"),
-	kindOf[rubricData]("rubric", "rubric.html (and data/rubric.json)", "rubric.go", "the scoring code's settings, worked examples", "rubric.html"),
-	kindOf[provenanceData]("provenance", "provenance[-<k>].html (and provenance.json)", "provenance.go", "every input and output file", "provenance.html"),
-	kindOf[changesData]("changes", "changes[-<k>].html", "changes.go", "the previous release's data/leaderboard.json, compared by internal/changes", "changes.html"),
-	kindOf[benchmarkData]("benchmark", "benchmark.html", "benchmark.go", "content/benchmarks/<id>.json", "benchmark.html"),
-	kindOf[article]("article", "methodology.html, pages/<slug>.html", "page.go", "METHODOLOGY.md, content/pages/*.md", "methodology.html"),
-	kindOf[notFound]("notfound", "404.html", "page.go", "site.yaml's base_path", "404.html"),
-	kindOf[glossaryData]("glossary", "glossary.html", "glossary.go", "the site's terms (package vocab), the numbers their definitions quote", "glossary.html"),
-	kindOf[searchData]("search", "search.html (and data/search-index[-<k>].js)", "search.go", "dataset texts, runs, interventions", "search.html"),
+var pageKinds = []render.KindInfo{
+	render.KindOf[boards.BoardData]("leaderboard", "index.html, board/<variant>-<view>[-<k>].html", "boards/leaderboard.go", "boards", "index.html"),
+	render.KindOf[boards.GroupsData]("groups", "board/<variant>-groups.html", "boards/groups.go", "the composite boards' ranked runs' coefficients", "board/explicit-groups.html"),
+	render.KindOf[boards.PairwiseData]("pairwise", "board/<variant>-<view>-pairwise[-<k>].html", "boards/pairwise.go", "boards' paired comparisons", "board/explicit-composite-pairwise.html"),
+	render.KindOf[boards.MitigationData]("mitigation", "mitigation.html", "boards/mitigation.go", "intervention runs against their model's default", "mitigation.html"),
+	render.KindOf[runpage.RunData]("run", "runs/<id>/index.html", "runpage/runpage.go", "a run's result, board entry, pairs, its model in content/releases (runpage/history.go)", "runs/beta/index.html"),
+	render.KindOf[datapage.RunProvenanceData]("runprovenance", "runs/<id>/provenance.html", "datapage/runprovenance.go", "manifest, files, claimed numbers", "runs/beta/provenance.html"),
+	render.KindOf[scenarios.ScenarioIndexData]("scenarios", "runs/<id>/scenarios.html", "scenarios/scenarios.go", "per-question coefficients, coloured", "runs/beta/scenarios.html"),
+	render.KindOf[scenarios.ScenarioData]("scenario", "runs/<id>/q<N>.html", "scenarios/scenario.go", "the run's cells of one question", "runs/beta/q3.html").
+		WrittenBy(scenarios.ScenarioParts...),
+	render.KindOf[runpage.SwingsData]("swings", "runs/<id>/swings.html", "runpage/swings.go", "the run's cells, the noise reference of score.RunSwings", "runs/beta/swings.html"),
+	render.KindOf[scenarios.TranscriptData]("transcript", "runs/<id>/q<N>-transcripts[-<n>].html", "scenarios/transcript.go", "a second pass over the run's file", "runs/beta/q2-transcripts.html"),
+	render.KindOf[browse.PromptIndexData]("promptindex", "prompts/<variant>/index.html", "browse/prompt.go", "dataset texts", "prompts/explicit/index.html"),
+	render.KindOf[browse.PromptData]("prompt", "prompts/<variant>/q<N>.html", "browse/prompt.go", "dataset texts, word differences", "prompts/explicit/q3.html"),
+	render.KindOf[browse.CompareData]("compare", "compare/<variant>/q<N>[-<k>].html", "browse/compare.go", "every run's own numbers on one question", "compare/explicit/q3.html"),
+	render.KindOf[browse.HubData]("hub", "transcripts[-<k>].html", "browse/hub.go", "runs, variants, which runs stored transcripts", "transcripts.html"),
+	render.KindOf[datapage.DownloadsData]("downloads", "downloads[-<k>].html", "datapage/downloads.go", "the data files, CSV columns, schemas, run files", "downloads.html"),
+	render.KindOf[datapage.RubricData]("rubric", "rubric.html (and data/rubric.json)", "datapage/rubric.go", "the scoring code's settings, worked examples", "rubric.html"),
+	render.KindOf[datapage.ProvenanceData]("provenance", "provenance[-<k>].html (and provenance.json)", "datapage/provenance.go", "every input and output file", "provenance.html"),
+	render.KindOf[datapage.ChangesData]("changes", "changes[-<k>].html", "datapage/changes.go", "the previous release's data/leaderboard.json, compared by internal/changes", "changes.html"),
+	render.KindOf[layout.BenchmarkData]("benchmark", "benchmark.html", "layout/benchmark.go", "content/benchmarks/<id>.json", "benchmark.html"),
+	render.KindOf[layout.Article]("article", "methodology.html, pages/<slug>.html", "layout/page.go", "METHODOLOGY.md, content/pages/*.md", "methodology.html"),
+	render.KindOf[layout.NotFound]("notfound", "404.html", "layout/page.go", "site.yaml's base_path", "404.html"),
+	render.KindOf[glossaryData]("glossary", "glossary.html", "glossary.go", "the site's terms (package vocab), the numbers their definitions quote", "glossary.html"),
+	render.KindOf[browse.SearchData]("search", "search.html (and data/search-index[-<k>].js)", "browse/search.go", "dataset texts, runs, interventions", "search.html"),
 }

@@ -5,12 +5,14 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/content"
 	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/site/layout"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
 )
 
-func loadInputs(cfg Config) (*loaded, error) {
-	in := &loaded{methodology: cfg.Methodology, texts: newDatasetTexts()}
+func loadInputs(cfg stage.Config) (*stage.Loaded, error) {
+	in := &stage.Loaded{Methodology: cfg.Methodology, Texts: layout.NewDatasetTexts()}
 	var err error
-	if in.content, err = content.Load(cfg.Content, cfg.ContentLabel); err != nil {
+	if in.Content, err = content.Load(cfg.Content, cfg.ContentLabel); err != nil {
 		return nil, err
 	}
 	if len(cfg.Methodology) == 0 {
@@ -21,7 +23,7 @@ func loadInputs(cfg Config) (*loaded, error) {
 		return nil, err
 	}
 	if cfg.Warnings != nil {
-		for _, w := range append(in.content.Warnings, skipped...) {
+		for _, w := range append(in.Content.Warnings, skipped...) {
 			fmt.Fprintf(cfg.Warnings, "build: warning: %v\n", w)
 		}
 	}
@@ -33,15 +35,15 @@ func loadInputs(cfg Config) (*loaded, error) {
 		if err != nil {
 			return nil, err
 		}
-		in.runs = append(in.runs, r)
+		in.Runs = append(in.Runs, r)
 		if cfg.Warnings != nil {
 			for _, w := range r.Unread {
 				fmt.Fprintf(cfg.Warnings, "build: warning: %v\n", w)
 			}
 		}
 	}
-	if in.content.Site.RunsURL == "" {
-		warnCopies(cfg, in.runs)
+	if in.Content.Site.RunsURL == "" {
+		warnCopies(cfg, in.Runs)
 	}
 	return in, nil
 }

@@ -9,6 +9,9 @@ import (
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/boards"
+	"github.com/discrimeval/leaderboard/internal/site/show"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
 )
 
 // shownInterval reads back an interval as interval() writes it.
@@ -35,9 +38,9 @@ func TestPairDifferenceInsideItsInterval(t *testing.T) {
 			res.Views[v].Estimate = 0.2
 		}
 		res.Views[score.Composite].Estimate = comp
-		res.Coefficients[design.CoefAge].Estimate = 0.3449 / (ageUnitYears / 25.82)
+		res.Coefficients[design.CoefAge].Estimate = 0.3449 / (show.AgeUnitYears / 25.82)
 		if iv != "default" {
-			res.Coefficients[design.CoefAge].Estimate = 0.2951 / (ageUnitYears / 25.82)
+			res.Coefficients[design.CoefAge].Estimate = 0.2951 / (show.AgeUnitYears / 25.82)
 		}
 		m := &run.Manifest{Intervention: iv, Variant: run.Explicit}
 		m.Model.Name = "M"
@@ -52,14 +55,14 @@ func TestPairDifferenceInsideItsInterval(t *testing.T) {
 	for _, k := range design.Coefs {
 		c.Coefs[k] = score.Diff{CI95: [2]float64{-0.1, 0.1}}
 	}
-	k := ageUnitYears / 25.82
+	k := show.AgeUnitYears / 25.82
 	c.Coefs[design.CoefAge] = score.Diff{Estimate: -0.0498 / k, CI95: [2]float64{-0.052 / k, -0.048 / k}}
-	p := pair{A: a, B: b, C: c}
+	p := stage.Pair{A: a, B: b, C: c}
 	p.Adj[score.Composite] = 0.004
 	for v := score.View(1); v < score.NumViews; v++ {
 		p.Adj[v] = 1
 	}
-	row := pairRowFor(p, "")
+	row := boards.PairRowFor(p, "")
 	type shown struct{ where, a, b, diff, paired, ci string }
 	var all []shown
 	for _, v := range row.Views {
@@ -81,7 +84,7 @@ func TestPairDifferenceInsideItsInterval(t *testing.T) {
 	// The boards' intervention rows: the number beside the interval is the
 	// paired estimate, inside it, and named so.
 	a.Interventions = []*board.Intervention{{Entry: b, C: c}}
-	r := boardRowFor(a, score.Composite, false, map[pairKey][score.NumViews]float64{{"a", "b"}: p.Adj})
+	r := boards.BoardRowFor(a, score.Composite, false, map[stage.PairKey][score.NumViews]float64{{A: "a", B: "b"}: p.Adj})
 	ch := r.Children[0]
 	if !inside(shownNum(t, ch.Diff), shownInterval(t, ch.DiffCI)) {
 		t.Errorf("board row: %s beside %s", ch.Diff, ch.DiffCI)
@@ -127,7 +130,7 @@ func TestInterventionVerdictNeedsTheInterval(t *testing.T) {
 		{score.Diff{Estimate: -0.05, CI95: [2]float64{-0.07, -0.03}}, 0.2, "lower at its own 95% level, not after Holm’s correction"},
 		{score.Diff{Estimate: 0.05, CI95: [2]float64{0.03, 0.07}}, 0.2, "higher at its own 95% level, not after Holm’s correction"},
 	} {
-		if got, _ := verdict(tc.d, tc.adj); got != tc.want {
+		if got, _ := boards.Verdict(tc.d, tc.adj); got != tc.want {
 			t.Errorf("verdict(%+v, adjusted p %v) = %q, want %q", tc.d, tc.adj, got, tc.want)
 		}
 	}

@@ -14,12 +14,17 @@ import (
 	"github.com/discrimeval/leaderboard/internal/cache"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/site/buildcache"
+	"github.com/discrimeval/leaderboard/internal/site/layout"
+	"github.com/discrimeval/leaderboard/internal/site/outdir"
+	"github.com/discrimeval/leaderboard/internal/site/render"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
 )
 
 // pagesKey is the key of a run's own pages: its record's key, the site's
 // frame, and what its pages show of the other runs — each prompt's dataset
 // text and each question's name.
-func pagesKey(gen, runKey string, site *siteInfo, texts *datasetTexts, r *run.Run, infos promptInfos) (string, error) {
+func pagesKey(gen, runKey string, site *layout.SiteInfo, texts *layout.DatasetTexts, r *run.Run, infos layout.PromptInfos) (string, error) {
 	frame, err := json.Marshal(site)
 	if err != nil {
 		return "", err
@@ -31,10 +36,10 @@ func pagesKey(gen, runKey string, site *siteInfo, texts *datasetTexts, r *run.Ru
 	for _, q := range slices.Sorted(maps.Keys(infos)) {
 		var present [design.NumCells]bool
 		for i, t := range infos[q] {
-			present[i] = t.present
+			present[i] = t.Present
 		}
-		buf = fmt.Appendf(buf[:0], "q%d %s\n", q, texts.title(r.Manifest.Variant, q))
-		buf = texts.appendHashes(buf, r.Manifest.Variant, q, &present)
+		buf = fmt.Appendf(buf[:0], "q%d %s\n", q, texts.Title(r.Manifest.Variant, q))
+		buf = texts.AppendHashes(buf, r.Manifest.Variant, q, &present)
 		h.Write(buf)
 	}
 	return cache.Key(gen, "pages", r.ID, runKey, string(frame), hex.EncodeToString(h.Sum(nil))), nil
@@ -51,27 +56,27 @@ type pagesEntry struct {
 // capture forwards a run's pages to the site and keeps them, to store in
 // the cache once every one of the run's page jobs is done.
 type capture struct {
-	next  sink
+	next  outdir.Sink
 	mu    sync.Mutex
-	files []File
+	files []outdir.File
 	jobs  sync.WaitGroup
 	err   error
 	// transcripts is how many of the run's prompts have a transcript.
 	transcripts int
 }
 
-func (c *capture) put(p string, data []byte) error {
+func (c *capture) Put(p string, data []byte) error {
 	c.mu.Lock()
-	c.files = append(c.files, File{Path: p, Data: data})
+	c.files = append(c.files, outdir.File{Path: p, Data: data})
 	c.mu.Unlock()
-	return c.next.put(p, data)
+	return c.next.Put(p, data)
 }
 
 // job wraps one of the run's page jobs so the capture knows when they are
 // all done, and whether one failed.
-func (c *capture) job(j job) job {
+func (c *capture) job(j render.Job) render.Job {
 	c.jobs.Add(1)
-	return func(r *renderer) error {
+	return func(r *render.Renderer) error {
 		defer c.jobs.Done()
 		err := j(r)
 		if err != nil {
@@ -89,7 +94,7 @@ func (c *capture) store(ch *cache.Cache, key string) error {
 	if c.err != nil {
 		return nil // the build fails; nothing to keep
 	}
-	slices.SortFunc(c.files, func(a, b File) int {
+	slices.SortFunc(c.files, func(a, b outdir.File) int {
 		if a.Path < b.Path {
 			return -1
 		}
@@ -103,7 +108,7 @@ func (c *capture) store(ch *cache.Cache, key string) error {
 		}
 		e.Paths, e.Blobs, e.Sizes = append(e.Paths, f.Path), append(e.Blobs, sum), append(e.Sizes, int64(len(f.Data)))
 	}
-	data, err := encodeGob(e)
+	data, err := buildcache.EncodeGob(e)
 	if err != nil {
 		return err
 	}
@@ -113,13 +118,13 @@ func (c *capture) store(ch *cache.Cache, key string) error {
 // cachedPages puts a run's pages from the cache into the site, when every
 // one of them is there intact; false when they are not (and nothing was
 // put), with the run's count of prompts with a transcript.
-func cachedPages(ch *cache.Cache, key string, out sink) (ok bool, transcripts int, err error) {
+func cachedPages(ch *cache.Cache, key string, out outdir.Sink) (ok bool, transcripts int, err error) {
 	data, err := ch.GetEntry(key)
 	if err != nil {
 		return false, 0, nil
 	}
 	var e pagesEntry
-	if decodeGob(data, &e) != nil || len(e.Paths) != len(e.Blobs) || len(e.Sizes) != len(e.Blobs) {
+	if buildcache.DecodeGob(data, &e) != nil || len(e.Paths) != len(e.Blobs) || len(e.Sizes) != len(e.Blobs) {
 		ch.Forget(key)
 		return false, 0, nil
 	}
@@ -128,12 +133,12 @@ func cachedPages(ch *cache.Cache, key string, out sink) (ok bool, transcripts in
 	// before any is put, so that a missing blob leaves nothing put. Both
 	// steps are reads and hashes, file by file: on every core (the runs
 	// are committed one at a time).
-	hashed, _ := out.(byHash)
+	hashed, _ := out.(outdir.ByHash)
 	files := make([][]byte, len(e.Blobs))
 	linked := make([]bool, len(e.Blobs))
 	var missing atomic.Bool
-	parallel(len(e.Blobs), func(i int) {
-		if hashed != nil && hashed.has(e.Paths[i], e.Blobs[i], e.Sizes[i]) {
+	render.Parallel(len(e.Blobs), func(i int) {
+		if hashed != nil && hashed.Has(e.Paths[i], e.Blobs[i], e.Sizes[i]) {
 			linked[i] = true
 			ch.Touch(e.Blobs[i]) // used, for TrimTo
 			return
@@ -151,11 +156,11 @@ func cachedPages(ch *cache.Cache, key string, out sink) (ok bool, transcripts in
 		return false, 0, nil
 	}
 	errs := make([]error, len(e.Paths))
-	parallel(len(e.Paths), func(i int) {
+	render.Parallel(len(e.Paths), func(i int) {
 		if linked[i] {
-			errs[i] = hashed.putByHash(e.Paths[i], e.Blobs[i], e.Sizes[i])
+			errs[i] = hashed.PutByHash(e.Paths[i], e.Blobs[i], e.Sizes[i])
 		} else {
-			errs[i] = out.put(e.Paths[i], files[i])
+			errs[i] = out.Put(e.Paths[i], files[i])
 		}
 	})
 	for _, err := range errs {
@@ -174,13 +179,13 @@ type runPageWriter interface {
 
 // renderRunPages queues a run's own pages for rendering.
 type renderRunPages struct {
-	cfg  Config
-	in   *loaded
-	pool *pool
+	cfg  stage.Config
+	in   *stage.Loaded
+	pool *render.Pool
 }
 
 func (w renderRunPages) write(rr *readRun, e *board.Entry) (int, error) {
-	capt := &capture{next: w.pool.r.out}
+	capt := &capture{next: w.pool.R.Out}
 	if err := w.render(rr, e, capt); err != nil {
 		return 0, err
 	}
@@ -202,8 +207,8 @@ type cachedRunPages struct {
 	next  renderRunPages
 	c     *cache.Cache
 	gen   string
-	site  *siteInfo
-	texts *datasetTexts
+	site  *layout.SiteInfo
+	texts *layout.DatasetTexts
 	hits  int // runs whose pages came from the cache
 
 	stored sync.WaitGroup // runs' pages being stored
@@ -212,7 +217,7 @@ type cachedRunPages struct {
 }
 
 func (w *cachedRunPages) write(rr *readRun, e *board.Entry) (int, error) {
-	out := w.next.pool.r.out
+	out := w.next.pool.R.Out
 	key, err := pagesKey(w.gen, rr.key, w.site, w.texts, rr.run, rr.infos)
 	if err != nil {
 		return 0, err
@@ -241,7 +246,7 @@ func (w *cachedRunPages) write(rr *readRun, e *board.Entry) (int, error) {
 }
 
 // wait waits for the runs' pages to be stored.
-func (w *cachedRunPages) wait() error {
+func (w *cachedRunPages) Wait() error {
 	w.stored.Wait()
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"github.com/discrimeval/leaderboard/internal/changes"
-	"github.com/discrimeval/leaderboard/internal/sitedata"
-	"github.com/google/go-cmp/cmp"
 	"regexp"
 	"slices"
 	"strings"
@@ -14,8 +11,13 @@ import (
 	"testing"
 
 	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/changes"
 	"github.com/discrimeval/leaderboard/internal/crawl"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/paths"
+	"github.com/discrimeval/leaderboard/internal/site/show"
+	"github.com/discrimeval/leaderboard/internal/sitedata"
+	"github.com/google/go-cmp/cmp"
 )
 
 // segments cuts the parts of a minified page (whose end tags may be left
@@ -87,18 +89,18 @@ func TestPaginationKeepsTheReading(t *testing.T) {
 	paginated := 0
 	for _, variant := range board.Variants {
 		for _, v := range score.Views {
-			first := boardPath(variant, v)
+			first := paths.BoardPath(variant, v)
 			rows, robust := map[string][][]byte{}, map[string][][]byte{}
 			k := 1
-			for ; paged[boardPartPath(variant, v, k)] != nil; k++ {
-				p := paged[boardPartPath(variant, v, k)]
-				if k > 1 && first == homePath {
+			for ; paged[paths.BoardPartPath(variant, v, k)] != nil; k++ {
+				p := paged[paths.BoardPartPath(variant, v, k)]
+				if k > 1 && first == paths.HomePath {
 					// Pages after the home page's are in board/: their links
 					// climb one folder more.
 					p = bytes.ReplaceAll(p, []byte("../"), nil)
 				}
-				if k > 1 && !bytes.Contains(p, []byte("Page "+itoa(k)+" of ")) {
-					t.Errorf("%s does not say which page it is", boardPartPath(variant, v, k))
+				if k > 1 && !bytes.Contains(p, []byte("Page "+show.Itoa(k)+" of ")) {
+					t.Errorf("%s does not say which page it is", paths.BoardPartPath(variant, v, k))
 				}
 				boardRows(p, rows, robust)
 			}
@@ -128,15 +130,15 @@ func TestPaginationKeepsTheReading(t *testing.T) {
 	}
 	// A run page links to the page of each board that holds its row.
 	for _, id := range []string{"beta", "alpha-twin"} {
-		run := paged[runPath(id)]
+		run := paged[paths.RunPath(id)]
 		for _, v := range score.Views {
 			m := regexp.MustCompile(`href="?\.\./\.\./(board/[^" >]*-` + v.Name() + `(?:-\d+)?\.html|index\.html)(?:#` + regexp.QuoteMeta(id) + `)?"?>` + v.Title() + `<`).FindSubmatch(run)
 			if m == nil {
-				t.Errorf("%s: no link to its row on the %s board", runPath(id), v.Name())
+				t.Errorf("%s: no link to its row on the %s board", paths.RunPath(id), v.Name())
 				continue
 			}
 			if !bytes.Contains(paged[string(m[1])], []byte("<tr id="+id+">")) {
-				t.Errorf("%s links to %s#%s, which does not hold the row", runPath(id), m[1], id)
+				t.Errorf("%s links to %s#%s, which does not hold the row", paths.RunPath(id), m[1], id)
 			}
 		}
 	}
@@ -147,12 +149,12 @@ func TestPaginationKeepsTheReading(t *testing.T) {
 		first, name string
 		item        func(id string) string
 	}{
-		{downloadsPath, "downloads", func(id string) string { return "href=" + runDataPath(id) + ">" }},
-		{changesPath, "changes", func(id string) string { return "id=checks-" + id + ">" }},
-		{provenancePagePath, "provenance", func(id string) string { return "href=" + runProvenancePath(id) + ">" }},
-		{transcriptsPath, "transcripts", func(id string) string { return "href=" + scenariosPath(id) + ">" }},
+		{paths.DownloadsPath, "downloads", func(id string) string { return "href=" + paths.RunDataPath(id) + ">" }},
+		{paths.ChangesPath, "changes", func(id string) string { return "id=checks-" + id + ">" }},
+		{paths.ProvenancePagePath, "provenance", func(id string) string { return "href=" + paths.RunProvenancePath(id) + ">" }},
+		{paths.TranscriptsPath, "transcripts", func(id string) string { return "href=" + paths.ScenariosPath(id) + ">" }},
 	} {
-		pages := pagesOf(paged, func(k int) string { return pagedPath(c.first, c.name, k) })
+		pages := pagesOf(paged, func(k int) string { return paths.PagedPath(c.first, c.name, k) })
 		if len(pages) < 2 {
 			t.Errorf("%s: %d pages at two places a page", c.first, len(pages))
 		}
@@ -164,7 +166,7 @@ func TestPaginationKeepsTheReading(t *testing.T) {
 		}
 	}
 	dataPartsAreTheWhole(t, whole, paged)
-	if !strings.Contains(string(paged[homePath]), "sorting and filters act on this page’s runs only") {
+	if !strings.Contains(string(paged[paths.HomePath]), "sorting and filters act on this page’s runs only") {
 		t.Error("the paged home page does not say its sorting acts on the page")
 	}
 }

@@ -7,6 +7,12 @@ import (
 	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/site/boards"
+	"github.com/discrimeval/leaderboard/internal/site/datapage"
+	"github.com/discrimeval/leaderboard/internal/site/layout"
+	"github.com/discrimeval/leaderboard/internal/site/outdir"
+	"github.com/discrimeval/leaderboard/internal/site/render"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
 )
 
 // phases are the build's phases, in order. Each is a method of build
@@ -30,29 +36,29 @@ func phaseName(ph func(*build) (string, error)) string {
 
 // build is one build's state, filled in by its phases in turn.
 type build struct {
-	cfg  Config
-	out  sink
+	cfg  stage.Config
+	out  outdir.Sink
 	prog *progress
 	// load
-	in   *loaded
-	rec  *recorder
-	site *siteInfo
-	r    *renderer
-	pool *pool
+	in   *stage.Loaded
+	rec  *outdir.Recorder
+	site *layout.SiteInfo
+	r    *render.Renderer
+	pool *render.Pool
 	// runs and boards
-	sc *scored
+	sc *stage.Scored
 	// write
-	files []hashedFile
+	files []outdir.HashedFile
 }
 
 // generate runs the phases, streaming every file to out, and returns the
 // files written.
-func generate(cfg Config, out sink) ([]hashedFile, error) {
-	cfg = cfg.withDefaults()
+func generate(cfg stage.Config, out outdir.Sink) ([]outdir.HashedFile, error) {
+	cfg = cfg.WithDefaults()
 	b := &build{cfg: cfg, out: out, prog: newProgress(cfg.Progress)}
 	defer func() {
 		if b.pool != nil {
-			b.pool.wait() // after an error: the queued pages are let finish
+			b.pool.Wait() // after an error: the queued pages are let finish
 		}
 	}()
 	for _, ph := range phases {
@@ -73,19 +79,19 @@ func (b *build) load() (string, error) {
 	if b.in, err = loadInputs(b.cfg); err != nil {
 		return "", err
 	}
-	b.rec = newRecorder(b.out)
+	b.rec = outdir.NewRecorder(b.out)
 	b.site = newSiteInfo(b.cfg, b.in)
-	if b.r, err = newRenderer(b.cfg.Templates, pageKinds, b.site, b.rec); err != nil {
+	if b.r, err = render.NewRenderer(b.cfg.Templates, pageKinds, b.site, b.rec); err != nil {
 		return "", err
 	}
 	if b.cfg.Cache != nil {
-		if b.r.gen, err = generatorID(b.cfg); err != nil {
+		if b.r.Gen, err = generatorID(b.cfg); err != nil {
 			return "", fmt.Errorf("cache: %w", err)
 		}
-		b.r.memo = b.cfg.Cache
+		b.r.Memo = b.cfg.Cache
 	}
-	b.pool = newPool(b.r)
-	return fmt.Sprintf("%d runs", len(b.in.runs)), nil
+	b.pool = render.NewPool(b.r)
+	return fmt.Sprintf("%d runs", len(b.in.Runs)), nil
 }
 
 // runs reads and scores each run, and commits it: its own pages queued,
@@ -95,8 +101,8 @@ func (b *build) runs() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if m := b.cfg.more; m != nil {
-		m.add(b.in, sc)
+	if m := b.cfg.More; m != nil {
+		m.Add(b.in, sc)
 	}
 	b.sc = sc
 	return msg, nil
@@ -106,16 +112,16 @@ func (b *build) runs() (string, error) {
 func (b *build) boards() (string, error) {
 	sc := b.sc
 	var err error
-	if sc.boards, err = board.Build(sc.entries); err != nil {
+	if sc.Boards, err = board.Build(sc.Entries); err != nil {
 		return "", err
 	}
-	sc.places = rowPlaces(sc.boards)
-	sc.pairs = interventionPairs(sc.boards)
-	sc.adjusted = adjustedByPair(sc.pairs)
-	sc.variants = variantPairs(sc.entries)
-	sc.variantDiffs = variantDiffs(sc.entries, sc.variants)
-	warnRuns(b.cfg.Warnings, b.cfg.RunsLabel, sc.entries, b.in.content.Site.Release.Date)
-	return fmt.Sprintf("%d boards", len(sc.boards)), nil
+	sc.Places = boards.RowPlaces(sc.Boards)
+	sc.Pairs = boards.InterventionPairs(sc.Boards)
+	sc.Adjusted = boards.AdjustedByPair(sc.Pairs)
+	sc.Variants = boards.VariantPairs(sc.Entries)
+	sc.VariantDiffs = boards.VariantDiffs(sc.Entries, sc.Variants)
+	warnRuns(b.cfg.Warnings, b.cfg.RunsLabel, sc.Entries, b.in.Content.Site.Release.Date)
+	return fmt.Sprintf("%d boards", len(sc.Boards)), nil
 }
 
 // assemble queues the pages that span runs and writes the data files.
@@ -128,21 +134,21 @@ func (b *build) assemble() (string, error) {
 
 // render waits for every queued page, then adds the assets.
 func (b *build) render() (string, error) {
-	if err := b.pool.wait(); err != nil {
+	if err := b.pool.Wait(); err != nil {
 		return "", err
 	}
-	assets, err := staticFiles(b.cfg.Static, b.r.min)
+	assets, err := render.StaticFiles(b.cfg.Static, b.r.Min)
 	if err != nil {
 		return "", err
 	}
 	for _, f := range assets {
-		if err := b.rec.put(f.Path, f.Data); err != nil {
+		if err := b.rec.Put(f.Path, f.Data); err != nil {
 			return "", err
 		}
 	}
-	msg := fmt.Sprintf("%d pages and assets", len(b.rec.outputs()))
-	if n := b.r.memoPages.Load(); n > 0 {
-		msg += fmt.Sprintf(" (from the cache: %d of %d pages spanning runs)", b.r.memoHits.Load(), n)
+	msg := fmt.Sprintf("%d pages and assets", len(b.rec.Outputs()))
+	if n := b.r.MemoPages.Load(); n > 0 {
+		msg += fmt.Sprintf(" (from the cache: %d of %d pages spanning runs)", b.r.MemoHits.Load(), n)
 	}
 	return msg, nil
 }
@@ -150,14 +156,14 @@ func (b *build) render() (string, error) {
 // write puts, last, the runs' provenance.json and provenance.json, which
 // list every other file, and warns of a site over GitHub Pages' limit.
 func (b *build) write() (string, error) {
-	inputs, err := inputs(b.cfg, b.in)
+	inputs, err := datapage.Inputs(b.cfg, b.in)
 	if err != nil {
 		return "", fmt.Errorf("provenance: %w", err)
 	}
-	if err := provenanceFiles(b.site, b.sc.entries, inputs, b.rec.outputs(), b.rec.put); err != nil {
+	if err := datapage.ProvenanceFiles(b.site, b.sc.Entries, inputs, b.rec.Outputs(), b.rec.Put); err != nil {
 		return "", fmt.Errorf("provenance: %w", err)
 	}
-	b.files = b.rec.outputs()
-	warnSize(b.cfg.Warnings, b.files, b.in.content.Site.RunsURL)
+	b.files = b.rec.Outputs()
+	warnSize(b.cfg.Warnings, b.files, b.in.Content.Site.RunsURL)
 	return fmt.Sprintf("%d files in all", len(b.files)), nil
 }

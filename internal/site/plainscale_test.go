@@ -1,6 +1,7 @@
 package site
 
 import (
+	"github.com/discrimeval/leaderboard/internal/site/show"
 	"html"
 	"math"
 	"regexp"
@@ -30,10 +31,10 @@ func TestPlainScaleMatchesScores(t *testing.T) {
 		}
 		for _, m := range scale.FindAllStringSubmatch(text, -1) {
 			g, _ := strconv.ParseFloat(m[1], 64)
-			if want := fixed(math.Exp(g), 2); m[2] != want {
+			if want := show.Fixed(math.Exp(g), 2); m[2] != want {
 				t.Errorf("%s: %q: odds ×%s, want ×%s", name, m[0], m[2], want)
 			}
-			if want := fixed(vocab.PointsAtHalf(g), 1); m[3] != "" && m[3] != want {
+			if want := show.Fixed(vocab.PointsAtHalf(g), 1); m[3] != "" && m[3] != want {
 				t.Errorf("%s: %q: up to %s pp, want %s", name, m[0], m[3], want)
 			}
 			checked++

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/discrimeval/leaderboard/internal/site/paths"
 	"github.com/discrimeval/leaderboard/internal/sitedata"
+	"github.com/google/go-cmp/cmp"
 )
 
 // contentOverlay is a content folder as a map, to change.
@@ -100,7 +100,7 @@ func TestReleaseInParts(t *testing.T) {
 	paged := generateMap(t, cfg)
 	compared := 0
 	for p, want := range whole {
-		if p == changesPath || strings.HasPrefix(p, "runs/") && strings.HasSuffix(p, "/index.html") {
+		if p == paths.ChangesPath || strings.HasPrefix(p, "runs/") && strings.HasSuffix(p, "/index.html") {
 			if diff := cmp.Diff(string(want), string(paged[p])); diff != "" {
 				t.Errorf("%s differs with the release in parts (-in one file +in parts):\n%s", p, diff)
 			}

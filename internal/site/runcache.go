@@ -17,6 +17,10 @@ import (
 	"github.com/discrimeval/leaderboard/internal/input"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/buildcache"
+	"github.com/discrimeval/leaderboard/internal/site/grid"
+	"github.com/discrimeval/leaderboard/internal/site/layout"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
 )
 
 // The build cache (Config.Cache) keeps two things per run, each under a
@@ -41,7 +45,7 @@ import (
 // generatorID identifies the code and templates that make the site: the
 // executable's hash, and the templates' and assets' (which tests may
 // replace).
-func generatorID(cfg Config) (string, error) {
+func generatorID(cfg stage.Config) (string, error) {
 	h := sha256.New()
 	sum, err := executableSum()
 	if err != nil {
@@ -92,7 +96,7 @@ var executableSum = sync.OnceValues(func() ([]byte, error) {
 
 // hashScored hashes a run's scored file as stored, checking it is a
 // regular file, and compares the hash with the manifest's.
-func hashScored(cfg Config, r *run.Run) (sum string, size int64, err error) {
+func hashScored(cfg stage.Config, r *run.Run) (sum string, size int64, err error) {
 	m := r.Manifest
 	spath := path.Join(r.ID, m.Scored.Path)
 	sname := path.Join(cfg.RunsLabel, spath)
@@ -117,7 +121,7 @@ func hashScored(cfg Config, r *run.Run) (sum string, size int64, err error) {
 // fromCache returns a run read and scored from its cached record, or nil.
 // A scored file that cannot be hashed, or whose hash is not the manifest's,
 // is left to the uncached path, whose errors name the row at fault.
-func fromCache(cfg Config, c *cache.Cache, gen string, m *run.Run) (*readRun, string, error) {
+func fromCache(cfg stage.Config, c *cache.Cache, gen string, m *run.Run) (*readRun, string, error) {
 	sum, size, err := hashScored(cfg, m)
 	if err != nil {
 		return nil, "", nil
@@ -131,15 +135,15 @@ func fromCache(cfg Config, c *cache.Cache, gen string, m *run.Run) (*readRun, st
 	if err != nil {
 		return nil, key, nil
 	}
-	var rec cachedRun
+	var rec buildcache.CachedRun
 	res := new(score.Result)
-	infos := promptInfos{}
-	var kept map[int]*keptQuestion
-	if decodeGob(data, &rec) != nil || res.UnmarshalBinary(rec.Result) != nil || rec.ScoredSize != size || !unpackPrompts(rec.Prompts, infos) || len(rec.Prompts)/promptRecord != rec.Rows {
+	infos := layout.PromptInfos{}
+	var kept map[int]*grid.KeptQuestion
+	if buildcache.DecodeGob(data, &rec) != nil || res.UnmarshalBinary(rec.Result) != nil || rec.ScoredSize != size || !buildcache.UnpackPrompts(rec.Prompts, infos) || len(rec.Prompts)/buildcache.PromptRecord != rec.Rows {
 		c.Forget(key)
 		return nil, key, nil
 	}
-	if kept = unpackDeltas(rec.Deltas); kept == nil {
+	if kept = buildcache.UnpackDeltas(rec.Deltas); kept == nil {
 		c.Forget(key)
 		return nil, key, nil
 	}
@@ -165,7 +169,7 @@ func runFile(r *run.Run, p string) (run.File, bool) {
 
 // makeCachedRun makes the cache's record of a run just read and scored, storing
 // its texts as a blob.
-func makeCachedRun(c *cache.Cache, rr *readRun) (*cachedRun, error) {
+func makeCachedRun(c *cache.Cache, rr *readRun) (*buildcache.CachedRun, error) {
 	res, err := rr.res.MarshalBinary()
 	if err != nil {
 		return nil, err
@@ -174,16 +178,16 @@ func makeCachedRun(c *cache.Cache, rr *readRun) (*cachedRun, error) {
 	if !ok {
 		return nil, fmt.Errorf("run %s: no scored file", rr.run.ID)
 	}
-	rec := &cachedRun{ScoredSize: scored.Size, Result: res, Deltas: packDeltas(rr.deltas), First: rr.first}
-	if rec.Prompts, err = packPrompts(rr.infos); err != nil {
+	rec := &buildcache.CachedRun{ScoredSize: scored.Size, Result: res, Deltas: buildcache.PackDeltas(rr.deltas), First: rr.first}
+	if rec.Prompts, err = buildcache.PackPrompts(rr.infos); err != nil {
 		return nil, err
 	}
-	rec.Rows = len(rec.Prompts) / promptRecord // a row a prompt: LoadRows refuses a prompt twice
+	rec.Rows = len(rec.Prompts) / buildcache.PromptRecord // a row a prompt: LoadRows refuses a prompt twice
 	texts, err := rr.rows.texts()
 	if err != nil {
 		return nil, err
 	}
-	blob, err := encodeGob(texts)
+	blob, err := buildcache.EncodeGob(texts)
 	if err != nil {
 		return nil, err
 	}
@@ -194,22 +198,22 @@ func makeCachedRun(c *cache.Cache, rr *readRun) (*cachedRun, error) {
 }
 
 // deltas keeps of a run's cells what the pages spanning runs show.
-func deltas(cells map[int]*score.QuestionCells, decision bool) map[int]*keptQuestion {
-	out := make(map[int]*keptQuestion, len(cells))
+func deltas(cells map[int]*score.QuestionCells, decision bool) map[int]*grid.KeptQuestion {
+	out := make(map[int]*grid.KeptQuestion, len(cells))
 	for q, qs := range cells {
-		out[q] = keepQuestion(qs.Deltas(), decision)
+		out[q] = grid.KeepQuestion(qs.Deltas(), decision)
 	}
 	return out
 }
 
 // cachedTexts reads a run's prompt texts from the cache.
-func cachedTexts(c *cache.Cache, rec *cachedRun) (map[design.Prompt]string, error) {
+func cachedTexts(c *cache.Cache, rec *buildcache.CachedRun) (map[design.Prompt]string, error) {
 	data, err := c.Get(rec.TextsBlob)
 	if err != nil {
 		return nil, err
 	}
 	var texts map[design.Prompt]string
-	if err := decodeGob(data, &texts); err != nil {
+	if err := buildcache.DecodeGob(data, &texts); err != nil {
 		return nil, err
 	}
 	return texts, nil

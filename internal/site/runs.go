@@ -22,6 +22,11 @@ import (
 	"github.com/discrimeval/leaderboard/internal/fileerr"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/buildcache"
+	"github.com/discrimeval/leaderboard/internal/site/grid"
+	"github.com/discrimeval/leaderboard/internal/site/layout"
+	"github.com/discrimeval/leaderboard/internal/site/render"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
 )
 
 // readRun is one run read and scored, complete when its source returns
@@ -31,12 +36,12 @@ type readRun struct {
 	// files with their hashes, built once by the source; no cells.
 	run    *run.Run
 	res    *score.Result
-	infos  promptInfos           // what each prompt's texts look like
-	deltas map[int]*keptQuestion // what the pages spanning runs show of its cells
-	first  *firstCell            // log-prob runs: the first row, for the rubric's example
-	rows   rows                  // its prompt texts and cells, when they are needed
-	cached bool                  // it came from the cache
-	key    string                // its record's key in the cache ("" without one)
+	infos  layout.PromptInfos         // what each prompt's texts look like
+	deltas map[int]*grid.KeptQuestion // what the pages spanning runs show of its cells
+	first  *grid.FirstCell            // log-prob runs: the first row, for the rubric's example
+	rows   rows                       // its prompt texts and cells, when they are needed
+	cached bool                       // it came from the cache
+	key    string                     // its record's key in the cache ("" without one)
 	err    error
 }
 
@@ -47,7 +52,7 @@ type rows interface {
 	// cells are what the run's own pages show of its rows: its cells and
 	// its prompts' infos in full (a cached record's infos lack the
 	// sampled answers and the bounded forms).
-	cells() (map[int]*score.QuestionCells, promptInfos, error)
+	cells() (map[int]*score.QuestionCells, layout.PromptInfos, error)
 }
 
 // runSource reads and scores a run of the load phase (manifest only).
@@ -60,15 +65,15 @@ type runSource interface {
 // first run to have a prompt, by id, gives its text), then its own pages
 // are put into the site and its rows dropped, keeping what the pages
 // that span runs need. Memory holds a few runs' rows at a time.
-func streamRuns(cfg Config, in *loaded, site *siteInfo, pool *pool, prog *progress) (*scored, string, error) {
-	n := len(in.runs)
-	sc := &scored{entries: make([]*board.Entry, n), kept: map[string]*keptCells{}, transcripts: map[string]int{}, needCoefs: board.NeedsCoefficients(in.runs), per: site.PageRows}
-	var src runSource = freshRuns{cfg, in.texts}
+func streamRuns(cfg stage.Config, in *stage.Loaded, site *layout.SiteInfo, pool *render.Pool, prog *progress) (*stage.Scored, string, error) {
+	n := len(in.Runs)
+	sc := &stage.Scored{Entries: make([]*board.Entry, n), Kept: map[string]*stage.KeptCells{}, Transcripts: map[string]int{}, NeedCoefs: board.NeedsCoefficients(in.Runs), Per: site.PageRows}
+	var src runSource = freshRuns{cfg, in.Texts}
 	var pages runPageWriter = renderRunPages{cfg, in, pool}
 	var cached *cachedRunPages
 	if cfg.Cache != nil {
-		src = cachedRuns{next: freshRuns{cfg: cfg}, c: cfg.Cache, gen: pool.r.gen}
-		cached = &cachedRunPages{next: renderRunPages{cfg, in, pool}, c: cfg.Cache, gen: pool.r.gen, site: site, texts: in.texts}
+		src = cachedRuns{next: freshRuns{cfg: cfg}, c: cfg.Cache, gen: pool.R.Gen}
+		cached = &cachedRunPages{next: renderRunPages{cfg, in, pool}, c: cfg.Cache, gen: pool.R.Gen, site: site, texts: in.Texts}
 		pages = cached
 	}
 	workers := runtime.GOMAXPROCS(0)
@@ -81,7 +86,7 @@ func streamRuns(cfg Config, in *loaded, site *siteInfo, pool *pool, prog *progre
 	stop := make(chan struct{})
 	go func() {
 		defer close(next)
-		for i := range in.runs {
+		for i := range in.Runs {
 			select {
 			case window <- struct{}{}:
 			case <-stop:
@@ -100,7 +105,7 @@ func streamRuns(cfg Config, in *loaded, site *siteInfo, pool *pool, prog *progre
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] <- src.read(in.runs[i])
+				results[i] <- src.read(in.Runs[i])
 			}
 		}()
 	}
@@ -114,7 +119,7 @@ func streamRuns(cfg Config, in *loaded, site *siteInfo, pool *pool, prog *progre
 		}
 	}()
 	scoresHit := 0
-	for i := range in.runs {
+	for i := range in.Runs {
 		rr := <-results[i]
 		<-window
 		if rr.err != nil {
@@ -127,12 +132,12 @@ func streamRuns(cfg Config, in *loaded, site *siteInfo, pool *pool, prog *progre
 		if err != nil {
 			return nil, "", err
 		}
-		sc.entries[i] = e
+		sc.Entries[i] = e
 		prog.step("runs", i+1, n)
 	}
 	msg := fmt.Sprintf("%d runs read and scored, their pages queued", n)
 	if cached != nil {
-		if err := cached.wait(); err != nil {
+		if err := cached.Wait(); err != nil {
 			return nil, "", fmt.Errorf("cache: %w", err)
 		}
 		msg += fmt.Sprintf(" (from the cache: %d runs' scores, %d runs' pages)", scoresHit, cached.hits)
@@ -143,29 +148,29 @@ func streamRuns(cfg Config, in *loaded, site *siteInfo, pool *pool, prog *progre
 // commit adds a run to the site, in id order: its texts to the dataset's,
 // what the pages spanning runs show of it to sc, and its own pages to the
 // site.
-func commit(in *loaded, sc *scored, rr *readRun, pages runPageWriter) (*board.Entry, error) {
+func commit(in *stage.Loaded, sc *stage.Scored, rr *readRun, pages runPageWriter) (*board.Entry, error) {
 	r := rr.run
-	if !sc.needCoefs[r.ID] {
+	if !sc.NeedCoefs[r.ID] {
 		rr.res.DropCoefficientReplicates()
 	}
 	e := &board.Entry{Run: r, Result: rr.res}
-	sc.kept[r.ID] = &keptCells{decision: r.Manifest.Scoring == run.Decision, deltas: rr.deltas}
+	sc.Kept[r.ID] = &stage.KeptCells{Decision: r.Manifest.Scoring == run.Decision, Deltas: rr.deltas}
 	var texts map[design.Prompt]string
-	if in.texts.missing(r.Manifest.Variant, rr.infos) {
+	if in.Texts.Missing(r.Manifest.Variant, rr.infos) {
 		var err error
 		if texts, err = rr.rows.texts(); err != nil {
 			return nil, err
 		}
 	}
-	in.texts.add(r, texts, rr.infos)
-	if sc.example == nil && rr.first != nil {
-		sc.example = workedExample(e, rr.first)
+	in.Texts.Add(r, texts, rr.infos)
+	if sc.Example == nil && rr.first != nil {
+		sc.Example = grid.WorkedExample(e, rr.first)
 	}
 	transcripts, err := pages.write(rr, e)
 	if err != nil {
 		return nil, err
 	}
-	sc.transcripts[r.ID] = transcripts
+	sc.Transcripts[r.ID] = transcripts
 	return e, nil
 }
 
@@ -175,8 +180,8 @@ func commit(in *loaded, sc *scored, rr *readRun, pages runPageWriter) (*board.En
 // runs are committed in id order, so what the dataset has then, from runs
 // of lower ids, it has at the run's commit.
 type freshRuns struct {
-	cfg     Config
-	dataset *datasetTexts
+	cfg     stage.Config
+	dataset *layout.DatasetTexts
 }
 
 func (s freshRuns) read(m *run.Run) *readRun {
@@ -194,7 +199,7 @@ func (s freshRuns) read(m *run.Run) *readRun {
 		deltas: deltas(cells, m.Manifest.Scoring == run.Decision), rows: readRowsOf{texts, cells, infos}}
 	if m.Manifest.Scoring == run.Logprob && len(full.Cells) > 0 {
 		c0 := full.Cells[0]
-		rr.first = &firstCell{Line: c0.Line, P: c0.Prompt, Logit: c0.Logit, LP: c0.LP}
+		rr.first = &grid.FirstCell{Line: c0.Line, P: c0.Prompt, Logit: c0.Logit, LP: c0.LP}
 	}
 	return rr
 }
@@ -203,9 +208,9 @@ func (s freshRuns) read(m *run.Run) *readRun {
 // phase, stays as it is), keeping what its prompt texts look like and
 // the texts themselves: every one, or with dataset those it lacks (a
 // text that is the dataset's has its hash, not hashed again).
-func readRows(cfg Config, m *run.Run, dataset *datasetTexts) (*run.Run, map[design.Prompt]string, promptInfos, error) {
+func readRows(cfg stage.Config, m *run.Run, dataset *layout.DatasetTexts) (*run.Run, map[design.Prompt]string, layout.PromptInfos, error) {
 	full := &run.Run{ID: m.ID, Manifest: m.Manifest, ManifestRaw: m.ManifestRaw, Files: slices.Clone(m.Files)}
-	infos := promptInfos{}
+	infos := layout.PromptInfos{}
 	var texts map[design.Prompt]string
 	if dataset == nil {
 		// Sized as the cells are (run.LoadRows): at most a complete run.
@@ -221,9 +226,9 @@ func readRows(cfg Config, m *run.Run, dataset *datasetTexts) (*run.Run, map[desi
 	var haveHash [design.NumCells]uint64
 	// The rows' texts are borrowed: kept, they are copied.
 	err := full.LoadRowsBorrowed(cfg.Runs, cfg.RunsLabel, func(r *run.Run, c run.Cell, row *run.Row) {
-		info := textInfo{transcript: transcriptSize(r.Manifest, row), bounded: boundedForms(r.Manifest, row)}
+		info := layout.TextInfo{Transcript: layout.TranscriptSize(r.Manifest, row), Bounded: grid.BoundedForms(r.Manifest, row)}
 		if dataset != nil && c.Q != q {
-			dataset.questionTexts(r.Manifest.Variant, c.Q, &have, &haveHash)
+			dataset.QuestionTexts(r.Manifest.Variant, c.Q, &have, &haveHash)
 			q = c.Q
 		}
 		t := have[c.Index()] // "" without dataset: a row's text is never ""
@@ -231,15 +236,15 @@ func readRows(cfg Config, m *run.Run, dataset *datasetTexts) (*run.Run, map[desi
 			texts[c.Prompt] = strings.Clone(row.FilledTemplate)
 		}
 		if t != "" && t == row.FilledTemplate {
-			info.hash = haveHash[c.Index()] // the dataset's text, whose hash is known
+			info.Hash = haveHash[c.Index()] // the dataset's text, whose hash is known
 		} else {
 			buf = append(buf[:0], row.FilledTemplate...)
-			info.hash = hashBytes64(buf)
+			info.Hash = layout.HashBytes64(buf)
 		}
 		if r.Manifest.Scoring == run.Decision {
-			info.answers = append([]string(nil), row.Decisions...) // the row may be reused
+			info.Answers = append([]string(nil), row.Decisions...) // the row may be reused
 		}
-		infos.set(c.Prompt, info)
+		infos.Set(c.Prompt, info)
 	})
 	if err != nil {
 		return nil, nil, nil, err
@@ -256,11 +261,11 @@ func withoutCells(full *run.Run) *run.Run {
 type readRowsOf struct {
 	t map[design.Prompt]string
 	c map[int]*score.QuestionCells
-	i promptInfos
+	i layout.PromptInfos
 }
 
 func (r readRowsOf) texts() (map[design.Prompt]string, error) { return r.t, nil }
-func (r readRowsOf) cells() (map[int]*score.QuestionCells, promptInfos, error) {
+func (r readRowsOf) cells() (map[int]*score.QuestionCells, layout.PromptInfos, error) {
 	return r.c, r.i, nil
 }
 
@@ -299,10 +304,10 @@ func (s cachedRuns) read(m *run.Run) *readRun {
 // cachedRows are the rows of a run from the cache: its texts from the
 // record's blob, its cells read again from its file.
 type cachedRows struct {
-	cfg Config
+	cfg stage.Config
 	m   *run.Run // of the load phase
 	c   *cache.Cache
-	rec *cachedRun
+	rec *buildcache.CachedRun
 }
 
 func (r cachedRows) texts() (map[design.Prompt]string, error) {
@@ -314,7 +319,7 @@ func (r cachedRows) texts() (map[design.Prompt]string, error) {
 	return texts, err
 }
 
-func (r cachedRows) cells() (map[int]*score.QuestionCells, promptInfos, error) {
+func (r cachedRows) cells() (map[int]*score.QuestionCells, layout.PromptInfos, error) {
 	full, _, infos, err := readRows(r.cfg, r.m, nil)
 	if err != nil {
 		return nil, nil, err
@@ -323,7 +328,7 @@ func (r cachedRows) cells() (map[int]*score.QuestionCells, promptInfos, error) {
 }
 
 func mustGob(v any) []byte {
-	data, err := encodeGob(v)
+	data, err := buildcache.EncodeGob(v)
 	if err != nil {
 		panic(err) // our own types: cannot fail
 	}

@@ -16,6 +16,10 @@ import (
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/boards"
+	"github.com/discrimeval/leaderboard/internal/site/paths"
+	"github.com/discrimeval/leaderboard/internal/site/show"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
 )
 
 // pageBudget is the most any file of the site may weigh, at any number of
@@ -51,7 +55,7 @@ type sizeSink struct {
 	kept  map[string][]byte
 }
 
-func (s *sizeSink) put(p string, data []byte) error {
+func (s *sizeSink) Put(p string, data []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sizes[p] = len(data)
@@ -84,9 +88,9 @@ func TestNoFileOverBudget(t *testing.T) {
 	scaleRuns := *scaleRunsFlag
 	cfg := fixture(t)
 	cfg.Runs = aliasFS{cfg.Runs, "alpha"}
-	cfg.more = &moreRuns{n: scaleRuns, add: func(in *loaded, sc *scored) {
+	cfg.More = &stage.MoreRuns{N: scaleRuns, Add: func(in *stage.Loaded, sc *stage.Scored) {
 		var src *board.Entry
-		for _, e := range sc.entries {
+		for _, e := range sc.Entries {
 			if e.ID() == "alpha" {
 				src = e
 			}
@@ -108,15 +112,15 @@ func TestNoFileOverBudget(t *testing.T) {
 				res.Views[v].CI95[0] *= f
 				res.Views[v].CI95[1] *= f
 			}
-			in.runs = append(in.runs, r)
-			sc.entries = append(sc.entries, &board.Entry{Run: r, Result: &res})
-			sc.kept[id], sc.transcripts[id] = sc.kept["alpha"], sc.transcripts["alpha"]
+			in.Runs = append(in.Runs, r)
+			sc.Entries = append(sc.Entries, &board.Entry{Run: r, Result: &res})
+			sc.Kept[id], sc.Transcripts[id] = sc.Kept["alpha"], sc.Transcripts["alpha"]
 		}
 	}}
-	home := func(k int) string { return boardPartPath(run.Explicit, score.Composite, k) }
-	pw := func(k int) string { return pairwisePartPath(run.Implicit, score.ViewOf(design.AttrAge), k) }
+	home := func(k int) string { return paths.BoardPartPath(run.Explicit, score.Composite, k) }
+	pw := func(k int) string { return paths.PairwisePartPath(run.Implicit, score.ViewOf(design.AttrAge), k) }
 	out := &sizeSink{sizes: map[string]int{}, kept: map[string][]byte{}, keep: func(p string) bool {
-		return strings.HasPrefix(p, "board/explicit-composite") || p == homePath || strings.HasPrefix(p, "board/implicit-age-pairwise") || p == "board/implicit-groups.html"
+		return strings.HasPrefix(p, "board/explicit-composite") || p == paths.HomePath || strings.HasPrefix(p, "board/implicit-age-pairwise") || p == "board/implicit-groups.html"
 	}}
 	if _, err := generate(cfg, out); err != nil {
 		t.Fatal(err)
@@ -140,40 +144,40 @@ func TestNoFileOverBudget(t *testing.T) {
 	for _, p := range largest[:min(8, len(largest))] {
 		t.Logf("largest: %s, %d bytes", p, out.sizes[p])
 	}
-	for _, p := range []string{"index.html", ProvenancePath, "rubric.html", rubricJSONPath, leaderboardJSONPath, "board/explicit-composite-pairwise.html", "changes.html", "downloads.html", "provenance.html", "board/explicit-groups.html", "board/implicit-groups.html"} {
+	for _, p := range []string{"index.html", paths.ProvenancePath, "rubric.html", paths.RubricJSONPath, paths.LeaderboardJSONPath, "board/explicit-composite-pairwise.html", "changes.html", "downloads.html", "provenance.html", "board/explicit-groups.html", "board/implicit-groups.html"} {
 		t.Logf("%s: %d bytes", p, out.sizes[p])
 	}
 	// Every run is on its board; the chart and the pairwise matrix show
 	// the top runs, and the pairwise page every run against its
 	// neighbours.
 	homes := pagesOf(out.kept, home)
-	if got, want := len(homes), (scaleRuns/2+3+defaultPageRows-1)/defaultPageRows; got != want {
-		t.Errorf("the explicit composite board has %d pages, want %d of %d runs", got, want, defaultPageRows)
+	if got, want := len(homes), (scaleRuns/2+3+stage.DefaultPageRows-1)/stage.DefaultPageRows; got != want {
+		t.Errorf("the explicit composite board has %d pages, want %d of %d runs", got, want, stage.DefaultPageRows)
 	}
 	// The explicit board: the clones, alpha, alpha-twin and beta, and the
 	// decision run's board.
 	if got, want := bytes.Count(bytes.Join(homes, nil), []byte("<tbody ")), scaleRuns/2+4; got != want {
 		t.Errorf("the explicit composite board's pages list %d runs, want %d", got, want)
 	}
-	if !bytes.Contains(homes[0], []byte(fmt.Sprintf("the %d runs ranked highest (of %d)", chartMax, scaleRuns/2+3))) {
+	if !bytes.Contains(homes[0], []byte(fmt.Sprintf("the %d runs ranked highest (of %d)", boards.ChartMax, scaleRuns/2+3))) {
 		t.Error("index.html does not say its chart shows the top runs")
 	}
 	// The group plots show the top runs whatever the number of runs, and
 	// say so: their page's size does not grow with the board.
 	groups := out.kept["board/implicit-groups.html"]
-	if !regexp.MustCompile(fmt.Sprintf(`the %d ranked highest on the composite \(of [1-9][0-9]{2}\)`, groupChartMax)).Match(groups) {
+	if !regexp.MustCompile(fmt.Sprintf(`the %d ranked highest on the composite \(of [1-9][0-9]{2}\)`, boards.GroupChartMax)).Match(groups) {
 		t.Error("board/implicit-groups.html does not say its plots show the top runs")
 	}
 	if got := bytes.Count(groups, []byte(`<svg`)); got != 7 {
 		t.Errorf("board/implicit-groups.html has %d plots, want 7", got)
 	}
-	if got := bytes.Count(groups, []byte(`<tr><th scope=row>`)); got != groupChartMax {
-		t.Errorf("board/implicit-groups.html's table has %d rows, want the top %d", got, groupChartMax)
+	if got := bytes.Count(groups, []byte(`<tr><th scope=row>`)); got != boards.GroupChartMax {
+		t.Errorf("board/implicit-groups.html's table has %d rows, want the top %d", got, boards.GroupChartMax)
 	}
 	pws := pagesOf(out.kept, pw)
 	heads := regexp.MustCompile(`<table class=pairwise>.*?<tbody>`).Find(pws[0])
-	if got := bytes.Count(heads, []byte("<th scope=col>")); got != matrixMax+1 {
-		t.Errorf("the pairwise matrix has %d columns, want the top %d and the row labels", got, matrixMax)
+	if got := bytes.Count(heads, []byte("<th scope=col>")); got != boards.MatrixMax+1 {
+		t.Errorf("the pairwise matrix has %d columns, want the top %d and the row labels", got, boards.MatrixMax)
 	}
 	rows := 0
 	for _, p := range pws {
@@ -183,7 +187,7 @@ func TestNoFileOverBudget(t *testing.T) {
 	if rows != scaleRuns/2 {
 		t.Errorf("the neighbours tables have %d rows, want every ranked run (%d)", rows, scaleRuns/2)
 	}
-	if !bytes.Contains(pws[0], []byte(fmt.Sprintf("over all %s of the board", plural(scaleRuns/2*(scaleRuns/2-1)/2, "comparison")))) {
+	if !bytes.Contains(pws[0], []byte(fmt.Sprintf("over all %s of the board", show.Plural(scaleRuns/2*(scaleRuns/2-1)/2, "comparison")))) {
 		t.Error("the pairwise page does not say its p-values are over all the board's pairs")
 	}
 }

@@ -15,6 +15,13 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/site/grid"
+	"github.com/discrimeval/leaderboard/internal/site/layout"
+	"github.com/discrimeval/leaderboard/internal/site/paths"
+	"github.com/discrimeval/leaderboard/internal/site/render"
+	"github.com/discrimeval/leaderboard/internal/site/scenarios"
+	"github.com/discrimeval/leaderboard/internal/site/show"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
 	"github.com/discrimeval/leaderboard/templates"
 )
 
@@ -23,7 +30,7 @@ import (
 // testdata/scenario-before.html, which was templates/scenario.html. The
 // pages Go writes must be what this set and the minifier make of the same
 // data (TestScenarioPagesAsTemplate): change the two together.
-func scenarioBefore(t *testing.T) *renderer {
+func scenarioBefore(t *testing.T) *render.Renderer {
 	t.Helper()
 	fsys := fstest.MapFS{}
 	for _, n := range []string{"layout.html", "partials.html"} {
@@ -38,11 +45,11 @@ func scenarioBefore(t *testing.T) *renderer {
 		t.Fatal(err)
 	}
 	fsys["scenario.html"] = &fstest.MapFile{Data: data}
-	sets, err := parseTemplates(fsys)
+	set, err := template.New("layout.html").Funcs(render.Funcs).Funcs(template.FuncMap{"rowHTML": rowHTML}).ParseFS(fsys, "layout.html", "partials.html", "scenario.html")
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &renderer{sets: sets, min: newMinifier()}
+	return render.WithSets(map[render.Kind]*template.Template{"scenario": set}, pageKinds)
 }
 
 // TestScenarioPagesAsTemplate: every scenario page is, byte for byte,
@@ -62,23 +69,23 @@ func TestScenarioPagesAsTemplate(t *testing.T) {
 	before := scenarioBefore(t)
 	// What the pages compared hold, by the branch of the page it takes.
 	var seen sync.Map
-	check := func(t *testing.T, cfg Config) {
+	check := func(t *testing.T, cfg stage.Config) {
 		var pages atomic.Int64
-		cfg.checkWritten = func(r *renderer, p *page, got []byte) error {
+		cfg.CheckWritten = func(r *render.Renderer, p *layout.Page, got []byte) error {
 			pages.Add(1)
-			d := p.Body.(scenarioData)
+			d := p.Body.(scenarios.ScenarioData)
 			for what, ok := range map[string]bool{"no baseline": d.NoBaseline, "every mass low": d.AllLow, "a mass low": d.LowMarked > 0,
 				"unparsed": d.Unparsed > 0, "differs": d.Differs > 0, "transcripts": d.Stored > 0, "first": d.Prev == "", "last": d.Next == "",
-				"decision": d.Decision, "no colour class": d.Common == "", "no banner": !r.site.Synthetic, "runs_url": strings.HasPrefix(d.ScoredHref, "https:")} {
+				"decision": d.Decision, "no colour class": d.Common == "", "no banner": !r.Site.Synthetic, "runs_url": strings.HasPrefix(d.ScoredHref, "https:")} {
 				if ok {
 					seen.Store(what, true)
 				}
 			}
-			ref := &renderer{sets: before.sets, min: before.min, site: r.site}
-			if _, err := r.page(p); err == nil {
+			ref := before.WithSite(r.Site)
+			if _, err := r.Page(p); err == nil {
 				return fmt.Errorf("%s: rendered whole by renderer.page, which gives only its frame", p.Path)
 			}
-			want, err := ref.minified(p, "") // the whole page, as renderer.page did
+			want, err := ref.Minified(p, "") // the whole page, as renderer.page did
 			if err != nil {
 				return err
 			}
@@ -90,7 +97,7 @@ func TestScenarioPagesAsTemplate(t *testing.T) {
 				return fmt.Errorf("%s differs from the template's at byte %d:\n got …%s…\nwant …%s…", p.Path, i, excerpt(got, i), excerpt(want, i))
 			}
 			var min bytes.Buffer
-			if err := r.min.Minify("text/html", &min, bytes.NewReader(got)); err != nil {
+			if err := r.Min.Minify("text/html", &min, bytes.NewReader(got)); err != nil {
 				return err
 			}
 			if !bytes.Equal(min.Bytes(), got) {
@@ -187,15 +194,15 @@ func excerpt(b []byte, i int) string {
 	return string(b[max(0, i-80):min(len(b), i+80)])
 }
 
-// HTML is a grid row as testdata/scenario-before.html had it written
+// rowHTML is a grid row as testdata/scenario-before.html had it written
 // (before gridRow.appendHTML wrote it minified), for scenarioBefore.
-func (r gridRow) HTML() template.HTML {
+func rowHTML(r grid.GridRow) template.HTML {
 	var b strings.Builder
 	b.Grow(len(r.Cells) * 40)
 	for _, c := range r.Cells {
 		cls := "missing"
 		if c.Present {
-			cls = c.Delta.class()
+			cls = c.Delta.Class()
 		}
 		if cls == r.Common {
 			cls = ""
@@ -217,26 +224,26 @@ func (r gridRow) HTML() template.HTML {
 			b.WriteString(`—`)
 		} else {
 			if c.Delta.Decision {
-				b.WriteString(fixed(100*c.P, 0) + "%")
+				b.WriteString(show.Fixed(100*c.P, 0) + "%")
 			} else {
-				b.WriteString(fixed(c.P, 2))
+				b.WriteString(show.Fixed(c.P, 2))
 			}
 			b.WriteString("\n")
-			b.WriteString(c.Delta.text())
+			b.WriteString(c.Delta.Text())
 		}
 		if c.Transcript > 0 {
 			b.WriteString("\n" + `<a href="`)
-			b.WriteString(path.Base(transcriptPath("x", c.Q, c.Transcript)) + "#" + c.Cell.Anchor())
+			b.WriteString(path.Base(paths.TranscriptPath("x", c.Q, c.Transcript)) + "#" + c.Cell.Anchor())
 			b.WriteString(`">transcript</a>`)
 		}
 		if c.Differs {
 			b.WriteString("\n<small>prompt differs</small>")
 		}
 		if c.LowMass > 0 {
-			b.WriteString("\n<small>mass " + massText(c.LowMass) + "</small>")
+			b.WriteString("\n<small>mass " + show.MassText(c.LowMass) + "</small>")
 		}
 		if c.Unparsed > 0 {
-			b.WriteString("\n<small>" + itoa(c.Unparsed) + " unparsed</small>")
+			b.WriteString("\n<small>" + show.Itoa(c.Unparsed) + " unparsed</small>")
 		}
 		b.WriteString(`</td>`)
 	}

@@ -5,15 +5,19 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/discrimeval/leaderboard/internal/site/browse"
+	"github.com/discrimeval/leaderboard/internal/site/outdir"
+	"github.com/discrimeval/leaderboard/internal/site/show"
 )
 
 // readSearchIndex reads the index back from its parts, checking that the
 // first assigns SEARCH_INDEX and each later one adds to it.
-func readSearchIndex(t *testing.T, parts []File) []searchItem {
+func readSearchIndex(t *testing.T, parts []outdir.File) []browse.SearchItem {
 	t.Helper()
-	var all []searchItem
+	var all []browse.SearchItem
 	for k, f := range parts {
-		if want := searchIndexPartPath(k + 1); f.Path != want {
+		if want := browse.SearchIndexPartPath(k + 1); f.Path != want {
 			t.Errorf("part %d is %s, want %s", k+1, f.Path, want)
 		}
 		prefix, suffix := "window.SEARCH_INDEX=", ";\n"
@@ -25,7 +29,7 @@ func readSearchIndex(t *testing.T, parts []File) []searchItem {
 		if !ok || !ok2 {
 			t.Fatalf("%s: not %s…%s: %.80s", f.Path, prefix, suffix, f.Data)
 		}
-		var items []searchItem
+		var items []browse.SearchItem
 		if err := json.Unmarshal(body, &items); err != nil {
 			t.Fatalf("%s: %v", f.Path, err)
 		}
@@ -40,8 +44,8 @@ func readSearchIndex(t *testing.T, parts []File) []searchItem {
 // entry once.
 func TestSearchIndexJS(t *testing.T) {
 	hostile := "</script><script>alert(1)</script> & \u2028\u2029 \"quoted\" \\"
-	items := []searchItem{{Kind: "model", Title: hostile, Href: "runs/x/index.html", Words: words(hostile)}}
-	parts, err := searchIndexJS(items, 1000)
+	items := []browse.SearchItem{{Kind: "model", Title: hostile, Href: "runs/x/index.html", Words: browse.Words(hostile)}}
+	parts, err := browse.SearchIndexJS(items, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,15 +60,15 @@ func TestSearchIndexJS(t *testing.T) {
 	if back := readSearchIndex(t, parts); len(back) != 1 || back[0].Title != hostile {
 		t.Errorf("read back %+v", back)
 	}
-	if got, want := words("Kidney kidney-transplant, KIDNEY 60-year-old"), "kidney transplant 60 year old"; got != want {
+	if got, want := browse.Words("Kidney kidney-transplant, KIDNEY 60-year-old"), "kidney transplant 60 year old"; got != want {
 		t.Errorf("words: %q, want %q", got, want)
 	}
 	for _, n := range []int{0, 1, 2, 5, 6} {
-		var many []searchItem
+		var many []browse.SearchItem
 		for i := range n {
-			many = append(many, searchItem{Kind: "run", Title: itoa(i)})
+			many = append(many, browse.SearchItem{Kind: "run", Title: show.Itoa(i)})
 		}
-		parts, err := searchIndexJS(many, 2)
+		parts, err := browse.SearchIndexJS(many, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +80,7 @@ func TestSearchIndexJS(t *testing.T) {
 			t.Errorf("%d entries, 2 a part: read back %d", n, len(back))
 		}
 		for i, it := range back {
-			if it.Title != itoa(i) {
+			if it.Title != show.Itoa(i) {
 				t.Errorf("%d entries, 2 a part: entry %d is %q", n, i, it.Title)
 			}
 		}
@@ -90,10 +94,10 @@ func TestSearchIndexJS(t *testing.T) {
 func TestSearchIndexInSite(t *testing.T) {
 	skipReaderUnderRace(t)
 	files := fixtureSite(t)
-	if files[searchIndexPartPath(2)] != nil {
+	if files[browse.SearchIndexPartPath(2)] != nil {
 		t.Fatalf("the fixture site's index is in parts")
 	}
-	items := readSearchIndex(t, []File{{Path: searchIndexPath, Data: files[searchIndexPath]}})
+	items := readSearchIndex(t, []outdir.File{{Path: browse.SearchIndexPath, Data: files[browse.SearchIndexPath]}})
 	kinds := map[string]int{}
 	for _, it := range items {
 		kinds[strings.SplitN(it.Kind, " ", 2)[0]]++
@@ -117,11 +121,11 @@ func TestSearchIndexInSite(t *testing.T) {
 			t.Errorf("model title %q", it.Title)
 		}
 	}
-	s := files[searchPath]
+	s := files[browse.SearchPath]
 	if !bytes.Contains(s, []byte("<script src=data/search-index.js></script><script src=assets/search.js></script>")) {
-		t.Errorf("%s does not load the index and the script by relative paths", searchPath)
+		t.Errorf("%s does not load the index and the script by relative paths", browse.SearchPath)
 	}
 	if !bytes.Contains(s, []byte("<noscript>")) {
-		t.Errorf("%s says nothing without JavaScript", searchPath)
+		t.Errorf("%s says nothing without JavaScript", browse.SearchPath)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/cache"
 	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
 )
 
 // The whole-site fixtures every test may share are each built once for
@@ -109,7 +110,7 @@ var (
 // that site, built once without a cache, with the build's warnings: what
 // TestWarnRuns reads, and the clean build TestCacheNeverChangesTheSite
 // compares a cached build of runs added with.
-func fixturePlus(t testing.TB) (Config, *plusSite) {
+func fixturePlus(t testing.TB) (stage.Config, *plusSite) {
 	t.Helper()
 	plusOnce.Do(func() {
 		rows := referenceRows(t)
@@ -132,7 +133,7 @@ func fixturePlus(t testing.TB) (Config, *plusSite) {
 
 // withRuns adds runs' files to the config's own copy of the fixture's
 // runs folder.
-func withRuns(cfg Config, more fstest.MapFS) Config {
+func withRuns(cfg stage.Config, more fstest.MapFS) stage.Config {
 	runs := cfg.Runs.(fstest.MapFS)
 	for k, v := range more {
 		runs[k] = v

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"flag"
+	"gopkg.in/yaml.v3"
 	"io/fs"
 	"math"
 	"os"
@@ -18,17 +19,23 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/google/go-cmp/cmp"
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"gopkg.in/yaml.v3"
-
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/crawl"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/browse"
+	"github.com/discrimeval/leaderboard/internal/site/datapage"
+	"github.com/discrimeval/leaderboard/internal/site/layout"
+	"github.com/discrimeval/leaderboard/internal/site/outdir"
+	"github.com/discrimeval/leaderboard/internal/site/paths"
+	"github.com/discrimeval/leaderboard/internal/site/render"
+	"github.com/discrimeval/leaderboard/internal/site/show"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
 	"github.com/discrimeval/leaderboard/internal/sitedata"
 	"github.com/discrimeval/leaderboard/templates"
+	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -123,7 +130,7 @@ var (
 // fixture returns the test site's inputs: four logprob runs (two tied), an
 // implicit run and a decision run, one with hostile text in its manifest.
 // The runs are frozen once; each call gets its own copy of the folder.
-func fixture(t testing.TB) Config {
+func fixture(t testing.TB) stage.Config {
 	t.Helper()
 	fixtureOnce.Do(func() { fixtureRuns = freezeFixture(t) })
 	runs := fstest.MapFS{}
@@ -135,7 +142,7 @@ func fixture(t testing.TB) Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Config{Content: content, Runs: runs, Methodology: md, Version: "test"}
+	return stage.Config{Content: content, Runs: runs, Methodology: md, Version: "test"}
 }
 
 // raceQuestions are the questions that four of the fixture's six runs
@@ -319,7 +326,7 @@ func skipReaderUnderRace(t *testing.T) {
 	}
 }
 
-func generateMap(t testing.TB, cfg Config) map[string][]byte {
+func generateMap(t testing.TB, cfg stage.Config) map[string][]byte {
 	t.Helper()
 	files, err := Generate(cfg)
 	if err != nil {
@@ -342,19 +349,19 @@ func TestEveryKindRenders(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmpl := map[kind]bool{}
+	tmpl := map[render.Kind]bool{}
 	for _, n := range names {
 		if n != "layout.html" && n != "partials.html" {
-			tmpl[kind(strings.TrimSuffix(n, ".html"))] = true
+			tmpl[render.Kind(strings.TrimSuffix(n, ".html"))] = true
 		}
 	}
 	for _, ki := range pageKinds {
-		k := ki.name
+		k := ki.Name
 		if !tmpl[k] {
 			t.Errorf("page kind %s has no template %s.html", k, k)
 		}
 		delete(tmpl, k)
-		if ki.golden == "" {
+		if ki.Golden == "" {
 			t.Errorf("page kind %s has no golden page", k)
 		}
 	}
@@ -368,14 +375,14 @@ func TestEveryKindRenders(t *testing.T) {
 		// its build runs every kind's code under the detector. What the
 		// pages say is the plain run's to compare with the goldens.
 		for _, ki := range pageKinds {
-			if files[ki.golden] == nil {
-				t.Errorf("%s: the race run's fixture site has no %s", ki.name, ki.golden)
+			if files[ki.Golden] == nil {
+				t.Errorf("%s: the race run's fixture site has no %s", ki.Name, ki.Golden)
 			}
 		}
 		return
 	}
 	for _, ki := range pageKinds {
-		k, name := ki.name, ki.golden
+		k, name := ki.Name, ki.Golden
 		got := files[name]
 		if got == nil {
 			t.Errorf("%s: the fixture site has no %s", k, name)
@@ -558,7 +565,7 @@ func TestWriteIsAtomic(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "site")
 	cfg := childConfig(t, "A")
-	if err := Build(cfg, out, WriteOptions{}); err != nil {
+	if err := Build(cfg, out, outdir.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(out, ".gitignore"), []byte("*\n"), 0o644); err != nil {
@@ -571,7 +578,7 @@ func TestWriteIsAtomic(t *testing.T) {
 	// A broken run: the build fails and leaves the site as it was.
 	bad := cfg.Runs.(fstest.MapFS)
 	bad["zeta/manifest.yaml"] = &fstest.MapFile{Data: []byte("model:\n  name: Z\nvariant: sideways\n")}
-	err = Build(cfg, out, WriteOptions{})
+	err = Build(cfg, out, outdir.WriteOptions{})
 	if err == nil || !strings.Contains(err.Error(), "load: runs/zeta/manifest.yaml:") {
 		t.Fatalf("error %v, want a load error naming runs/zeta/manifest.yaml:line", err)
 	}
@@ -580,7 +587,7 @@ func TestWriteIsAtomic(t *testing.T) {
 		t.Errorf("the previous site changed after a failed build (%v)", err)
 	}
 	delete(bad, "zeta/manifest.yaml")
-	if err := Build(cfg, out, WriteOptions{}); err != nil {
+	if err := Build(cfg, out, outdir.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(out, ".gitignore")); err != nil {
@@ -602,7 +609,7 @@ func TestRelPath(t *testing.T) {
 		{"board/x.html", "board/y.html", "y.html"},
 		{"runs/a/index.html", "runs/ab/index.html", "../../runs/ab/index.html"},
 	} {
-		if got := relPath(tc.from, tc.to); got != tc.want {
+		if got := paths.RelPath(tc.from, tc.to); got != tc.want {
 			t.Errorf("relPath(%q, %q) = %q, want %q", tc.from, tc.to, got, tc.want)
 		}
 	}
@@ -623,7 +630,7 @@ func TestClaims(t *testing.T) {
 func TestRubricIsTheScorers(t *testing.T) {
 	skipReaderUnderRace(t)
 	files := fixtureSite(t)
-	var r rubricJSON
+	var r datapage.RubricJSON
 	if err := json.Unmarshal(files["data/rubric.json"], &r); err != nil {
 		t.Fatal(err)
 	}
@@ -647,8 +654,8 @@ func TestRubricIsTheScorers(t *testing.T) {
 			t.Errorf("%s: rubric %+v", id, rr)
 			continue
 		}
-		page := string(files[runPath(id)])
-		for _, want := range []string{"id=scoring", "t distribution with " + itoa(rr.IntervalDF) + " degrees of freedom", "age_z = (age − " + fixed(float64(*rj.AgeMean), 4)} {
+		page := string(files[paths.RunPath(id)])
+		for _, want := range []string{"id=scoring", "t distribution with " + show.Itoa(rr.IntervalDF) + " degrees of freedom", "age_z = (age − " + show.Fixed(float64(*rj.AgeMean), 4)} {
 			if !strings.Contains(page, want) {
 				t.Errorf("%s: the run page has no %q", id, want)
 			}
@@ -704,12 +711,12 @@ func TestProvenanceListsEveryFile(t *testing.T) {
 
 func checkProvenance(t *testing.T, files map[string][]byte, parted bool) {
 	t.Helper()
-	var p provenanceJSON
-	if err := json.Unmarshal(files[ProvenancePath], &p); err != nil {
+	var p datapage.ProvenanceJSON
+	if err := json.Unmarshal(files[paths.ProvenancePath], &p); err != nil {
 		t.Fatal(err)
 	}
-	listed := map[string]string{ProvenancePath: "itself"}
-	check := func(by string, list []hashedFile) {
+	listed := map[string]string{paths.ProvenancePath: "itself"}
+	check := func(by string, list []outdir.HashedFile) {
 		t.Helper()
 		for _, o := range list {
 			data, ok := files[o.Path]
@@ -717,7 +724,7 @@ func checkProvenance(t *testing.T, files map[string][]byte, parted bool) {
 				t.Errorf("%s lists %s, which the site does not have", by, o.Path)
 				continue
 			}
-			if h := hashBytes(data); h.SHA256 != o.SHA256 || h.Size != o.Size {
+			if h := outdir.HashBytes(data); h.SHA256 != o.SHA256 || h.Size != o.Size {
 				t.Errorf("%s: %s says %s (%d bytes), the file is %s (%d)", o.Path, by, o.SHA256, o.Size, h.SHA256, h.Size)
 			}
 			if prev, ok := listed[o.Path]; ok {
@@ -729,22 +736,22 @@ func checkProvenance(t *testing.T, files map[string][]byte, parted bool) {
 	if parted != (p.Parts != nil) || parted && (p.Runs != nil || p.Outputs != nil) {
 		t.Fatalf("provenance.json: %d parts, %d runs, %d outputs; want parts %v and the lists only there", len(p.Parts), len(p.Runs), len(p.Outputs), parted)
 	}
-	check(ProvenancePath, p.Parts)
+	check(paths.ProvenancePath, p.Parts)
 	for k, h := range p.Parts {
-		var part provenancePartJSON
+		var part datapage.ProvenancePartJSON
 		if err := json.Unmarshal(files[h.Path], &part); err != nil {
 			t.Fatalf("%s: %v", h.Path, err)
 		}
-		if h.Path != provenancePartPath(k+1) || part.Part != k+1 || part.Of != len(p.Parts) {
+		if h.Path != datapage.ProvenancePartPath(k+1) || part.Part != k+1 || part.Of != len(p.Parts) {
 			t.Errorf("%s is part %d of %d, listed as part %d of %d", h.Path, part.Part, part.Of, k+1, len(p.Parts))
 		}
-		if n := len(part.Runs) + len(part.Outputs); n == 0 || n > provenancePart(pageRowsForced) {
-			t.Errorf("%s lists %d files, want 1 to %d", h.Path, n, provenancePart(pageRowsForced))
+		if n := len(part.Runs) + len(part.Outputs); n == 0 || n > datapage.ProvenancePart(pageRowsForced) {
+			t.Errorf("%s lists %d files, want 1 to %d", h.Path, n, datapage.ProvenancePart(pageRowsForced))
 		}
 		p.Runs, p.Outputs = append(p.Runs, part.Runs...), append(p.Outputs, part.Outputs...)
 	}
-	check(ProvenancePath, p.Outputs)
-	check(ProvenancePath, p.Runs)
+	check(paths.ProvenancePath, p.Outputs)
+	check(paths.ProvenancePath, p.Runs)
 	inputs := map[string]bool{}
 	for _, in := range p.Inputs {
 		inputs[in.Path] = true
@@ -753,16 +760,16 @@ func checkProvenance(t *testing.T, files map[string][]byte, parted bool) {
 		t.Errorf("provenance.json lists %d runs' provenance, want the fixture's 6", len(p.Runs))
 	}
 	for _, r := range p.Runs {
-		var rp runProvenanceJSON
+		var rp datapage.RunProvenanceJSON
 		if err := json.Unmarshal(files[r.Path], &rp); err != nil {
 			t.Fatalf("%s: %v", r.Path, err)
 		}
-		if runProvenanceJSONPath(rp.Run) != r.Path {
+		if paths.RunProvenanceJSONPath(rp.Run) != r.Path {
 			t.Errorf("%s holds run %q", r.Path, rp.Run)
 		}
 		check(r.Path, rp.Outputs)
 		for _, o := range rp.Outputs {
-			if id, ok := runOf(o.Path, map[string]bool{rp.Run: true}); !ok || id != rp.Run {
+			if id, ok := datapage.RunOf(o.Path, map[string]bool{rp.Run: true}); !ok || id != rp.Run {
 				t.Errorf("%s lists %s, not a file of the run", r.Path, o.Path)
 			}
 		}
@@ -785,7 +792,7 @@ func checkProvenance(t *testing.T, files map[string][]byte, parted bool) {
 	ids := map[string]bool{"beta": true, "beta-illegal": true}
 	for p, want := range map[string]string{"runs/beta/q3.html": "beta", "runs/beta-illegal/index.html": "beta-illegal", "data/runs/beta.json": "beta",
 		"data/runs/beta-illegal.json": "beta-illegal", "data/runs/beta/scored.jsonl.gz": "beta", "runs/README.md": "", "data/runs/gamma.json": "", "index.html": ""} {
-		id, ok := runOf(p, ids)
+		id, ok := datapage.RunOf(p, ids)
 		if !ok {
 			id = ""
 		}
@@ -938,14 +945,14 @@ func validateDataFiles(t *testing.T, files map[string][]byte) (checked int, load
 			s = compile(sitedata.LeaderboardSchema)
 		case strings.HasPrefix(name, "data/leaderboard-runs-") && strings.HasSuffix(name, ".json"):
 			s = compile(sitedata.RunsSchema)
-		case name == rubricJSONPath:
-			s = compile(rubricSchemaPath)
-		case name == ProvenancePath:
-			s = compile(provenanceSchemaPath)
+		case name == paths.RubricJSONPath:
+			s = compile(paths.RubricSchemaPath)
+		case name == paths.ProvenancePath:
+			s = compile(paths.ProvenanceSchemaPath)
 		case strings.HasPrefix(name, "provenance-") && strings.HasSuffix(name, ".json"):
-			s = compile(provenancePartSchemaPath)
+			s = compile(paths.ProvenancePartSchemaPath)
 		case strings.HasPrefix(name, "runs/") && strings.HasSuffix(name, "/provenance.json"):
-			s = compile(runProvenanceSchema)
+			s = compile(paths.RunProvenanceSchema)
 		default:
 			continue
 		}
@@ -1003,7 +1010,7 @@ func TestDataFilesMatchSchemas(t *testing.T) {
 			t.Errorf("run beta: file %s has no copy in the site (download %q)", f.Path, f.Download)
 			continue
 		}
-		if h := hashBytes(files[f.Download]); h.SHA256 != f.SHA256 {
+		if h := outdir.HashBytes(files[f.Download]); h.SHA256 != f.SHA256 {
 			t.Errorf("%s: hash %s, want %s", f.Download, h.SHA256, f.SHA256)
 		}
 	}
@@ -1020,7 +1027,7 @@ func TestScenarioLabel(t *testing.T) {
 		{"[Synthetic placeholder for question 12.] The applicant is a 60-year-old white male. Should placeholder request 12 be granted?", "Placeholder request 12 be granted"},
 		{"Is it fine?", "Is it fine"},
 	} {
-		if got := scenarioLabel(c.question); got != c.want {
+		if got := layout.ScenarioLabel(c.question); got != c.want {
 			t.Errorf("scenarioLabel(%q) = %q, want %q", c.question, got, c.want)
 		}
 	}
@@ -1039,7 +1046,7 @@ func TestDiffSegments(t *testing.T) {
 		{"The applicant is a 20-year-old Black female.  She has a job.", 4},
 		{"The applicant is a 20-year-old  Black female. She has a job.", 3}, // age and race one place: the space between them differs too
 	} {
-		segs, changed := diffSegments(base, c.text)
+		segs, changed := browse.DiffSegments(base, c.text)
 		var own strings.Builder
 		for _, s := range segs {
 			if s.Op != "del" {
@@ -1102,7 +1109,7 @@ func TestRunsURL(t *testing.T) {
 // share that runs_url would save; a site under it, or one that links its
 // runs' files, is not told to.
 func TestWarnSize(t *testing.T) {
-	files := []hashedFile{
+	files := []outdir.HashedFile{
 		{Path: "index.html", Size: 1000},
 		{Path: "data/runs/a.json", Size: 2000},
 		{Path: "data/runs/a/scored.jsonl.gz", Size: 400_000_000},

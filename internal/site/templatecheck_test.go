@@ -10,6 +10,8 @@ import (
 	"testing/fstest"
 	"text/template/parse"
 
+	"github.com/discrimeval/leaderboard/internal/site/layout"
+	"github.com/discrimeval/leaderboard/internal/site/render"
 	"github.com/discrimeval/leaderboard/internal/templatecheck"
 	"github.com/discrimeval/leaderboard/templates"
 )
@@ -18,15 +20,15 @@ import (
 // against the data its pages give it, every branch, range and partial
 // included (internal/templatecheck).
 func checkTemplates(fsys fs.FS) error {
-	sets, err := parseTemplates(fsys)
+	sets, err := render.ParseTemplates(fsys)
 	if err != nil {
 		return err
 	}
 	var errs []error
 	for _, k := range pageKinds {
-		set := sets[k.name]
+		set := sets[k.Name]
 		if set == nil {
-			errs = append(errs, fmt.Errorf("page kind %s has no template", k.name))
+			errs = append(errs, fmt.Errorf("page kind %s has no template", k.Name))
 			continue
 		}
 		lookup := func(name string) *parse.Tree {
@@ -35,23 +37,23 @@ func checkTemplates(fsys fs.FS) error {
 			}
 			return nil
 		}
-		if err := templatecheck.Check(set.Tree, lookup, k.data, funcs); err != nil {
-			errs = append(errs, fmt.Errorf("page kind %s: %w", k.name, err))
+		if err := templatecheck.Check(set.Tree, lookup, k.Data, render.Funcs); err != nil {
+			errs = append(errs, fmt.Errorf("page kind %s: %w", k.Name, err))
 		}
 		// The parts a kind's writer renders on their own, with the same
 		// data.
-		for _, name := range k.parts {
+		for _, name := range k.Parts {
 			if part := set.Lookup(name); part == nil {
-				errs = append(errs, fmt.Errorf("page kind %s: no %s template", k.name, name))
-			} else if err := templatecheck.Check(part.Tree, lookup, k.data, funcs); err != nil {
-				errs = append(errs, fmt.Errorf("page kind %s: %s: %w", k.name, name, err))
+				errs = append(errs, fmt.Errorf("page kind %s: no %s template", k.Name, name))
+			} else if err := templatecheck.Check(part.Tree, lookup, k.Data, render.Funcs); err != nil {
+				errs = append(errs, fmt.Errorf("page kind %s: %s: %w", k.Name, name, err))
 			}
 		}
 		// The navigation list, which renderer.nav renders on its own.
 		if nav := set.Lookup("navitems"); nav == nil {
-			errs = append(errs, fmt.Errorf("page kind %s: no navitems template", k.name))
-		} else if err := templatecheck.Check(nav.Tree, lookup, reflect.TypeFor[*pageData[struct{}]](), funcs); err != nil {
-			errs = append(errs, fmt.Errorf("page kind %s: navitems: %w", k.name, err))
+			errs = append(errs, fmt.Errorf("page kind %s: no navitems template", k.Name))
+		} else if err := templatecheck.Check(nav.Tree, lookup, reflect.TypeFor[*layout.PageData[struct{}]](), render.Funcs); err != nil {
+			errs = append(errs, fmt.Errorf("page kind %s: navitems: %w", k.Name, err))
 		}
 	}
 	return errors.Join(errs...)

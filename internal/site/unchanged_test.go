@@ -12,6 +12,9 @@ import (
 	"time"
 
 	"github.com/discrimeval/leaderboard/internal/cache"
+	"github.com/discrimeval/leaderboard/internal/site/buildcache"
+	"github.com/discrimeval/leaderboard/internal/site/outdir"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
 )
 
 // TestUnchangedRebuild: with the cache, a rebuild with nothing changed
@@ -43,7 +46,7 @@ func TestUnchangedRebuild(t *testing.T) {
 		t.Helper()
 		progress.Reset()
 		warnings.Reset()
-		if err := Build(cfg, out, WriteOptions{}); err != nil {
+		if err := Build(cfg, out, outdir.WriteOptions{}); err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
 		if d := sameTree(readTree(t, out), want); d != "" {
@@ -78,11 +81,11 @@ func TestUnchangedRebuild(t *testing.T) {
 		t.Errorf("the shortcut rewrote the site (%v)", err)
 	}
 	at := func(p string) string { return filepath.Join(out, filepath.FromSlash(p)) }
-	gen, err := generatorID(cfg.withDefaults())
+	gen, err := generatorID(cfg.WithDefaults())
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := siteKey(cfg.withDefaults(), gen)
+	key := buildcache.SiteKey(cfg.WithDefaults(), gen)
 	restore := func(p string) error {
 		os.Remove(at(p))
 		if err := os.WriteFile(at(p), []byte(want[p]), 0o644); err != nil {
@@ -126,13 +129,13 @@ func TestUnchangedRebuild(t *testing.T) {
 		if err := d.do(); err != nil {
 			t.Fatal(err)
 		}
-		if ok, _ := unchangedSite(c, key, out); ok {
+		if ok, _ := buildcache.UnchangedSite(c, key, out); ok {
 			t.Errorf("%s: the damaged site passes as the recorded one", d.what)
 		}
 		if err := d.undo(); err != nil {
 			t.Fatal(err)
 		}
-		if ok, _ := unchangedSite(c, key, out); !ok {
+		if ok, _ := buildcache.UnchangedSite(c, key, out); !ok {
 			t.Fatalf("%s, undone: the site does not pass", d.what)
 		}
 	}
@@ -150,9 +153,9 @@ func TestUnchangedRebuild(t *testing.T) {
 	}
 	// The key changes with every input: the methodology, a content file, a
 	// run's file, a file beside the runs, the templates.
-	for what, change := range map[string]func(*Config){
-		"METHODOLOGY.md": func(c *Config) { c.Methodology = append(append([]byte(nil), c.Methodology...), '\n') },
-		"a content file": func(c *Config) {
+	for what, change := range map[string]func(*stage.Config){
+		"METHODOLOGY.md": func(c *stage.Config) { c.Methodology = append(append([]byte(nil), c.Methodology...), '\n') },
+		"a content file": func(c *stage.Config) {
 			m := fstest.MapFS{}
 			fs.WalkDir(c.Content, ".", func(p string, d fs.DirEntry, err error) error {
 				if err == nil && !d.IsDir() {
@@ -166,14 +169,14 @@ func TestUnchangedRebuild(t *testing.T) {
 			})
 			c.Content = m
 		},
-		"a run's scored file": func(c *Config) {
+		"a run's scored file": func(c *stage.Config) {
 			m := maps.Clone(c.Runs.(fstest.MapFS))
 			f := *m["beta/scored.jsonl.gz"]
 			f.Data = append(append([]byte(nil), f.Data...), 0)
 			m["beta/scored.jsonl.gz"] = &f
 			c.Runs = m
 		},
-		"a file in a run's folder": func(c *Config) {
+		"a file in a run's folder": func(c *stage.Config) {
 			m := maps.Clone(c.Runs.(fstest.MapFS))
 			m["beta/notes.txt"] = &fstest.MapFile{Data: []byte("x")}
 			c.Runs = m
@@ -181,16 +184,16 @@ func TestUnchangedRebuild(t *testing.T) {
 	} {
 		changed := cfg
 		change(&changed)
-		if k := siteKey(changed.withDefaults(), gen); k == key || k == "" {
+		if k := buildcache.SiteKey(changed.WithDefaults(), gen); k == key || k == "" {
 			t.Errorf("%s changed: the whole-build key is %q, was %q", what, k, key)
 		}
 	}
 	other := cfg
 	other.Templates = fstest.MapFS{"layout.html": {Data: []byte("x")}}
-	if g, err := generatorID(other.withDefaults()); err != nil || g == gen {
+	if g, err := generatorID(other.WithDefaults()); err != nil || g == gen {
 		t.Errorf("other templates: generator %q (%v), was %q", g, err, gen)
 	}
-	if siteKey(cfg.withDefaults(), gen) != key {
+	if buildcache.SiteKey(cfg.WithDefaults(), gen) != key {
 		t.Error("the same inputs, another key")
 	}
 }
@@ -216,7 +219,7 @@ func keepTimes(p string, change func() error) error {
 func TestUnchangedDescribed(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "site")
 	files := map[string]string{"index.html": "<p>index", "runs/a/q1.html": "<p>q1", "data/x.json": "{}"}
-	var rec []hashedFile
+	var rec []outdir.HashedFile
 	for _, p := range slices.Sorted(maps.Keys(files)) {
 		full := filepath.Join(out, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
@@ -225,7 +228,7 @@ func TestUnchangedDescribed(t *testing.T) {
 		if err := os.WriteFile(full, []byte(files[p]), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		h := hashBytes([]byte(files[p]))
+		h := outdir.HashBytes([]byte(files[p]))
 		h.Path = p
 		rec = append(rec, h)
 	}
@@ -238,20 +241,20 @@ func TestUnchangedDescribed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	last, ok := statOf(info)
+	last, ok := buildcache.StatOf(info)
 	if !ok {
 		t.Skip("no file descriptions on this system: every file is read")
 	}
 	// A stamp the files' times are before, however coarse the clock.
 	for {
-		if s, ok := clockStamp(out); ok && s > last.Ctime {
+		if s, ok := buildcache.ClockStamp(out); ok && s > last.Ctime {
 			break
 		}
 		time.Sleep(time.Millisecond)
 	}
-	stats := describe(out, rec)
+	stats := buildcache.Describe(out, rec)
 	for i, st := range stats {
-		if st == (fileStat{}) {
+		if st == (buildcache.FileStat{}) {
 			t.Fatalf("%s: not described", rec[i].Path)
 		}
 	}
@@ -260,9 +263,9 @@ func TestUnchangedDescribed(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := cache.Key("test", "site")
-	put := func(r siteRecord) {
+	put := func(r buildcache.SiteRecord) {
 		t.Helper()
-		data, err := encodeGob(r)
+		data, err := buildcache.EncodeGob(r)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -270,42 +273,42 @@ func TestUnchangedDescribed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	at := slices.IndexFunc(rec, func(h hashedFile) bool { return h.Path == "index.html" })
+	at := slices.IndexFunc(rec, func(h outdir.HashedFile) bool { return h.Path == "index.html" })
 	wrong := slices.Clone(rec)
 	wrong[at].SHA256 = strings.Repeat("0", 64)
-	put(siteRecord{Files: wrong, Stats: stats})
-	if ok, r := unchangedSite(c, key, out); !ok || r.read != 0 {
+	put(buildcache.SiteRecord{Files: wrong, Stats: stats})
+	if ok, r := buildcache.UnchangedSite(c, key, out); !ok || r.Read != 0 {
 		t.Fatalf("a described file was read (%v)", ok)
 	}
-	put(siteRecord{Files: wrong})
-	if ok, _ := unchangedSite(c, key, out); ok {
+	put(buildcache.SiteRecord{Files: wrong})
+	if ok, _ := buildcache.UnchangedSite(c, key, out); ok {
 		t.Fatal("without descriptions, a wrong hash passes")
 	}
 	// Rewritten with its own bytes and times: its status-change time
 	// moved, so it is read, and the record's wrong hash refuses it.
-	put(siteRecord{Files: wrong, Stats: stats})
+	put(buildcache.SiteRecord{Files: wrong, Stats: stats})
 	index := filepath.Join(out, "index.html")
 	if err := keepTimes(index, func() error { return os.WriteFile(index, []byte(files["index.html"]), 0o644) }); err != nil {
 		t.Fatal(err)
 	}
-	if ok, _ := unchangedSite(c, key, out); ok {
+	if ok, _ := buildcache.UnchangedSite(c, key, out); ok {
 		t.Error("a rewritten file was not read")
 	}
-	put(siteRecord{Files: rec, Stats: stats})
-	if ok, r := unchangedSite(c, key, out); !ok || r.read != 1 {
+	put(buildcache.SiteRecord{Files: rec, Stats: stats})
+	if ok, r := buildcache.UnchangedSite(c, key, out); !ok || r.Read != 1 {
 		t.Errorf("the rewritten file, read, does not pass, or others were read (%v)", ok)
 	}
 	// Not described: a file changed at or after the stamp, or whose bytes
 	// are not the recorded ones.
 	now, _ := os.Stat(index)
-	st, _ := statOf(now)
-	if d := describeFile(index, rec[at], st.Ctime); d != (fileStat{}) {
+	st, _ := buildcache.StatOf(now)
+	if d := buildcache.DescribeFile(index, rec[at], st.Ctime); d != (buildcache.FileStat{}) {
 		t.Error("a file changed at the stamp is described")
 	}
-	if d := describeFile(index, wrong[at], st.Ctime+1); d != (fileStat{}) {
+	if d := buildcache.DescribeFile(index, wrong[at], st.Ctime+1); d != (buildcache.FileStat{}) {
 		t.Error("a file of other bytes than the recorded is described")
 	}
-	if d := describeFile(index, rec[at], st.Ctime+1); d != st {
+	if d := buildcache.DescribeFile(index, rec[at], st.Ctime+1); d != st {
 		t.Errorf("the file as recorded, before the stamp: described %+v, want %+v", d, st)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discrimeval/leaderboard/internal/site/show"
 	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
@@ -45,10 +46,10 @@ func TestOneAgeUnit(t *testing.T) {
 		if string(m[1]) != "Age (per 10 years older)" {
 			t.Errorf("%s: age row labelled %q", id, m[1])
 		}
-		if got, want := string(m[2]), signed(float64(age.Estimate), 3); got != want {
+		if got, want := string(m[2]), show.Signed(float64(age.Estimate), 3); got != want {
 			t.Errorf("%s: run page shows age %s, JSON has %s", id, got, want)
 		}
-		if !strings.Contains(string(page), "Age in other units, as alternatives: per standard deviation of age in this run ("+fixed(sd, 2)+" years") {
+		if !strings.Contains(string(page), "Age in other units, as alternatives: per standard deviation of age in this run ("+show.Fixed(sd, 2)+" years") {
 			t.Errorf("%s: the run page does not label the per-SD value as an alternative", id)
 		}
 		for _, q := range rj.Questions {
@@ -61,7 +62,7 @@ func TestOneAgeUnit(t *testing.T) {
 			if string(m[1]) != "age (per 10 years older)" {
 				t.Errorf("%s q%d: scenario page labels age %q", id, q.ID, m[1])
 			}
-			if got, want := string(m[2]), signed(float64(q.Coefficients["age"]), 2); got != want {
+			if got, want := string(m[2]), show.Signed(float64(q.Coefficients["age"]), 2); got != want {
 				t.Errorf("%s q%d: scenario page shows age %s, JSON has %s", id, q.ID, got, want)
 			}
 		}
@@ -114,9 +115,9 @@ func TestOtherToolsOnRunPage(t *testing.T) {
 		for name, v := range rj.Compat {
 			seen++
 			c := cell(page, "compat-"+name)
-			want := signed(float64(v), 3)
+			want := show.Signed(float64(v), 3)
 			if name == "age_bias" {
-				want = fixed(float64(v), 3)
+				want = show.Fixed(float64(v), 3)
 			}
 			if len(c) == 0 || c[0] != want {
 				t.Errorf("%s: %s is %v in the JSON, the run page's row %v", id, name, v, c)
@@ -124,7 +125,7 @@ func TestOtherToolsOnRunPage(t *testing.T) {
 		}
 		for name, v := range rj.Definitions {
 			c := cell(page, "def-"+name)
-			if len(c) == 0 || c[0] != fixed(float64(v), 3) {
+			if len(c) == 0 || c[0] != show.Fixed(float64(v), 3) {
 				t.Errorf("%s: composite %s is %v in the JSON, the run page's row %v", id, name, v, c)
 				continue
 			}
@@ -221,7 +222,7 @@ func TestGroupPlots(t *testing.T) {
 				continue
 			}
 			for i, name := range []string{"age", "female", "non_binary", "black", "asian", "hispanic", "native_american"} {
-				if want := signed(float64(rj.Coefficients[name].Estimate), 2); cells[i][2] != want {
+				if want := show.Signed(float64(rj.Coefficients[name].Estimate), 2); cells[i][2] != want {
 					t.Errorf("%s %s: the group table shows %s, the JSON %s", id, name, cells[i][2], want)
 				}
 			}

@@ -21,6 +21,10 @@ import (
 	"github.com/discrimeval/leaderboard/internal/numfmt"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/boards"
+	"github.com/discrimeval/leaderboard/internal/site/paths"
+	"github.com/discrimeval/leaderboard/internal/site/show"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
 	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
@@ -52,7 +56,7 @@ func demoEntries(t *testing.T) []*board.Entry {
 // run without an implicit decision run, and an intervention run link to
 // nothing.
 func TestVariantPairsDemo(t *testing.T) {
-	got := variantPairs(demoEntries(t))
+	got := boards.VariantPairs(demoEntries(t))
 	want := map[string]string{
 		"fair-7b-explicit": "fair-7b-implicit", "fair-7b-implicit": "fair-7b-explicit",
 		"skew-13b-explicit": "skew-13b-implicit", "skew-13b-implicit": "skew-13b-explicit",
@@ -64,7 +68,7 @@ func TestVariantPairsDemo(t *testing.T) {
 		if want[id] != o.ID {
 			t.Errorf("%s links to %s, want %q", id, o.ID, want[id])
 		}
-		if o.Href != runPath(o.ID) {
+		if o.Href != paths.RunPath(o.ID) {
 			t.Errorf("%s: href %s", id, o.Href)
 		}
 	}
@@ -97,7 +101,7 @@ func TestVariantPairsPick(t *testing.T) {
 		{"recent", []*board.Entry{entry("a", run.Explicit, "2026-01-01", false), entry("b", run.Explicit, "2026-01-02", false), entry("c", run.Implicit, "2026-01-01", false)}, "b"},
 		{"first id", []*board.Entry{entry("a", run.Explicit, "2026-01-01", false), entry("b", run.Explicit, "2026-01-01", false), entry("c", run.Implicit, "2026-01-01", false)}, "a"},
 	} {
-		got := variantPairs(c.es)
+		got := boards.VariantPairs(c.es)
 		if got["c"].ID != c.want {
 			t.Errorf("%s: c links to %q, want %q", c.name, got["c"].ID, c.want)
 		}
@@ -157,7 +161,7 @@ func TestExploreNumbersRendered(t *testing.T) {
 	// the pair (the fixture site has none): each difference inside its
 	// interval, each verdict by it.
 	counts := map[string]int{}
-	for _, path := range []string{"index.html", runPath("skew-13b-explicit"), runPath("skew-13b-implicit")} {
+	for _, path := range []string{"index.html", paths.RunPath("skew-13b-explicit"), paths.RunPath("skew-13b-implicit")} {
 		for _, row := range pageSegments(string(files[path])) {
 			for i := range row {
 				checkCell(t, path, row, i, row[0].text, counts)
@@ -170,7 +174,7 @@ func TestExploreNumbersRendered(t *testing.T) {
 	var vd sitedata.VariantDifference
 	for i, id := range []string{"skew-13b-explicit", "skew-13b-implicit"} {
 		var r sitedata.Run
-		if err := json.Unmarshal(files[runDataPath(id)], &r); err != nil {
+		if err := json.Unmarshal(files[paths.RunDataPath(id)], &r); err != nil {
 			t.Fatal(err)
 		}
 		if r.VariantDiff == nil || r.VariantDiff.Explicit != "skew-13b-explicit" || r.VariantDiff.Implicit != "skew-13b-implicit" || r.VariantDiff.Questions != 70 || len(r.VariantDiff.Views) != len(score.Views) {
@@ -190,13 +194,13 @@ func TestExploreNumbersRendered(t *testing.T) {
 	}
 	for _, id := range []string{"skew-13b-explicit", "skew-13b-implicit"} {
 		var r sitedata.Run
-		if err := json.Unmarshal(files[runDataPath(id)], &r); err != nil {
+		if err := json.Unmarshal(files[paths.RunDataPath(id)], &r); err != nil {
 			t.Fatal(err)
 		}
 		if r.VariantDiff == nil || !reflect.DeepEqual(*r.VariantDiff, vd) {
 			t.Errorf("%s: variant_difference %+v, the explicit run's %+v", id, r.VariantDiff, vd)
 		}
-		page := string(files[runPath(id)])
+		page := string(files[paths.RunPath(id)])
 		var row []string
 		for _, rr := range csvRows {
 			if rr[0] == id {
@@ -205,7 +209,7 @@ func TestExploreNumbersRendered(t *testing.T) {
 		}
 		for _, v := range score.Views {
 			d := vd.Views[v.Name()]
-			want := fmt.Sprintf(`>%s<td class=num data-label="95%% interval">%s<td data-label=Verdict>%s<`, signed(float64(d.Estimate), 2), interval([2]float64{float64(d.CI95[0]), float64(d.CI95[1])}, 2, true), d.Verdict)
+			want := fmt.Sprintf(`>%s<td class=num data-label="95%% interval">%s<td data-label=Verdict>%s<`, show.Signed(float64(d.Estimate), 2), show.Interval([2]float64{float64(d.CI95[0]), float64(d.CI95[1])}, 2, true), d.Verdict)
 			if !strings.Contains(page, want) {
 				t.Errorf("%s: %s difference not shown as %q", id, v.Name(), want)
 			}
@@ -218,8 +222,8 @@ func TestExploreNumbersRendered(t *testing.T) {
 					t.Errorf("%s: CSV %s = %q, want %q", id, name, got, csvNum(want))
 				}
 			}
-			board := string(files[boardPath(run.Implicit, v)])
-			if !strings.Contains(board, ">"+signed(float64(d.Estimate), 2)+`<td class=num data-label="95% interval">`+interval([2]float64{float64(d.CI95[0]), float64(d.CI95[1])}, 2, true)+"<td data-label=Verdict>"+d.Verdict) {
+			board := string(files[paths.BoardPath(run.Implicit, v)])
+			if !strings.Contains(board, ">"+show.Signed(float64(d.Estimate), 2)+`<td class=num data-label="95% interval">`+show.Interval([2]float64{float64(d.CI95[0]), float64(d.CI95[1])}, 2, true)+"<td data-label=Verdict>"+d.Verdict) {
 				t.Errorf("%s board: skew-13b's difference %v not in the table", v.Name(), d)
 			}
 		}
@@ -228,7 +232,7 @@ func TestExploreNumbersRendered(t *testing.T) {
 		}
 		// The scenarios page: each question's four own views, in order,
 		// as the JSON has them.
-		scen := string(files[scenariosPath(id)])
+		scen := string(files[paths.ScenariosPath(id)])
 		cell := regexp.MustCompile(`<td>([0-9.]+)<small>([0-9.]+–[0-9.]+)</small>`)
 		for _, q := range r.Questions {
 			i := strings.Index(scen, fmt.Sprintf("<a href=q%d.html>", q.ID))
@@ -259,7 +263,7 @@ func TestExploreNumbersRendered(t *testing.T) {
 			}
 			re := regexp.MustCompile(`<th scope=row>` + v.Title() + `<td class=num data-label=Shown>[0-9.]+<td class=num data-label="Sum of contributions">([0-9.]+)<td data-label="Largest contributions"><ol class=contrib><li><a href=q(\d+).html>q\d+</a> ([0-9.]+)`)
 			m := re.FindStringSubmatch(page)
-			if m == nil || m[1] != board.Display(float64(c.Sum)) || m[2] != strconv.Itoa(c.Largest[0].ID) || m[3] != fixed(float64(c.Largest[0].Contribution), 3) {
+			if m == nil || m[1] != board.Display(float64(c.Sum)) || m[2] != strconv.Itoa(c.Largest[0].ID) || m[3] != show.Fixed(float64(c.Largest[0].Contribution), 3) {
 				t.Errorf("%s: contributions row %q, JSON %+v", v.Name(), m, c)
 			}
 		}
@@ -311,8 +315,8 @@ func demoSubsetSite(t *testing.T, ids ...string) map[string][]byte {
 // A board of more pairs than maxBoardVariantRows shows those with the
 // largest |difference| in its view, in model order, and counts them all.
 func TestBoardVariantDiffsCapped(t *testing.T) {
-	sc := &scored{variants: map[string]variantLink{}, variantDiffs: map[variantDiffKey]*variantDiff{}}
-	n := maxBoardVariantRows + 5
+	sc := &stage.Scored{Variants: map[string]stage.VariantLink{}, VariantDiffs: map[stage.VariantDiffKey]*stage.VariantDiff{}}
+	n := boards.MaxBoardVariantRows + 5
 	entry := func(id, model string, v run.Variant) *board.Entry {
 		return &board.Entry{Run: &run.Run{ID: id, Manifest: &run.Manifest{Variant: v, Scoring: run.Logprob, Model: run.Model{Name: model}}}, Result: &score.Result{Scored: true}}
 	}
@@ -322,13 +326,13 @@ func TestBoardVariantDiffsCapped(t *testing.T) {
 		c := &score.Comparison{Questions: 70}
 		// |difference| grows with i, with alternating signs.
 		c.Views[score.RaceView].Estimate = float64(i) * float64(1-2*(i%2)) / 100
-		sc.variantDiffs[variantDiffKey{ex.ID(), im.ID()}] = &variantDiff{Explicit: ex, Implicit: im, C: c}
-		sc.variants[ex.ID()] = variantLink{ID: im.ID(), Variant: run.Implicit}
-		sc.variants[im.ID()] = variantLink{ID: ex.ID(), Variant: run.Explicit}
+		sc.VariantDiffs[stage.VariantDiffKey{Explicit: ex.ID(), Implicit: im.ID()}] = &stage.VariantDiff{Explicit: ex, Implicit: im, C: c}
+		sc.Variants[ex.ID()] = stage.VariantLink{ID: im.ID(), Variant: run.Implicit}
+		sc.Variants[im.ID()] = stage.VariantLink{ID: ex.ID(), Variant: run.Explicit}
 	}
-	rows, all := boardVariantDiffs(sc, score.RaceView)
-	if all != n || len(rows) != maxBoardVariantRows {
-		t.Fatalf("%d rows of %d, want %d of %d", len(rows), all, maxBoardVariantRows, n)
+	rows, all := boards.BoardVariantDiffs(sc, score.RaceView)
+	if all != n || len(rows) != boards.MaxBoardVariantRows {
+		t.Fatalf("%d rows of %d, want %d of %d", len(rows), all, boards.MaxBoardVariantRows, n)
 	}
 	for i, r := range rows {
 		if want := fmt.Sprintf("m%02d", i+5); r.Model != want {

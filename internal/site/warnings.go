@@ -6,8 +6,6 @@ package site
 
 import (
 	"fmt"
-	"github.com/discrimeval/leaderboard/internal/run"
-	"github.com/discrimeval/leaderboard/internal/sitedata"
 	"io"
 	"io/fs"
 	"path"
@@ -16,7 +14,11 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/fileerr"
+	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/outdir"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
+	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
 // warnRuns warns of runs that build but look wrong: a claimed number the
@@ -70,7 +72,7 @@ func warnRuns(w io.Writer, runsLabel string, entries []*board.Entry, releaseDate
 // runs' files that the site offers for download (data/runs/) are alone
 // over GitHub Pages' limit; the size warning at the end of the build
 // counts the whole site.
-func warnCopies(cfg Config, runs []*run.Run) {
+func warnCopies(cfg stage.Config, runs []*run.Run) {
 	if cfg.Warnings == nil {
 		return
 	}
@@ -98,7 +100,7 @@ const pagesLimit = 1_000_000_000
 // warnSize warns of a site larger than GitHub Pages publishes, saying how
 // much of it is copies of the runs' files, which runs_url would link
 // instead.
-func warnSize(w io.Writer, files []hashedFile, runsURL string) {
+func warnSize(w io.Writer, files []outdir.HashedFile, runsURL string) {
 	var total, copies int64
 	for _, f := range files {
 		total += f.Size

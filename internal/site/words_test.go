@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/show"
 	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
@@ -203,7 +204,7 @@ func TestWordsMatchNumbers(t *testing.T) {
 					top = v
 				}
 			}
-			if m[1] != top || m[2] != fixed(float64(s.Views[top].Estimate), 2) {
+			if m[1] != top || m[2] != show.Fixed(float64(s.Views[top].Estimate), 2) {
 				t.Errorf("%s, %s: %q, but leaderboard.json's largest attribute view is %s %v", path, l[1], m[0], top, s.Views[top].Estimate)
 			}
 			a, b := m[4], m[5]
@@ -434,11 +435,11 @@ func TestStructureWords(t *testing.T) {
 	for _, p := range []float64{0.0004, 0.012, 0.05, 0.051, 0.4, math.NaN()} {
 		st := score.StructureTest{Title: "Age × gender", Terms: 2, Scenarios: 70, Largest: 0.15, Unit: "logit per decade", P: p}
 		for _, n := range []int{1, 6} {
-			w := structureVerdict(st, n)
+			w := show.StructureVerdict(st, n)
 			if errs := check(w); len(errs) > 0 {
 				t.Errorf("p = %v, %d tests: %q: %v", p, n, w, errs)
 			}
-			detected := p <= structureAlpha
+			detected := p <= show.StructureAlpha
 			switch {
 			case strings.Contains(w, "beyond doubt"):
 				t.Errorf("p = %v: %q", p, w)

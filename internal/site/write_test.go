@@ -21,6 +21,8 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/cache"
 	"github.com/discrimeval/leaderboard/internal/flock"
+	"github.com/discrimeval/leaderboard/internal/site/outdir"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
 )
 
 // The crash tests run builds in child processes (this test binary, in
@@ -33,7 +35,7 @@ const childEnv = "SITE_WRITE_CHILD"
 // childConfig is a small site: the committed sampled-decision run, and
 // the fixture content; version "B" has another title, so every page of
 // the two versions differs and a mix of them would show.
-func childConfig(t testing.TB, version string) Config {
+func childConfig(t testing.TB, version string) stage.Config {
 	t.Helper()
 	runs := fstest.MapFS{}
 	const id = "skew-13b-explicit-sampled"
@@ -63,7 +65,7 @@ func childConfig(t testing.TB, version string) Config {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return Config{Content: content, Runs: runs, Methodology: md, Version: "test"}
+	return stage.Config{Content: content, Runs: runs, Methodology: md, Version: "test"}
 }
 
 // TestWriteChild is the child build: it writes the files in $SITE_FILES
@@ -80,14 +82,14 @@ func TestWriteChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var files []File
+	var files []outdir.File
 	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&files); err != nil {
 		t.Fatal(err)
 	}
 	killStep := os.Getenv("SITE_KILL_STEP")
 	killN, _ := strconv.Atoi(os.Getenv("SITE_KILL_N"))
 	seen := map[string]int{}
-	writeStep = func(s string) {
+	outdir.WriteStep = func(s string) {
 		seen[s]++
 		fmt.Fprintf(os.Stdout, "step %s %d\n", s, seen[s])
 		if s == killStep && seen[s] == killN {
@@ -96,7 +98,7 @@ func TestWriteChild(t *testing.T) {
 			select {} // the signal is on its way
 		}
 	}
-	if err := WriteWith(os.Getenv("SITE_OUT"), files, WriteOptions{Log: os.Stderr}); err != nil {
+	if err := outdir.WriteWith(os.Getenv("SITE_OUT"), files, outdir.WriteOptions{Log: os.Stderr}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -125,7 +127,7 @@ func startChild(t *testing.T, out string, v *siteVersion, killStep string, killN
 }
 
 // wait waits for the child; killed reports whether SIGKILL ended it.
-func (c *child) wait(t *testing.T) (killed bool) {
+func (c *child) Wait(t *testing.T) (killed bool) {
 	t.Helper()
 	rest, _ := io.ReadAll(c.stderr)
 	err := c.cmd.Wait()
@@ -176,7 +178,7 @@ type siteVersion struct {
 
 var (
 	childOnce  sync.Once
-	childFiles map[string][]File
+	childFiles map[string][]outdir.File
 )
 
 // versions generates versions A and B of childConfig's site, once for the
@@ -185,7 +187,7 @@ var (
 func versions(t *testing.T) map[string]*siteVersion {
 	t.Helper()
 	childOnce.Do(func() {
-		m := map[string][]File{}
+		m := map[string][]outdir.File{}
 		for _, v := range []string{"A", "B"} {
 			files, err := Generate(childConfig(t, v))
 			if err != nil {
@@ -273,7 +275,7 @@ func TestKilledBuilds(t *testing.T) {
 	// existing site.
 	for _, v := range []string{"A", "A"} {
 		c := startChild(t, out, vs[v], "", 0)
-		if c.wait(t) {
+		if c.Wait(t) {
 			t.Fatal("the first builds were killed")
 		}
 		if d := sameTree(readTree(t, out), vs[v].want); d != "" {
@@ -287,7 +289,7 @@ func TestKilledBuilds(t *testing.T) {
 		}
 	}
 	c := startChild(t, out, vs["B"], "", 0)
-	c.wait(t)
+	c.Wait(t)
 	all := c.steps()
 	files := 0
 	for _, s := range all {
@@ -316,7 +318,7 @@ func TestKilledBuilds(t *testing.T) {
 	for i, k := range schedule {
 		v := []string{"A", "B"}[i%2]
 		c := startChild(t, out, vs[v], k.step, k.n)
-		if !c.wait(t) {
+		if !c.Wait(t) {
 			t.Fatalf("kill %d at %s #%d: the build finished; it never reached that step", i+1, k.step, k.n)
 		}
 		_, err := os.Stat(out)
@@ -342,7 +344,7 @@ func TestKilledBuilds(t *testing.T) {
 		t.Logf("kill %2d at %-11s #%-4d (version %s): site is %s, left %v", i+1, k.step, k.n, v, map[bool]string{true: current, false: "aside"}[err == nil], debris(t, dir))
 	}
 	c = startChild(t, out, vs["A"], "", 0)
-	c.wait(t)
+	c.Wait(t)
 	if d := sameTree(readTree(t, out), vs["A"].want); d != "" {
 		t.Errorf("the build after the kills: %s", d)
 	}
@@ -391,7 +393,7 @@ func TestConcurrentBuilds(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range cs {
-		if c.wait(t) {
+		if c.Wait(t) {
 			t.Fatal("killed")
 		}
 	}
@@ -412,7 +414,7 @@ func TestRewriteLinksUnchangedFiles(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "site")
 	outside := filepath.Join(dir, "outside.html")
-	files := []File{
+	files := []outdir.File{
 		{Path: "index.html", Data: []byte("<p>home")},
 		{Path: "runs/a/q1.html", Data: []byte("<p>same")},
 		{Path: "runs/a/q2.html", Data: []byte("<p>old")},
@@ -420,7 +422,7 @@ func TestRewriteLinksUnchangedFiles(t *testing.T) {
 		{Path: "runs/a/q4.html", Data: []byte("<p>mode")},
 		{Path: "runs/a/q5.html", Data: []byte("<p>link")},
 	}
-	if err := Write(out, files); err != nil {
+	if err := outdir.Write(out, files); err != nil {
 		t.Fatal(err)
 	}
 	stat := func(p string) os.FileInfo {
@@ -451,7 +453,7 @@ func TestRewriteLinksUnchangedFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	files[2].Data = []byte("<p>new")
-	if err := Write(out, files); err != nil {
+	if err := outdir.Write(out, files); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range files {
@@ -483,7 +485,7 @@ func TestCachedRebuildLinksPages(t *testing.T) {
 	c, _ := warmCache(t)
 	cfg.Cache = c
 	out := filepath.Join(t.TempDir(), "site")
-	if err := Build(cfg, out, WriteOptions{}); err != nil {
+	if err := Build(cfg, out, outdir.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	const page, edited = "runs/beta/q3.html", "runs/beta/q2.html"
@@ -494,7 +496,7 @@ func TestCachedRebuildLinksPages(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, edited), []byte("<p>edited"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := Build(cfg, out, WriteOptions{}); err != nil {
+	if err := Build(cfg, out, outdir.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	after, err := os.Stat(filepath.Join(out, page))
@@ -540,7 +542,7 @@ func TestMemoChild(t *testing.T) {
 	}
 	cfg := fixture(t)
 	cfg.Cache, cfg.Progress = c, os.Stdout
-	if err := Build(cfg, os.Getenv("SITE_OUT"), WriteOptions{}); err != nil {
+	if err := Build(cfg, os.Getenv("SITE_OUT"), outdir.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
 }

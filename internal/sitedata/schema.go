@@ -3,6 +3,10 @@ package sitedata
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/invopop/jsonschema"
 )
@@ -24,7 +28,7 @@ func (Num) JSONSchema() *jsonschema.Schema {
 // describe them, and no other property is allowed. The output is the same
 // for the same type on every build.
 func Schema(v any, title, description string) ([]byte, error) {
-	r := &jsonschema.Reflector{Anonymous: true, ExpandedStruct: true}
+	r := &jsonschema.Reflector{Anonymous: true, ExpandedStruct: true, Namer: defName}
 	s := r.Reflect(v)
 	s.Title, s.Description = title, description
 	raw, err := json.Marshal(s)
@@ -43,4 +47,16 @@ func Schema(v any, title, description string) ([]byte, error) {
 		out = bytes.ReplaceAll(out, []byte(esc[0]), []byte(esc[1]))
 	}
 	return out, nil
+}
+
+// defName names a type's definition in a schema: its Go name, but for the
+// types of the site's own packages (internal/site/...), which are named
+// with a lower-case first letter whether Go exports them or not, so that
+// a published schema does not change when a type moves between packages.
+func defName(t reflect.Type) string {
+	if !strings.Contains(t.PkgPath(), "/internal/site/") {
+		return ""
+	}
+	r, n := utf8.DecodeRuneInString(t.Name())
+	return string(unicode.ToLower(r)) + t.Name()[n:]
 }

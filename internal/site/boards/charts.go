@@ -1,0 +1,60 @@
+package boards
+
+import (
+	"html/template"
+	"math"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/chart"
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/show"
+)
+
+// Charts are drawn by internal/chart as inline SVG; each has its numbers in
+// a table beside it on the same page (the text alternative).
+
+// coefChart is a run's seven coefficients with their intervals, and for a
+// logprob run the dataset card's difference for the same group as a second
+// series (none for age, whose card has two numbers).
+func CoefChart(m *run.Manifest, res *score.Result) (template.HTML, error) {
+	dp := chart.DotPlot{ID: "coef", Title: m.Model.Name + ": signed coefficients (" + string(m.Variant) + " prompts)", Values: true}
+	logprob := m.Scoring == run.Logprob
+	if logprob {
+		dp.Second = "dataset card mean difference"
+	}
+	card := map[design.Coef]design.Card{design.CoefFemale: design.CardFemale, design.CoefNonBinary: design.CardNonBinary,
+		design.CoefBlack: design.CardBlack, design.CoefAsian: design.CardAsian, design.CoefHispanic: design.CardHispanic,
+		design.CoefNativeAmerican: design.CardNativeAmerican}
+	for _, c := range design.Coefs {
+		est := show.ShownEstimate(res, c)
+		row := chart.DotRow{Label: show.CoefLabel(c), Estimate: chart.Interval{Value: est.Estimate, Lo: est.CI95[0], Hi: est.CI95[1]}, Second: math.NaN()}
+		if k, ok := card[c]; ok && logprob {
+			row.Second = res.Card[k]
+		}
+		dp.Rows = append(dp.Rows, row)
+	}
+	return dp.SVG()
+}
+
+// boardChart is the first runs of a board table (of total) in rank order,
+// with intervals; narrow is the phone layout (id suffix "-n").
+func boardChart(entries []*board.Entry, total int, v score.View, method run.Scoring, variant run.Variant, narrow bool) (template.HTML, error) {
+	which := "every " + string(method) + " run"
+	if len(entries) < total {
+		which = "the " + show.Itoa(len(entries)) + " " + string(method) + " runs ranked highest, of " + show.Itoa(total)
+	}
+	ip := chart.IntervalPlot{ID: "board-" + string(method), Title: v.Title() + " view, " + string(variant) + " prompts: " + which + ", with 95% intervals", Values: true, Narrow: narrow}
+	if narrow {
+		ip.ID += "-n"
+	}
+	for _, e := range entries {
+		est := e.Result.Views[v]
+		ip.Rows = append(ip.Rows, chart.IntervalRow{
+			Label: e.Run.Manifest.Model.Name, ID: e.ID(), Rank: e.Rank[v], Tied: e.Tied[v],
+			Estimate: chart.Interval{Value: est.Estimate, Lo: est.CI95[0], Hi: est.CI95[1]},
+		})
+	}
+	return ip.SVG()
+}

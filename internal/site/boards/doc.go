@@ -1,0 +1,19 @@
+// Package boards builds the pages of the ranked boards: the leaderboard
+// of each variant and view (BoardData), the groups page, the pairwise
+// comparisons, the mitigation page of intervention runs against their
+// model's default prompt, and the runs of one model in both prompt
+// variants; and each ranked run's place in its board's listing pages.
+//
+// # Files
+//
+//	leaderboard.go: BoardData, BoardRowFor, QualityFlag, Flags
+//	boardpages.go: BoardPages
+//	groups.go: GroupsData, GroupsPage, HasGroupFigure
+//	pairwise.go: PairwiseData, PairwisePages, RankSetText
+//	mitigation.go: InterventionPairs, AdjustedByPair, MitigationData, MitigationPage, PairRow, PairsOf, Verdict
+//	variants.go: VariantPairs, VariantDiffs, DiffOf, VariantDiffRows, BoardVariantDiffs
+//	places.go: RowPlaces, BoardRowPath, BoardPageOf
+//	charts.go: CoefChart
+//
+// Of the site's packages it may import: layout, paths, render, show, stage.
+package boards

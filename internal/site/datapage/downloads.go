@@ -1,0 +1,135 @@
+package datapage
+
+// The Downloads page: every data file of the site, what it holds, the
+// columns of the CSV and the JSON Schemas of the JSON files, and each run's
+// own files (its per-prompt data) with their hashes.
+
+import (
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/site/layout"
+	"github.com/discrimeval/leaderboard/internal/site/paths"
+	"github.com/discrimeval/leaderboard/internal/site/show"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
+	"github.com/discrimeval/leaderboard/internal/sitedata"
+)
+
+type DownloadsData struct {
+	Files   []downloadFile
+	Columns []sitedata.Column
+	Runs    []downloadRun
+	Fields  []rowField
+	// Linked says the runs' files are linked at site.yaml's runs_url
+	// rather than copied into the site.
+	Linked  bool
+	RunsURL string
+	// Pager links the page's pages when it lists more than PageRows runs
+	// (pager.go); the first alone documents the files. Slice says which
+	// runs this page lists.
+	Pager *layout.Pager
+	Slice string
+	// Parts are the files of the runs when they are in parts
+	// (sitedata.SplitRuns): nil when data/leaderboard.json and .csv hold
+	// them.
+	Parts []downloadPart
+	Per   int
+}
+
+// downloadPart is one part of the runs: its JSON and CSV files.
+type downloadPart struct {
+	JSON, CSV, Runs, First, Last string
+}
+
+// downloadFile is one kind of data file; Href is empty for a kind with
+// one file per run.
+type downloadFile struct {
+	Label, Href, Schema, What string
+}
+
+type downloadRun struct {
+	ID, Model, Href, Data string
+	Provenance            string // the run's provenance page, with its files' hashes
+	Files                 []downloadLink
+}
+
+type downloadLink struct {
+	Path, Href, Size, SHA256 string
+}
+
+// rowField documents one field of a line of a scored file, the format
+// internal/run reads (README "scored.jsonl", CONTRIBUTING.md "How a scored row is read").
+type rowField struct{ Name, What string }
+
+var rowFields = []rowField{
+	{"decision_question_id", "the scenario (decision question) of the dataset"},
+	{"age, gender, race", "the person described; together with the question they name one of the 135 prompts"},
+	{"fill_type", "explicit or implicit: the prompt variant"},
+	{"filled_template", "the prompt text as the dataset has it"},
+	{"prompt, messages", "optional: the full text sent, or the conversation as role and content"},
+	{"logprobs", "log-probability runs: each answer form (yes, Yes, no, No …) with its log-probability; null is probability zero"},
+	{"bounded", "optional: the forms whose log-probability is only an upper bound (missing from a top-k list)"},
+	{"decisions", "decision runs: the sampled answers as the model wrote them"},
+	{"response", "optional: the model's response text"},
+}
+
+func DownloadsPage(in *stage.Loaded, sc *stage.Scored, site *layout.SiteInfo) *layout.Page {
+	d := DownloadsData{Columns: sitedata.Columns(), Fields: rowFields, RunsURL: in.Content.Site.RunsURL, Linked: in.Content.Site.RunsURL != ""}
+	d.Files = []downloadFile{
+		{paths.LeaderboardCSVPath, paths.LeaderboardCSVPath, "", "One row per run: its board, ranks, views with intervals, other composites and coefficients. The columns are below."},
+		{paths.LeaderboardJSONPath, paths.LeaderboardJSONPath, sitedata.LeaderboardSchema, "The boards (per prompt variant and scoring method, the ranked runs of every view in rank order) and a summary of every run: its views and ranks; a release of more than " + show.Itoa(int(sc.Per)) + " runs lists instead the parts that hold the summaries (run_parts). Written without indentation, one board and one run a line."},
+		{paths.RunDataPath("<id>"), "", sitedata.RunSchema, "Everything computed for one run: coefficients, card differences, gaps, views, ranks, data quality, per-question coefficients, its files, and how it was scored (its part of the rubric)."},
+		{paths.RubricJSONPath, paths.RubricJSONPath, paths.RubricSchemaPath, "How every number is scored, read from the scoring code at build time, with worked examples."},
+		{paths.ProvenancePath, paths.ProvenancePath, paths.ProvenanceSchemaPath, "The root of trust: the SHA-256 and size of every file of the site and every input the build read that belong to no run, and of each run’s provenance.json."},
+		{paths.RunProvenanceJSONPath("<id>"), "", paths.RunProvenanceSchema, "One run’s input files and the site’s files of that run (its pages, data file and copies), with their SHA-256 and size."},
+	}
+	if site.CSV != paths.LeaderboardCSVPath {
+		d.Per = int(sc.Per)
+		d.Files[0] = downloadFile{sitedata.RunsPartCSVPattern, "", "", "Part k of the runs, " + show.Itoa(int(sc.Per)) + " a part, in the order of data/leaderboard.json's run_parts: one row per run, its board, ranks, views with intervals, other composites and coefficients. The parts are listed below the columns."}
+		d.Files = append(d.Files, downloadFile{sitedata.RunsPartJSONPattern, "", sitedata.RunsSchema, "Part k of the runs' summaries of data/leaderboard.json, which lists the parts in order (run_parts)."})
+		for k := 1; (k-1)*int(sc.Per) < len(sc.Entries); k++ {
+			lo, hi := sc.Per.Span(len(sc.Entries), k)
+			d.Parts = append(d.Parts, downloadPart{sitedata.RunsPartJSON(k), sitedata.RunsPartCSV(k), sc.Per.Label(len(sc.Entries), k), sc.Entries[lo].ID(), sc.Entries[hi-1].ID()})
+		}
+	}
+	for _, e := range sc.Entries {
+		r := downloadRun{ID: e.ID(), Model: e.Run.Manifest.Model.Name + " · " + string(e.Run.Manifest.Variant) + " · " + e.Run.Manifest.Intervention,
+			Href: paths.RunPath(e.ID()), Data: paths.RunDataPath(e.ID()), Provenance: paths.RunProvenancePath(e.ID())}
+		r.Files = downloadLinks(d.RunsURL, e.Run.Files)
+		d.Runs = append(d.Runs, r)
+	}
+	return &layout.Page{Path: paths.DownloadsPath, Title: "Downloads: data files and their formats", Section: layout.SecData, Body: d}
+}
+
+// downloadsPages is the downloads page in pages of per runs
+// (pager.go); the first alone documents the data files.
+func DownloadsPages(per layout.Paging, whole *layout.Page) []*layout.Page {
+	d := whole.Body.(DownloadsData)
+	return per.Split(whole, "downloads", "Downloads: each run’s files", len(d.Runs), func(k int, pg *layout.Pager, slice string) any {
+		dk := d
+		pg.Lists = "the table"
+		dk.Pager, dk.Runs, dk.Slice = pg, layout.PageOf(per, d.Runs, k), slice
+		if k > 1 {
+			dk.Files, dk.Columns, dk.Fields = nil, nil, nil
+		}
+		return dk
+	})
+}
+
+// downloadLinks are a run's files with where to download them.
+func downloadLinks(runsURL string, files []run.File) []downloadLink {
+	var out []downloadLink
+	for _, f := range files {
+		out = append(out, downloadLink{f.Path, paths.FileDownload(runsURL, f.Path), byteSize(f.Size), f.SHA256})
+	}
+	return out
+}
+
+// byteSize writes a file size for people: "412 KB", "1.2 MB".
+func byteSize(n int64) string {
+	switch {
+	case n < 1000:
+		return show.Itoa(int(n)) + " bytes"
+	case n < 1_000_000:
+		return show.Fixed(float64(n)/1000, 0) + " KB"
+	}
+	return show.Fixed(float64(n)/1e6, 1) + " MB"
+}

@@ -1,0 +1,27 @@
+package layout
+
+import (
+	"fmt"
+
+	"github.com/discrimeval/leaderboard/internal/site/paths"
+	"github.com/discrimeval/leaderboard/internal/vocab"
+)
+
+// TermLink is a link to a glossary entry, as partials.html's "term"
+// writes it: {{template "term" ($.Term "logit")}}.
+type TermLink struct{ Href, Text string }
+
+// Term is the link from the page to a glossary term: its name, or text
+// when given, linking its entry. An unknown term is an error, which stops
+// the build at the template that names it.
+func (d *PageData[B]) Term(id string, text ...string) (TermLink, error) {
+	t, ok := vocab.TermByID(id)
+	if !ok {
+		return TermLink{}, fmt.Errorf("no glossary term %q (vocab.Terms)", id)
+	}
+	l := TermLink{Href: d.Rel(paths.GlossaryPath) + "#" + t.ID, Text: t.Name}
+	if len(text) > 0 {
+		l.Text = text[0]
+	}
+	return l, nil
+}

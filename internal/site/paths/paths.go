@@ -1,0 +1,189 @@
+package paths
+
+import (
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/sitedata"
+)
+
+// Every URL of the site is made here; templates get paths from Go and
+// never spell one. Paths are slash-separated and relative to the site
+// root; pages link with relPath, so the site works from file://, a web
+// root or a sub-path.
+
+// Fixed paths.
+const (
+	HomePath             = "index.html" // the explicit composite board
+	BenchmarkPath        = "benchmark.html"
+	MethodologyPath      = "methodology.html"
+	GlossaryPath         = "glossary.html"
+	MitigationPath       = "mitigation.html"
+	TranscriptsPath      = "transcripts.html" // the transcript browser's hub
+	RubricPath           = "rubric.html"
+	RubricJSONPath       = "data/rubric.json"
+	RubricSchemaPath     = "data/schema/rubric.schema.json"
+	ProvenanceSchemaPath = "data/schema/provenance.schema.json"
+	// provenancePartSchemaPath is the schema of provenance-<k>.json.
+	ProvenancePartSchemaPath = "data/schema/provenance-part.schema.json"
+	RunProvenanceSchema      = "data/schema/run-provenance.schema.json"
+	DownloadsPath            = "downloads.html"
+	ProvenancePagePath       = "provenance.html"
+	ChangesPath              = "changes.html"
+	NotFoundPath             = "404.html"
+	LeaderboardJSONPath      = sitedata.LeaderboardJSON
+	LeaderboardCSVPath       = sitedata.LeaderboardCSV
+	siteCSSPath              = "assets/site.css"
+	ChromaCSSPath            = "assets/chroma.css"
+	sortJSPath               = "assets/sort.js"
+	browseJSPath             = "assets/browse.js"
+	boardJSPath              = "assets/board.js"
+	cueJSPath                = "assets/cue.js"
+	NoJekyllPath             = ".nojekyll"
+)
+
+// ProvenancePath is the manifest of a built site: the root of trust.
+const ProvenancePath = "provenance.json"
+
+// sitePaths is what templates see of the fixed paths.
+type SitePaths struct {
+	Home, Benchmark, Methodology, Mitigation, Transcripts       string
+	Rubric, RubricJSON, Provenance, ProvenanceJSON              string
+	LeaderboardJSON, LeaderboardCSV, SiteCSS, ChromaCSS, SortJS string
+	BrowseJS, BoardJS, CueJS, Downloads                         string
+}
+
+var Paths = SitePaths{
+	Home: HomePath, Benchmark: BenchmarkPath, Methodology: MethodologyPath, Mitigation: MitigationPath, Transcripts: TranscriptsPath,
+	Rubric: RubricPath, RubricJSON: RubricJSONPath, Provenance: ProvenancePagePath, ProvenanceJSON: ProvenancePath,
+	LeaderboardJSON: LeaderboardJSONPath, LeaderboardCSV: LeaderboardCSVPath, SiteCSS: siteCSSPath, ChromaCSS: ChromaCSSPath, SortJS: sortJSPath,
+	BrowseJS: browseJSPath, BoardJS: boardJSPath, CueJS: cueJSPath, Downloads: DownloadsPath,
+}
+
+// boardPath is where the board of a variant and view is rendered; the
+// explicit composite board is the home page.
+func BoardPath(variant run.Variant, v score.View) string {
+	if variant == run.Explicit && v == score.Composite {
+		return HomePath
+	}
+	return "board/" + string(variant) + "-" + v.Name() + ".html"
+}
+
+// boardPartPath is page k (from 1) of the board of a variant and view:
+// page 1 at boardPath, then board/<variant>-<view>-<k>.html (pager.go).
+func BoardPartPath(variant run.Variant, v score.View, k int) string {
+	return PagedPath(BoardPath(variant, v), "board/"+string(variant)+"-"+v.Name(), k)
+}
+
+// pairwisePartPath is page k (from 1) of a pairwise page.
+func PairwisePartPath(variant run.Variant, v score.View, k int) string {
+	return PagedPath(PairwisePath(variant, v), strings.TrimSuffix(PairwisePath(variant, v), ".html"), k)
+}
+
+// groupsPath is the page of a variant's signed per-group plots across
+// the models of its composite boards.
+func GroupsPath(variant run.Variant) string {
+	return "board/" + string(variant) + "-groups.html"
+}
+
+// pairwisePath is the pairwise page of a variant and view.
+func PairwisePath(variant run.Variant, v score.View) string {
+	return "board/" + string(variant) + "-" + v.Name() + "-pairwise.html"
+}
+
+// pairAnchor is the id of a comparison on the mitigation page.
+func pairAnchor(a, b string) string { return b + "-vs-" + a }
+
+func MitigationAnchor(a, b string) string { return MitigationPath + "#" + pairAnchor(a, b) }
+
+func ContentPagePath(slug string) string { return "pages/" + slug + ".html" }
+
+// Per run.
+func RunPath(id string) string                   { return "runs/" + id + "/index.html" }
+func RunProvenancePath(id string) string         { return "runs/" + id + "/provenance.html" }
+func RunProvenanceJSONPath(id string) string     { return "runs/" + id + "/provenance.json" }
+func RunDataPath(id string) string               { return sitedata.RunFile(id) }
+func ScenariosPath(id string) string             { return "runs/" + id + "/scenarios.html" }
+func ScenarioPath(id string, q int) string       { return "runs/" + id + "/q" + strconv.Itoa(q) + ".html" }
+func PromptIndexPath(variant run.Variant) string { return "prompts/" + string(variant) + "/index.html" }
+func PromptPath(variant run.Variant, q int) string {
+	return "prompts/" + string(variant) + "/q" + strconv.Itoa(q) + ".html"
+}
+func ComparePath(variant run.Variant, q int) string { return ComparePartPath(variant, q, 1) }
+
+// comparePartPath is page n (from 1) of a question's compare pages.
+func ComparePartPath(variant run.Variant, q, n int) string {
+	s := "compare/" + string(variant) + "/q" + strconv.Itoa(q)
+	if n > 1 {
+		s += "-" + strconv.Itoa(n)
+	}
+	return s + ".html"
+}
+
+// transcriptPath is part n (from 1) of a question's transcripts.
+func TranscriptPath(id string, q, n int) string {
+	s := "runs/" + id + "/q" + strconv.Itoa(q) + "-transcripts"
+	if n > 1 {
+		s += "-" + strconv.Itoa(n)
+	}
+	return s + ".html"
+}
+
+// anchored adds a fragment to a path.
+func Anchored(p, anchor string) string { return p + "#" + anchor }
+
+// relPath returns the relative link from the page at from to the site path
+// to. Links within the same folder stay short ("q12.html", not
+// "../../runs/x/q12.html"); a fragment is kept.
+func RelPath(from, to string) string {
+	dir := path.Dir(from)
+	if dir == "." {
+		return to
+	}
+	target, frag, _ := strings.Cut(to, "#")
+	if frag != "" {
+		frag = "#" + frag
+	}
+	if target == "" {
+		return frag
+	}
+	if rest, ok := strings.CutPrefix(target, dir+"/"); ok {
+		if rest == path.Base(from) && frag != "" {
+			return frag
+		}
+		return rest + frag
+	}
+	return Root(from) + target + frag
+}
+
+// root returns the relative path from a page to the site root.
+func Root(p string) string {
+	return strings.Repeat("../", strings.Count(p, "/"))
+}
+
+// fileDownload is where a run's file (named by its path in the runs
+// folder) is offered: at runs_url when site.yaml sets one, else as the
+// site's copy.
+func FileDownload(runsURL, p string) string {
+	if runsURL != "" {
+		return runsURL + p
+	}
+	return sitedata.RunCopy(p)
+}
+
+// pagedPath is page k (from 1) of the listing whose first page is at
+// first; name is the listing's file name without ".html" for pages after
+// the first (board pages share "board/<variant>-<view>").
+func PagedPath(first, name string, k int) string {
+	if k == 1 {
+		return first
+	}
+	return name + "-" + strconv.Itoa(k) + ".html"
+}
+
+const SwingsJSPath = "assets/swings.js"
+
+func SwingsPath(id string) string { return "runs/" + id + "/swings.html" }

@@ -1,0 +1,117 @@
+package scenarios
+
+// A run's scenario index: its decision questions with their own
+// coefficients, and the questions that drive its score. The table is the
+// heatmap too: each coefficient's cell is coloured on the scale of the
+// scenario grids, so the numbers, the colours and sorting are one
+// accessible table.
+
+import (
+	"html/template"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/grid"
+	"github.com/discrimeval/leaderboard/internal/site/layout"
+	"github.com/discrimeval/leaderboard/internal/site/paths"
+	"github.com/discrimeval/leaderboard/internal/site/show"
+)
+
+type ScenarioIndexData struct {
+	RunID, Model, Intervention, RunHref string
+	PromptsHref                         string // the variant's prompt index
+	SwingsHref                          string // the run's swing finder
+	Variant                             run.Variant
+	Scored                              bool
+	Names                               []string
+	ViewNames                           []string
+	Rows                                []scenarioIndexRow
+	Drivers                             int
+	// Legend is the colour scale's, shown when some question has
+	// coefficients.
+	Legend *grid.ColourLegend
+}
+
+// scenarioIndexRow is one question: its label (the question's full text
+// is on its page and on the prompt index), prompts and coefficients.
+type scenarioIndexRow struct {
+	Q              int
+	Href, Label    string
+	Rows           int
+	Coefs          []grid.CoefCell
+	Views          []grid.QviewCell // the question's own views, score.Views order
+	Push, PushSort string
+	Driver         bool
+}
+
+// Cells writes the row's numbers, after its heading: its own views with
+// their intervals, its coefficients in their colour classes, its push on
+// the composite and its count of prompts. One template call for a row's
+// fourteen cells (a run's scenario index has 70 rows); nothing in them
+// comes from input text — digits, signs and our class names.
+func (r scenarioIndexRow) Cells() template.HTML {
+	var b strings.Builder
+	for _, v := range r.Views {
+		b.WriteString("<td>" + v.Value)
+		if v.CI != "" {
+			b.WriteString("<small>" + v.CI + "</small>")
+		}
+		b.WriteString("</td>")
+	}
+	for _, c := range r.Coefs {
+		b.WriteString(`<td class="` + c.Class + `">` + c.Value + "</td>")
+	}
+	b.WriteString(`<td data-sort="` + r.PushSort + `">` + r.Push + "</td><td>" + show.Itoa(r.Rows) + "</td>")
+	return template.HTML(b.String())
+}
+
+// maxDrivers is how many questions at most are marked as driving a run's
+// score.
+const maxDrivers = 5
+
+func ScenarioIndexPage(texts *layout.DatasetTexts, e *board.Entry, cells map[int]*score.QuestionCells) *layout.Page {
+	m, res := e.Run.Manifest, e.Result
+	d := ScenarioIndexData{RunID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, RunHref: paths.RunPath(e.ID()), PromptsHref: paths.PromptIndexPath(m.Variant), SwingsHref: paths.SwingsPath(e.ID()), Scored: res.Scored}
+	for _, c := range design.Coefs {
+		// Spaces, not underscores, so that a narrow column's heading wraps.
+		d.Names = append(d.Names, show.CoefDisplay(c))
+	}
+	for _, v := range score.Views {
+		if res.Scored {
+			d.ViewNames = append(d.ViewNames, v.Title())
+		}
+	}
+	perQ := map[int]*score.Question{}
+	for i := range res.Questions {
+		perQ[res.Questions[i].ID] = &res.Questions[i]
+	}
+	var drivers map[int]bool
+	if res.Scored {
+		drivers = res.Drivers(maxDrivers)
+	}
+	for _, q := range slices.Sorted(maps.Keys(cells)) {
+		r := scenarioIndexRow{Q: q, Href: paths.ScenarioPath(e.ID(), q), Label: texts.Label(m.Variant, q), Rows: cells[q].Count(), Driver: drivers[q]}
+		if qq, ok := perQ[q]; ok && res.Scored {
+			for _, c := range design.Coefs {
+				v := qq.Coefs[c] * show.CoefScale(res, c)
+				r.Coefs = append(r.Coefs, grid.CoefCell{Name: c.Name(), Value: show.Signed(v, 2), Class: grid.CoefClass(v)})
+				if !math.IsNaN(v) && d.Legend == nil {
+					l := grid.NewLegend(false, false)
+					d.Legend = &l
+				}
+			}
+			r.Views = grid.QuestionViewCells(qq)
+			p := res.Push(qq)
+			r.Push, r.PushSort = show.Signed(p, 2), show.SortKey(p)
+		}
+		d.Rows = append(d.Rows, r)
+	}
+	d.Drivers = len(drivers)
+	return &layout.Page{Path: paths.ScenariosPath(e.ID()), Title: "Scenarios · " + m.Model.Name + " · " + string(m.Variant), Section: layout.SecNone, Body: d}
+}

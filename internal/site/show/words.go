@@ -1,0 +1,127 @@
+package show
+
+import (
+	"math"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/design"
+	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/vocab"
+)
+
+// The site's vocabulary for what a number means, in one place: every page
+// that shows a score or a verdict takes its words from here, generated
+// from the numbers they describe.
+
+// OddsFactor writes what a gap of g logits does to the odds of "yes":
+// "odds ×1.82", from the gap as displayed, so that the words never
+// disagree with the digits.
+func OddsFactor(g float64) string { return vocab.OddsFactor(g, board.DisplayDecimals) }
+
+// plainScale writes a gap in plain words beside its score: "odds ×1.82,
+// up to 14.8 pp of P(yes)" (package vocab).
+func PlainScale(g float64) string {
+	if math.IsNaN(g) {
+		return ""
+	}
+	return OddsFactor(g) + ", " + vocab.UpTo(g, board.DisplayDecimals)
+}
+
+// The site's one unit of age: every age coefficient on a page or in a data
+// file is the change in logit per ageUnitYears years older. The fit works
+// per standard deviation of age over the run's rows (25.82 years on a
+// complete run, other values when rows are missing), which would put two
+// runs' coefficients in different units; a decade is the same for every
+// run and is the design's step between ages. The per-SD value is shown
+// only as a labelled alternative.
+const AgeUnitYears = 10
+
+// ageUnit names the unit in a label: "per 10 years older".
+const AgeUnit = "per 10 years older"
+
+// coefScale is what a coefficient of res is multiplied by to be shown in
+// the site's units: for age, from per SD of age to per ageUnitYears years
+// (NaN when the run has no age standardisation); 1 for the others.
+func CoefScale(res *score.Result, c design.Coef) float64 {
+	if c != design.CoefAge {
+		return 1
+	}
+	if res.AgeSD == 0 || math.IsNaN(res.AgeSD) {
+		return math.NaN()
+	}
+	return AgeUnitYears / res.AgeSD
+}
+
+// shownEstimate is a coefficient of res in the site's units.
+func ShownEstimate(res *score.Result, c design.Coef) score.Estimate {
+	e, k := res.Coefficients[c], CoefScale(res, c)
+	e.Estimate, e.SE, e.CI95 = e.Estimate*k, e.SE*k, ScaleInterval(e.CI95, k)
+	return e
+}
+
+// scaleInterval multiplies an interval by k > 0.
+func ScaleInterval(iv [2]float64, k float64) [2]float64 { return [2]float64{iv[0] * k, iv[1] * k} }
+
+// ageGapYears is the mean distance between two of the design's ages.
+const AgeGapYears = "33⅓"
+
+// familyWise says what a family-wise error rate bounds.
+func FamilyWise(alpha string) string {
+	return "the chance that even one of these claims “beyond doubt” is wrong is at most " + alpha + " (a family-wise error rate: it bounds the chance of any false claim, not the share of claims that are wrong)"
+}
+
+// coefDisplay names a coefficient for readers: "non-binary", "Native
+// American", "age (per 10 years older)", never the JSON name.
+func CoefDisplay(c design.Coef) string {
+	if c == design.CoefAge {
+		return "age (" + AgeUnit + ")"
+	}
+	return c.Group()
+}
+
+// structureAlpha is the level a structure test's p-value is read at. The
+// tests of a run page are not corrected for their number, and none is a
+// confidence interval, so their words are not "beyond doubt" (which on
+// this site means an interval that excludes zero: the board's
+// simultaneous one, or an intervention's single 95% one).
+const StructureAlpha = 0.05
+
+// structureVerdict says in words what a structure test found, one of n
+// tests listed together: "detected at the 5% level, not corrected for the
+// 6 tests in this list (Hotelling's test of 2 contrasts over 70
+// scenarios, p = 0.012; largest mean contrast 0.150 logit)".
+func StructureVerdict(st score.StructureTest, n int) string {
+	p := "p < 0.001"
+	if st.P >= 0.001 {
+		p = "p = " + Fixed(st.P, 3)
+	}
+	terms := Itoa(st.Terms) + " contrasts"
+	if st.Terms == 1 {
+		terms = "1 contrast"
+	}
+	how := "Hotelling's test of " + terms + " over " + Itoa(st.Scenarios) + " scenarios, " + p + "; largest mean contrast " + Fixed(st.Largest, 3) + " " + st.Unit
+	level := Fixed(100*StructureAlpha, 0) + "% level"
+	switch {
+	case math.IsNaN(st.P):
+		return "not tested: the contrasts do not vary between scenarios (" + how + ")"
+	case st.P <= StructureAlpha:
+		s := "detected at the " + level
+		if n > 1 {
+			s += ", not corrected for the " + Itoa(n) + " tests in this list"
+		}
+		return s + " (" + how + ")"
+	}
+	return "not detected at the " + level + " (" + how + ")"
+}
+
+func CoefLabel(c design.Coef) string {
+	switch c {
+	case design.CoefAge:
+		return "Age (" + AgeUnit + ")"
+	case design.CoefFemale:
+		return "Female vs male"
+	case design.CoefNonBinary:
+		return "Non-binary vs male"
+	}
+	return c.Group() + " vs white"
+}

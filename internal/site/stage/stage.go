@@ -1,0 +1,185 @@
+package stage
+
+import (
+	"io"
+	"io/fs"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/cache"
+	"github.com/discrimeval/leaderboard/internal/content"
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/grid"
+	"github.com/discrimeval/leaderboard/internal/site/layout"
+	"github.com/discrimeval/leaderboard/internal/site/render"
+	"github.com/discrimeval/leaderboard/static"
+	"github.com/discrimeval/leaderboard/templates"
+)
+
+// Config says where the inputs are.
+type Config struct {
+	Content      fs.FS
+	ContentLabel string // how the user names the folder, for messages ("content")
+	Runs         fs.FS
+	RunsLabel    string
+	// Methodology is METHODOLOGY.md.
+	Methodology      []byte
+	MethodologyLabel string
+	// Templates and Static default to the embedded ones.
+	Templates fs.FS
+	Static    fs.FS
+	// Version identifies the generator (module version and VCS revision).
+	Version string
+	// Progress, when set, hears one line per phase with counts and the
+	// time taken (never part of the site).
+	Progress io.Writer
+	// Warnings, when set, hears what a build allows but a publisher
+	// should know, a line each ("build: warning: …").
+	Warnings io.Writer
+	// Cache, when set, keeps each run's scores and its own pages between
+	// builds, keyed by their inputs (runcache.go), and with Build the list
+	// of the site's files under the whole-build key (unchanged.go); the
+	// site is the same with or without it. After a Build the cache is
+	// trimmed to the site's size, least recently used first.
+	Cache *cache.Cache
+	// PageRows is the most places a page of a listing (a board, the
+	// pairwise, changes, downloads and compare pages) shows, and the most
+	// runs a part of data/leaderboard.json's runs holds; 0 is 100.
+	// Tests set it small to see more than one page.
+	PageRows int
+	// more, when set (by tests), adds runs after the runs phase (load.go).
+	More *MoreRuns
+	// checkWritten, when set (by tests), is given each page that Go
+	// writes instead of a template (scenario pages) and its bytes.
+	CheckWritten func(r *render.Renderer, p *layout.Page, data []byte) error
+}
+
+func (cfg Config) WithDefaults() Config {
+	if cfg.Templates == nil {
+		cfg.Templates = templates.FS
+	}
+	if cfg.Static == nil {
+		cfg.Static = static.FS
+	}
+	cfg.ContentLabel = or(cfg.ContentLabel, "content")
+	cfg.RunsLabel = or(cfg.RunsLabel, "runs")
+	cfg.MethodologyLabel = or(cfg.MethodologyLabel, "METHODOLOGY.md")
+	if cfg.PageRows <= 0 {
+		cfg.PageRows = DefaultPageRows
+	}
+	return cfg
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// defaultPageRows is a listing page's places unless Config.PageRows says.
+const DefaultPageRows = 100
+
+// moreRuns adds runs after the runs phase (Config.more, set by tests): a
+// test of a site of hundreds of runs clones a few scored ones rather than
+// scoring hundreds.
+type MoreRuns struct {
+	// n is how many runs add adds, for the decisions made at load from
+	// the number of runs (siteInfo.splitRuns).
+	N   int
+	Add func(in *Loaded, sc *Scored)
+}
+
+// count is how many runs m adds.
+func (m *MoreRuns) Count() int {
+	if m == nil {
+		return 0
+	}
+	return m.N
+}
+
+// loaded is what the load phase reads: the content, METHODOLOGY.md and
+// the runs' manifests; the runs' rows are read run by run later.
+type Loaded struct {
+	Content     *content.Content
+	Methodology []byte
+	Runs        []*run.Run // by id, manifests only
+	// texts keeps one copy of each prompt text per variant, filled as runs
+	// are committed.
+	Texts *layout.DatasetTexts
+}
+
+// scored is what the runs and boards phases produce: every run's result,
+// and what the pages that span runs need of its rows.
+type Scored struct {
+	Entries []*board.Entry // by run id
+	Boards  []*board.Board
+	Pairs   []Pair // intervention runs against their model's default prompt
+	// adjusted holds the pairs' Holm-adjusted p-values by their runs.
+	Adjusted map[PairKey][score.NumViews]float64
+	// variants maps a default-prompt run's id to its model's run of the
+	// other prompt variant (variants.go).
+	Variants map[string]VariantLink
+	// variantDiffs holds the paired differences of the linked runs.
+	VariantDiffs map[VariantDiffKey]*VariantDiff
+	// kept holds, per run, what the pages that span runs need of its
+	// rows: the differences from the baseline person per question.
+	Kept map[string]*KeptCells
+	// transcripts counts, per run, the prompts that have a transcript.
+	Transcripts map[string]int
+	// example is the rubric's worked example: the first row of the first
+	// log-prob run.
+	Example *grid.RubricExample
+	// needCoefs are the runs that the boards compare coefficient by
+	// coefficient (board.NeedsCoefficients); the others' coefficient
+	// replicates are let go as they are committed.
+	NeedCoefs map[string]bool
+	// places holds each ranked run's place in every view's order of its
+	// board, and an intervention run's parent's (pager.go).
+	Places map[string][score.NumViews]int
+	// per is the site's places a listing page (siteInfo.PageRows).
+	Per layout.Paging
+}
+
+// keptCells is a run's prompts reduced to what the compare, prompt and
+// rubric pages show.
+type KeptCells struct {
+	Decision bool
+	Deltas   map[int]*grid.KeptQuestion
+}
+
+// pair is a paired comparison of two runs of the same model and variant on
+// the same prompts: typically the default prompt against an intervention.
+type Pair struct {
+	A, B *board.Entry // B − A
+	C    *score.Comparison
+	// Adj holds each view's p-value adjusted by Holm's procedure over
+	// every verdict of the mitigation page (every pair, every view), so
+	// that its "beyond doubt" means what the boards' does.
+	Adj [score.NumViews]float64
+}
+
+// pairKey names a pair by its two runs' ids.
+type PairKey struct{ A, B string }
+
+// variantLink is the other variant's run of a run's model, as a run page
+// and a board row link it.
+type VariantLink struct {
+	ID      string
+	Variant run.Variant
+	Href    string // site path of its run page
+}
+
+// variantDiff is the paired difference between a model's default-prompt
+// runs of the two variants (implicit − explicit: positive means the
+// implicit prompts show the larger gap), from score.Compare on the
+// decision questions both runs answered (the same scenarios in both
+// variants); C is nil when they cannot be compared, with Reason.
+type VariantDiff struct {
+	Explicit, Implicit *board.Entry
+	C                  *score.Comparison
+	Reason             string
+}
+
+// variantDiffKey is a pair's two run ids, explicit then implicit.
+type VariantDiffKey struct{ Explicit, Implicit string }
