@@ -86,7 +86,7 @@ func ImportWith(logPath string, o Options) (*importer.Result, error) {
 	var err error
 	switch lower := strings.ToLower(logPath); {
 	case strings.HasSuffix(lower, ".eval"):
-		hdr, sum, err = readEval(logPath, b.add)
+		hdr, sum, err = readEval(logPath, b.add, func(w string) { b.warnings = append(b.warnings, w) })
 	case strings.HasSuffix(lower, ".json"), strings.HasSuffix(lower, ".json.gz"):
 		hdr, sum, err = readJSON(logPath, b.add)
 	default:
@@ -217,15 +217,17 @@ type builder struct {
 	byCell  map[design.Prompt]*gathered
 	order   []*gathered
 	variant run.Variant
-	errored []string      // labels with the error, for a log of nothing else
-	left    []run.LeftOut // samples left out as read: errors, limits
-	seen    map[sampleKey]bool
-	counts  counts
-	form    *run.PromptForm // of the first sample read
+	errored []string                        // labels with the error, for a log of nothing else
+	left    []run.LeftOut                   // samples left out as read: errors, limits
+	seen    map[sampleKey]importer.Position // where each sample was read
+	// warnings are the log's, as read: members not read (readEval).
+	warnings []string
+	counts   counts
+	form     *run.PromptForm // of the first sample read
 }
 
 func newBuilder(path string) *builder {
-	return &builder{path: path, byID: map[string]*gathered{}, byCell: map[design.Prompt]*gathered{}, seen: map[sampleKey]bool{}}
+	return &builder{path: path, byID: map[string]*gathered{}, byCell: map[design.Prompt]*gathered{}, seen: map[sampleKey]importer.Position{}}
 }
 
 // sampleKey is a sample id and epoch.
@@ -242,7 +244,13 @@ type counts struct {
 func (b *builder) add(pos importer.Position, s *sample) error {
 	b.counts.samples++
 	id := s.id()
-	b.seen[sampleKey{id, s.Epoch}] = true
+	// A sample twice, under two members' names or twice in a .json
+	// log's list, ended in an error or not: one of the two is not the
+	// harness's.
+	if prev, dup := b.seen[sampleKey{id, s.Epoch}]; dup {
+		return pos.Errorf("stored twice: also at %s:%d", prev.Path, prev.Line)
+	}
+	b.seen[sampleKey{id, s.Epoch}] = pos
 	if len(s.ErrorRetries) > 0 && s.Error == nil {
 		b.counts.retried++
 	}
@@ -290,9 +298,6 @@ func (b *builder) add(pos importer.Position, s *sample) error {
 		b.order = append(b.order, g)
 	} else if cell != g.cell {
 		return pos.Errorf("metadata differs from epoch %d of the same sample (question %d, %s)", g.first, g.cell.Q, g.cell.Label())
-	}
-	if _, dup := g.epochs[s.Epoch]; dup {
-		return pos.Errorf("epoch %d of sample %s appears twice", s.Epoch, id)
 	}
 	text, fromChoices := s.answer()
 	if fromChoices {
@@ -429,7 +434,7 @@ func (b *builder) finish(hdr *header, sum string, o Options) (*importer.Result, 
 	if len(warnings) > 0 {
 		m.Notes += importer.Bullets(warnings...)
 	}
-	res.Warnings = warnings
+	res.Warnings = append(b.warnings, warnings...)
 	if logprob {
 		note, matters := boundNote(m, res.Rows)
 		m.Notes += note
@@ -481,7 +486,7 @@ func (b *builder) notRun(hdr *header) []run.LeftOut {
 	for _, raw := range hdr.Eval.Dataset.SampleIDs {
 		id := (&sample{ID: raw}).id()
 		for e := 1; e <= epochs; e++ {
-			if !b.seen[sampleKey{id, e}] {
+			if _, ok := b.seen[sampleKey{id, e}]; !ok {
 				out = append(out, run.LeftOut{ID: id, Epoch: e, Reason: run.LeftNotRun})
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -377,5 +378,84 @@ func TestLocalPathsDropped(t *testing.T) {
 	res, err = ImportWith(local, Options{Intervention: "default", Model: "hf/example-org/q7"})
 	if err != nil || res.Manifest.Model.ID != "hf/example-org/q7" || strings.Contains(res.Manifest.Notes, "/home/me") {
 		t.Errorf("error %v, model %+v", err, res.Manifest.Model)
+	}
+}
+
+// evalWith copies the .eval fixture without the members named in drop and
+// with the members given added, as written.
+func evalWith(t *testing.T, drop []string, add ...[2]string) string {
+	t.Helper()
+	path := editEval(t, func(_ string, b []byte) []byte { return b })
+	zr, err := zip.OpenReader(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range zr.File {
+		if slices.Contains(drop, f.Name) {
+			continue
+		}
+		rc, _ := f.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		w, _ := zw.Create(f.Name)
+		w.Write(b)
+	}
+	for _, m := range add {
+		w, _ := zw.CreateHeader(&zip.FileHeader{Name: m[0], Method: zip.Deflate})
+		w.Write([]byte(m[1]))
+	}
+	zw.Close()
+	out := filepath.Join(t.TempDir(), "with.eval")
+	os.WriteFile(out, buf.Bytes(), 0o644)
+	return out
+}
+
+// TestOddMembers: what a .eval log holds that the importer does not read
+// is named in a warning, a zip-slip name apart; a sample stored twice,
+// under another member's name, is an error, ended in an error or not; a
+// sample under a name not its own is warned of.
+func TestOddMembers(t *testing.T) {
+	one := string(member(t, "samples/1_epoch_1.json"))
+	path := evalWith(t, nil, [2]string{"../../evil.sh", "x"}, [2]string{"/etc/cron.d/x", "x"}, [2]string{"notes.txt", "x"}, [2]string{"samples/1_epoch_1.json.bak", one})
+	res, err := ImportWith(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "members") {
+			got = append(got, strings.TrimPrefix(w, path))
+		}
+	}
+	want := []string{
+		`: 2 members whose names are not plain paths inside the log ("../../evil.sh", "/etc/cron.d/x"): not read; no Inspect log has them (a zip-slip name would write outside a folder it is unpacked into)`,
+		": 2 members that inspect_ai does not write (notes.txt, samples/1_epoch_1.json.bak): not read",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// The same sample under another name.
+	_, err = ImportWith(evalWith(t, nil, [2]string{"samples/01_epoch_1.json", one}), Options{})
+	if err == nil || !strings.Contains(err.Error(), "samples/1_epoch_1.json:1: sample 1 epoch 1: stored twice: also at ") || !strings.Contains(err.Error(), "samples/01_epoch_1.json:1") {
+		t.Errorf("a sample twice: %v", err)
+	}
+	// An errored sample twice.
+	errored := string(editJSON(t, []byte(one), func(v map[string]any) { v["error"] = map[string]any{"message": "RateLimitError: 429"} }))
+	_, err = ImportWith(evalWith(t, []string{"samples/1_epoch_1.json"}, [2]string{"samples/1_epoch_1.json", errored}, [2]string{"samples/a_epoch_1.json", errored}), Options{})
+	if err == nil || !strings.Contains(err.Error(), "stored twice") {
+		t.Errorf("an errored sample twice: %v", err)
+	}
+	// A sample moved to another name.
+	res, err = ImportWith(evalWith(t, []string{"samples/1_epoch_1.json"}, [2]string{"samples/x_epoch_1.json", one}), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(res.Warnings, func(w string) bool {
+		return strings.HasSuffix(w, ":samples/x_epoch_1.json holds sample 1 epoch 1, whose member inspect_ai names samples/1_epoch_1.json: renamed, or copied in from elsewhere?")
+	}) {
+		t.Errorf("no warning of the renamed sample in %q", res.Warnings)
 	}
 }

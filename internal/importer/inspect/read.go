@@ -9,8 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
@@ -47,10 +49,42 @@ var (
 	chunkedMember = regexp.MustCompile(`^samples/([^/]+_epoch_\d+)/sample\.json$`)
 )
 
+// knownMember matches the members inspect_ai writes that the importer
+// does not need: the journal and the summaries.
+var knownMember = regexp.MustCompile(`^(summaries\.json|reductions\.json|_journal/start\.json|_journal/summaries/\d+\.json)$`)
+
+// oddMembers says, for warn, which members of a .eval log the importer
+// does not read and inspect_ai does not write: names that are not plain
+// paths inside the archive ("../x", "/etc/x", "a\\b": a zip-slip name,
+// which the importer never writes out but which no Inspect log has), and
+// any other member, listed up to a few. Nothing of a log goes unread in
+// silence.
+func oddMembers(path string, files []*zip.File, warn func(string)) {
+	var slip, other []string
+	for _, zf := range files {
+		switch n := zf.Name; {
+		case !fs.ValidPath(strings.TrimSuffix(n, "/")) || strings.Contains(n, `\`):
+			slip = append(slip, strconv.Quote(n))
+		case n == "header.json", sampleMember.MatchString(n), knownMember.MatchString(n):
+		case n == "samples/", n == "_journal/", n == "_journal/summaries/":
+		default:
+			other = append(other, n)
+		}
+	}
+	if len(slip) > 0 {
+		warn(fmt.Sprintf("%s: %d members whose names are not plain paths inside the log (%s): not read; no Inspect log has them (a zip-slip name would write outside a folder it is unpacked into)", path, len(slip), importer.List(slip, 3)))
+	}
+	if len(other) > 0 {
+		warn(fmt.Sprintf("%s: %d members that inspect_ai does not write (%s): not read", path, len(other), importer.List(other, 5)))
+	}
+}
+
 // readEval reads a .eval log (a zip): the header, then every sample
 // member in name order, each passed to add. It returns the header and
-// the SHA-256 of the file.
-func readEval(path string, add func(importer.Position, *sample) error) (header, string, error) {
+// the SHA-256 of the file. Members it does not read are told to warn
+// (oddMembers), and so is a sample whose member is not named for its id
+// and epoch.
+func readEval(path string, add func(importer.Position, *sample) error, warn func(string)) (header, string, error) {
 	var hdr header
 	f, err := importer.OpenRegular(path)
 	if err != nil {
@@ -80,6 +114,7 @@ func readEval(path string, add func(importer.Position, *sample) error) (header, 
 			return hdr, "", fileerr.New(path+":"+zf.Name, 0, "sample %s is stored in pieces (inspect_ai's internal convert-chunked), which this importer does not read: write the log out again with `inspect log convert %s --to json`", m[1], path)
 		}
 	}
+	oddMembers(path, zr.File, warn)
 	if len(names) > importer.MaxSamples {
 		return hdr, "", fileerr.New(path, 0, "%d samples, over the limit of %d", len(names), importer.MaxSamples)
 	}
@@ -111,6 +146,9 @@ func readEval(path string, add func(importer.Position, *sample) error) (header, 
 		where := path + ":" + name
 		if err := decode(where, 1, b, &s); err != nil {
 			return hdr, "", err
+		}
+		if want := fmt.Sprintf("samples/%s_epoch_%d.json", s.id(), s.Epoch); name != want {
+			warn(fmt.Sprintf("%s holds %s, whose member inspect_ai names %s: renamed, or copied in from elsewhere?", where, s.label(), want))
 		}
 		if err := add(importer.Position{Path: where, Line: 1, Label: s.label(), ID: s.id(), Epoch: s.Epoch}, &s); err != nil {
 			return hdr, "", err
