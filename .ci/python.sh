@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Python environments for the harness tests (cmd/import: TestInspectTaskForReal,
-# TestInspectTaskOldVersion, TestLMEvalForReal), made from pinned requirements with hashes
+# Python environments for the harness tests (cmd/import: TestInspectCLI,
+# TestInspectCLIOldVersion, TestLMEvalForReal), made from pinned requirements with hashes
 # (--require-hashes: every package and version fixed, every file checked).
 # .ci/run calls it; run it by hand to make the same environments.
 #
-#   .ci/venv/inspect      cmd/import/inspect-requirements.txt      inspect-ai 0.3.260
+#   .ci/venv/inspect      cmd/import/inspect-requirements.txt      inspect-ai 0.3.285
 #   .ci/venv/inspect-old  cmd/import/inspect-old-requirements.txt  inspect-ai 0.3.122
 #   .ci/venv/lmeval       cmd/import/lmeval-requirements.txt       lm-eval 0.4.13
 #                         + cmd/import/lmeval-sdist-requirements.txt
+#
+# Both inspect venvs also get the tests' model provider, the package in
+# cmd/import/testdata/mockprovider (from the repository, not PyPI: no hash
+# to check; uv builds it itself, with no build backend downloaded), which
+# registers discrim-mock/... with inspect by entry point.
 #
 # The installer is uv (.ci/venv/uv, installed by pip from the hashed
 # .ci/uv-requirements.txt), with pip's flags. On a cold cache this script
@@ -58,10 +63,14 @@ fi
 # uv uses this python3, never one it would download.
 export UV_PYTHON_DOWNLOADS=never
 
-# venv DIR WHEELS [SDISTS]
+# The mock provider's files, whose change makes the inspect venvs again.
+provider=cmd/import/testdata/mockprovider
+provider_files=$(find "$provider" -name pyproject.toml -o -name '*.py' | LC_ALL=C sort)
+
+# venv DIR WHEELS [SDISTS] [PROVIDER]
 venv() {
-  local dir=$1 req=$2 src=${3:-} sum
-  sum=$(cat "$req" $src | sha256sum | cut -d' ' -f1)
+  local dir=$1 req=$2 src=${3:-} local=${4:-} sum
+  sum=$(cat "$req" $src ${local:+$provider_files} | sha256sum | cut -d' ' -f1)
   if current "$dir" "$sum"; then
     return
   fi
@@ -72,6 +81,9 @@ venv() {
   if [ -n "$src" ]; then
     "$uv" pip install -q --python "$dir/bin/python" --no-deps --require-hashes --no-binary :all: --no-build-isolation -r "$src"
   fi
+  if [ -n "$local" ]; then
+    "$uv" pip install -q --python "$dir/bin/python" --no-deps --offline "$local"
+  fi
   echo "$sum" >"$dir/.requirements.sha256"
   echo ".ci/python.sh: made $dir"
 }
@@ -79,9 +91,9 @@ venv() {
 # The three side by side (uv shares its cache between them). Each one's
 # status is checked.
 pids=() names=()
-venv .ci/venv/inspect cmd/import/inspect-requirements.txt &
+venv .ci/venv/inspect cmd/import/inspect-requirements.txt "" "$provider" &
 pids+=($!) names+=(inspect)
-venv .ci/venv/inspect-old cmd/import/inspect-old-requirements.txt &
+venv .ci/venv/inspect-old cmd/import/inspect-old-requirements.txt "" "$provider" &
 pids+=($!) names+=(inspect-old)
 venv .ci/venv/lmeval cmd/import/lmeval-requirements.txt cmd/import/lmeval-sdist-requirements.txt &
 pids+=($!) names+=(lmeval)

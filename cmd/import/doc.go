@@ -73,8 +73,12 @@ discrim_eval.py beside this file is a Discrim-Eval task for Inspect; it
 keeps each dataset row's demographics in the sample's metadata, which the
 import needs:
 
-	inspect eval cmd/import/discrim_eval.py --model openai/gpt-4o --logprobs --top-logprobs 20 --max-tokens 1
-	go run ./cmd/import inspect logs/2025-10-14T09-12-33+02-00_discrim-eval_XXXX.eval --id gpt-4o-explicit
+	inspect eval cmd/import/discrim_eval.py --model openai/gpt-4.1 --logprobs --top-logprobs 20 --max-tokens 1 --retry-on-error=3
+	go run ./cmd/import inspect logs/2025-10-14T09-12-33+02-00_discrim-eval_XXXX.eval --id gpt-4.1-explicit
+
+CONTRIBUTING.md has a recipe for each provider family (OpenAI, Anthropic,
+Google, local weights with transformers or vLLM); TestInspectCLI runs each
+as written through a mock provider of the same shape.
 
 The log's task must be a Discrim-Eval task (eval.task discrim_eval, after
 any registry prefix; discrim-eval and discrim_eval_* too): a log of another

@@ -26,7 +26,7 @@ import (
 // (lm-eval with its dependencies is about 830 MB: datasets, pyarrow,
 // pandas, scipy, scikit-learn, statsmodels).
 func TestLMEvalForReal(t *testing.T) {
-	t.Parallel() // beside the other harness tests: see TestInspectTaskForReal
+	t.Parallel() // beside the other harness tests: see TestInspectCLI
 	py := filepath.Join(venvOr(t, "LMEVAL_VENV", lmevalVenv, "lm_eval"), "python")
 	pkg, err := exec.Command(py, "-c", "import lm_eval, os; print(os.path.dirname(lm_eval.__file__))").Output()
 	if err != nil {
