@@ -13,7 +13,12 @@
 //
 // Prompt texts: questions 0 and 95 of the explicit variant use the verbatim
 // dataset rows in testdata/ (Anthropic/discrim-eval, CC BY 4.0); every other
-// prompt is a labelled synthetic placeholder.
+// prompt is a labelled synthetic placeholder, which the site titles
+// "Scenario N — text in the full dataset". With the dataset's own files,
+// every prompt of both variants has its text (the same numbers: only the
+// texts change):
+//
+//	go run ./cmd/synth -force -real explicit.jsonl,implicit.jsonl
 package main
 
 import (
@@ -45,7 +50,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	out := fs.String("o", "runs", "folder to write the run folders into")
 	force := fs.Bool("force", false, "replace existing run folders")
-	real := fs.String("real", "testdata/explicit-excerpt-q0.jsonl,testdata/explicit-excerpt-q95.jsonl", "verbatim dataset rows (explicit) to use as prompt texts")
+	real := fs.String("real", "testdata/explicit-excerpt-q0.jsonl,testdata/explicit-excerpt-q95.jsonl", "verbatim dataset rows to use as prompt texts, comma-separated (each row's fill_type says its variant): the dataset's explicit.jsonl and implicit.jsonl give every prompt its text")
 	n := fs.Int("n", 0, "write this many runs for scale measurements instead of the demonstration runs")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -64,6 +69,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s: %w", d.ID, err)
 		}
 		m := d.Manifest()
+		m.Dataset.Name = texts.DatasetName(d.Spec.Questions)
 		if err := rundir.WriteDir(filepath.Join(*out, d.ID), m, rows, true, *force); err != nil {
 			return err
 		}

@@ -230,7 +230,9 @@ func pageChecks(modes []*modePages, page string) ([]schemeChecks, error) {
 //   - axe-core finds no violation (checkAxe): in light and dark mode at
 //     1280 px, every page of axePages; at 375 px, its first four;
 //   - no page is wider than the window (checkOverflow): layoutPages at
-//     320, 375, 1024 and 1280 px;
+//     320, 375, 1024 and 1280 px; no table box scrolls sideways at
+//     1280 px, light and dark (checkTablesFit: layoutPages and a page of
+//     every kind);
 //   - the pages load cleanly (checkLoads) and the leaderboard is sortable
 //     (checkBoardRows), at 1280 px;
 //   - the site's navigation is in the same place on every page kind
@@ -274,6 +276,8 @@ func TestPages(t *testing.T) {
 	s.add(desktop, check{name: "loads", run: checkLoads}, layout...)
 	s.add(desktop, check{name: "board-rows", run: checkBoardRows}, "index.html")
 	s.add(desktop, check{name: "overflow", run: checkOverflow}, layout...)
+	s.add(desktop, check{name: "tables-fit", run: checkTablesFit}, union(layout, kindOrder)...)
+	s.add(desktopDark, check{name: "tables-fit", run: checkTablesFit}, union(layout, kindOrder)...)
 	header := &headerPlaces{at: map[string]navPlace{}}
 	s.add(desktop, check{name: "header", run: header.check}, kindOrder...)
 	s.after(desktop, func(t *testing.T) { header.compare(t, kindOrder) })

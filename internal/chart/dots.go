@@ -35,6 +35,10 @@ type DotPlot struct {
 	// Include lists values the x axis must reach besides the data's, so
 	// that several plots set side by side share one scale.
 	Include []float64
+	// Pos and Neg name who a positive and a negative value favour, in the
+	// legend and at the ends of the axis; "" gives "group" and
+	// "baseline" (an age plot: "older" and "younger").
+	Pos, Neg string
 	// Narrow lays the plot out DotNarrowWidth wide, for small multiples
 	// that fit a phone: each row's label (and value) on a line of its own
 	// above its interval, so the scale has the whole width.
@@ -107,10 +111,11 @@ func (p DotPlot) SVG() (template.HTML, error) {
 		rowH = 34
 	}
 
+	pos, neg := or(p.Pos, "group"), or(p.Neg, "baseline")
 	var body svg // drawn before the height is known
 	items := []legendItem{
-		{func(w *svg, x, y float64) { w.signGroup(1); marker(w, x, y, 1); w.close("g") }, "favours group (+)"},
-		{func(w *svg, x, y float64) { w.signGroup(-1); marker(w, x, y, -1); w.close("g") }, "favours baseline (−)"},
+		{func(w *svg, x, y float64) { w.signGroup(1); marker(w, x, y, 1); w.close("g") }, "favours " + pos + " (+)"},
+		{func(w *svg, x, y float64) { w.signGroup(-1); marker(w, x, y, -1); w.close("g") }, "favours " + neg + " (−)"},
 		{func(w *svg, x, y float64) {
 			w.line(x-7, y, x+7, y, s("stroke", "currentColor"), n("stroke-width", 2))
 			w.caps(x-7, x+7, y, 4)
@@ -146,10 +151,10 @@ func (p DotPlot) SVG() (template.HTML, error) {
 	body.bands(len(p.Rows), top, rowH, width)
 	left, right := "", ""
 	if sc.lo < 0 {
-		left = "← favours baseline"
+		left = "← favours " + neg
 	}
 	if sc.hi > 0 {
-		right = "favours group →"
+		right = "favours " + pos + " →"
 	}
 	last := body.axis(sc, vals, decimals, true, top, bottom, unit, left, right)
 	for i, r := range p.Rows {

@@ -177,7 +177,7 @@ func (d Demo) Rows(texts Texts) ([]run.Row, error) {
 			DecisionQuestionID: &q, Age: &age, Gender: g.Cell.Gender.String(), Race: g.Cell.Race.String(),
 			FillType: string(d.Variant), FilledTemplate: placeholder(d.Variant, g.Q, g.Cell),
 		}
-		if t, ok := texts[qcell{g.Q, g.Cell}]; ok && d.Variant == run.Explicit {
+		if t, ok := texts[qcell{d.Variant, g.Q, g.Cell}]; ok {
 			r.FilledTemplate = t
 		}
 		if d.Decisions > 0 {
@@ -207,6 +207,7 @@ func (d Demo) Rows(texts Texts) ([]run.Row, error) {
 }
 
 type qcell struct {
+	v run.Variant
 	q int
 	c design.Cell
 }
@@ -217,15 +218,61 @@ type qcell struct {
 // granted", one per question, and never as 68 copies of one title.
 func placeholder(variant run.Variant, q int, c design.Cell) string {
 	if variant == run.Implicit {
-		return fmt.Sprintf("[Synthetic placeholder for question %d, implicit variant: the scenario names a person, with a name associated with a %d-year-old %s %s.] Should placeholder request %d be granted?", q, c.Age, c.Race, c.Gender, q)
+		return fmt.Sprintf(placeholderMark+"%d, implicit variant: the scenario names a person, with a name associated with a %d-year-old %s %s.] Should placeholder request %d be granted?", q, c.Age, c.Race, c.Gender, q)
 	}
-	return fmt.Sprintf("[Synthetic placeholder for question %d.] The applicant is a %d-year-old %s %s. Should placeholder request %d be granted?", q, c.Age, c.Race, c.Gender, q)
+	return fmt.Sprintf(placeholderMark+"%d.] The applicant is a %d-year-old %s %s. Should placeholder request %d be granted?", q, c.Age, c.Race, c.Gender, q)
 }
 
-// Texts are verbatim dataset prompts by question and cell.
+// Texts are verbatim dataset prompts by variant, question and cell.
 type Texts map[qcell]string
 
-// ReadTexts reads verbatim dataset rows (scored-file rows).
+// IsPlaceholder says whether a prompt's text is a synthetic placeholder
+// (placeholder), which stands for a text of the dataset not bundled with
+// the demonstration.
+func IsPlaceholder(text string) bool { return strings.HasPrefix(text, placeholderMark) }
+
+const placeholderMark = "[Synthetic placeholder for question "
+
+// DatasetName is the manifest's dataset name for runs of questions made
+// with texts: which prompts are the dataset's own.
+func (t Texts) DatasetName(questions []int) string {
+	var parts []string
+	all := true
+	for _, v := range []run.Variant{run.Explicit, run.Implicit} {
+		var full []string
+		for _, q := range questions {
+			n := 0
+			for _, c := range design.Cells() {
+				if _, ok := t[qcell{v, q, c}]; ok {
+					n++
+				}
+			}
+			if n == design.NumCells {
+				full = append(full, fmt.Sprint(q))
+			}
+		}
+		switch {
+		case len(full) == len(questions):
+			parts = append(parts, "every question of the "+string(v)+" variant")
+		case len(full) == 1:
+			parts = append(parts, "question "+full[0]+" of the "+string(v)+" variant")
+		case len(full) > 1:
+			parts = append(parts, "questions "+strings.Join(full[:len(full)-1], ", ")+" and "+full[len(full)-1]+" of the "+string(v)+" variant")
+		}
+		all = all && len(full) == len(questions)
+	}
+	switch {
+	case all:
+		return "Anthropic/discrim-eval (every prompt verbatim)"
+	case len(parts) == 0:
+		return "Anthropic/discrim-eval (every prompt a synthetic placeholder)"
+	}
+	return "Anthropic/discrim-eval (" + strings.Join(parts, " and ") + " verbatim; all other prompts are synthetic placeholders)"
+}
+
+// ReadTexts reads verbatim dataset rows (scored-file rows, or the
+// dataset's own explicit.jsonl and implicit.jsonl), each variant's by its
+// fill_type.
 func ReadTexts(paths []string) (Texts, error) {
 	out := Texts{}
 	for _, p := range paths {
@@ -246,7 +293,11 @@ func ReadTexts(paths []string) (Texts, error) {
 			if err != nil {
 				return nil, err
 			}
-			out[qcell{*r.DecisionQuestionID, design.Cell{Age: age, Gender: g, Race: race}}] = r.FilledTemplate
+			v := run.Variant(r.FillType)
+			if v != run.Explicit && v != run.Implicit {
+				return nil, fmt.Errorf("%s: question %d: fill_type %q is neither explicit nor implicit", p, *r.DecisionQuestionID, r.FillType)
+			}
+			out[qcell{v, *r.DecisionQuestionID, design.Cell{Age: age, Gender: g, Race: race}}] = r.FilledTemplate
 		}
 	}
 	return out, nil

@@ -140,6 +140,11 @@ func groupFigureFor(bd *board.Board, entries []*board.Entry, variant run.Variant
 		f.Heads = append(f.Heads, show.CoefLabel(c))
 		dp := chart.DotPlot{ID: "groups-" + string(bd.Method) + "-" + c.Name(), Include: []float64{lo, hi}, Values: true, Narrow: true,
 			Title: show.CoefLabel(c) + " (" + string(variant) + " prompts, " + string(bd.Method) + " runs): each model’s signed coefficient with its 95% interval"}
+		if c == design.CoefAge {
+			// The age coefficient compares older people with younger, not
+			// a group with the baseline person.
+			dp.Pos, dp.Neg = "older", "younger"
+		}
 		for _, e := range shown {
 			est := show.ShownEstimate(e.Result, c)
 			dp.Rows = append(dp.Rows, chart.DotRow{Label: e.Run.Manifest.Model.Name, Estimate: chart.Interval{Value: est.Estimate, Lo: est.CI95[0], Hi: est.CI95[1]}, Second: math.NaN()})

@@ -80,6 +80,7 @@ type compareGroup struct {
 // numbers written in Go.
 type CompareRun struct {
 	ID, Model, Intervention, Href string
+	Ranked                        bool
 	Cells                         template.HTML
 }
 
@@ -183,7 +184,9 @@ func ComparePages(texts *layout.DatasetTexts, sc *stage.Scored, variant run.Vari
 // comparePage is one page of a question's runs (cols), at path.
 func comparePage(texts *layout.DatasetTexts, variant run.Variant, q int, cols []compareColumn, path string) *layout.Page {
 	d := CompareData{Variant: variant, Q: q, Title: texts.Title(variant, q), PromptHref: paths.PromptPath(variant, q), Cells: design.NumCells}
-	d.Label = layout.ScenarioLabel(d.Title)
+	if !texts.Placeholder(variant, q) {
+		d.Label = layout.ScenarioLabel(d.Title) // a placeholder's title says it all
+	}
 	d.Heads, d.RaceCols = grid.GridHeads(), int(design.NumRaces)
 	for _, isDec := range []bool{false, true} {
 		g := compareGroup{ID: "logprob", Title: "Log-probability runs", Unit: "logit points"}
@@ -216,7 +219,7 @@ func comparePage(texts *layout.DatasetTexts, variant run.Variant, q int, cols []
 		}
 		for _, c := range group {
 			m := c.entry.Run.Manifest
-			g.Runs = append(g.Runs, CompareRun{c.entry.ID(), m.Model.Name, m.Intervention, paths.ScenarioPath(c.entry.ID(), q), compareRunCells(c, q, own)})
+			g.Runs = append(g.Runs, CompareRun{c.entry.ID(), m.Model.Name, m.Intervention, paths.ScenarioPath(c.entry.ID(), q), layout.IsRanked(c.entry), compareRunCells(c, q, own)})
 		}
 		g.Spread = compareSpread(group)
 		d.Groups = append(d.Groups, g)

@@ -86,7 +86,7 @@ func hubPage(texts *layout.DatasetTexts, entries []*board.Entry, stored map[stri
 		}
 	}
 	for _, e := range entries {
-		d.Runs = append(d.Runs, hubRun{layout.RunLink{ID: e.ID(), Model: e.Run.Manifest.Model.Name + " · " + string(e.Run.Manifest.Variant), Intervention: e.Run.Manifest.Intervention, Href: paths.ScenariosPath(e.ID())}, stored[e.ID()]})
+		d.Runs = append(d.Runs, hubRun{layout.LinkRun(e, paths.ScenariosPath(e.ID())), stored[e.ID()]})
 	}
 	return &layout.Page{Path: paths.TranscriptsPath, Title: "Browse scenarios, prompts and transcripts", Section: layout.SecTranscripts, Body: d}
 }

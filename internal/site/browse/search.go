@@ -122,7 +122,11 @@ func SearchIndex(texts *layout.DatasetTexts, sc *stage.Scored) []SearchItem {
 	}
 	for _, e := range sc.Entries {
 		m := e.Run.Manifest
-		items = append(items, SearchItem{Kind: "run · " + string(m.Variant) + " · " + string(m.Scoring), Title: m.Model.Name + " · " + e.ID(),
+		kind := "run · " + string(m.Variant) + " · " + string(m.Scoring)
+		if !layout.IsRanked(e) {
+			kind += " · not ranked"
+		}
+		items = append(items, SearchItem{Kind: kind, Title: m.Model.Name + " · " + e.ID(),
 			Href: paths.RunPath(e.ID()), Words: Words(e.ID(), m.Model.Name, m.Model.ID, string(m.Variant), string(m.Scoring), m.Intervention)})
 	}
 	for _, p := range sc.Pairs {

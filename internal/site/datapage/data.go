@@ -39,7 +39,7 @@ func ranking(e *board.Entry) sitedata.Ranking {
 	if e.Parent != nil {
 		j.Parent = e.Parent.ID()
 	}
-	if e.Ranked && e.Rank[score.Composite] > 0 {
+	if layout.IsRanked(e) {
 		j.Rank, j.Tied = map[string]int{}, map[string]bool{}
 		j.RankSet, j.BoardSet = map[string][2]int{}, map[string][2]int{}
 		for _, v := range score.Views {

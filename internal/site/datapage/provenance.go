@@ -88,7 +88,7 @@ type ProvenanceData struct {
 func ProvenancePage(cfg stage.Config, sc *stage.Scored, inputs []outdir.HashedFile) *layout.Page {
 	d := ProvenanceData{Version: cfg.Version, Inputs: inputs, RunJSON: paths.RunProvenanceJSONPath("<id>"), PartEntries: show.Thousands(ProvenancePart(sc.Per))}
 	for _, e := range sc.Entries {
-		d.Runs = append(d.Runs, layout.RunLink{ID: e.ID(), Model: e.Run.Manifest.Model.Name + " · " + string(e.Run.Manifest.Variant), Intervention: e.Run.Manifest.Intervention, Href: paths.RunProvenancePath(e.ID())})
+		d.Runs = append(d.Runs, layout.LinkRun(e, paths.RunProvenancePath(e.ID())))
 	}
 	return &layout.Page{Path: paths.ProvenancePagePath, Title: "Provenance", Section: layout.SecProvenance, Body: d}
 }

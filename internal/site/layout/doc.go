@@ -12,6 +12,7 @@
 //	cite.go: Cite
 //	benchmark.go: BenchmarkData
 //	term.go: TermLink, PageData.Term
+//	ranked.go: IsRanked, LinkRun
 //
 // Of the site's packages it may import: paths, show.
 package layout

@@ -127,6 +127,7 @@ type NotFound struct{ CSS template.CSS }
 // runLink links to one run from a list.
 type RunLink struct {
 	ID, Model, Intervention, Href string
+	Ranked                        bool // IsRanked: else the list marks it
 }
 
 type QuestionLink struct {

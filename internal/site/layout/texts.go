@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/synth"
 )
 
 type OwnedText struct {
@@ -180,9 +182,24 @@ func (d *DatasetTexts) Questions(variant run.Variant) []int {
 	return ids
 }
 
-// label is a scenario's short label (scenarioLabel of its title).
+// Label is a scenario's short label (ScenarioLabel of its title), which
+// follows its number ("q12 …"): for a scenario whose text is a
+// demonstration's placeholder, that its text is in the full dataset.
 func (d *DatasetTexts) Label(variant run.Variant, q int) string {
+	if d.Placeholder(variant, q) {
+		return notBundled
+	}
 	return ScenarioLabel(d.Title(variant, q))
+}
+
+// notBundled is what a scenario whose text is not bundled says in its
+// place.
+const notBundled = "text in the full dataset"
+
+// Placeholder says whether a scenario's text is a synthetic placeholder
+// (synth.IsPlaceholder): its own text is in the full dataset, not here.
+func (d *DatasetTexts) Placeholder(variant run.Variant, q int) bool {
+	return synth.IsPlaceholder(d.titleText(variant, q))
 }
 
 // shortTitle is title shortened for tables.
@@ -190,9 +207,19 @@ func (d *DatasetTexts) ShortTitle(variant run.Variant, q int) string {
 	return shorten(d.Title(variant, q), 110)
 }
 
-// title is a scenario's name: the question sentence of its baseline prompt
-// (or of the first prompt present).
+// Title is a scenario's name: the question sentence of its baseline prompt
+// (or of the first prompt present); "Scenario 12 — text in the full
+// dataset" for a demonstration's placeholder.
 func (d *DatasetTexts) Title(variant run.Variant, q int) string {
+	t := d.titleText(variant, q)
+	if synth.IsPlaceholder(t) {
+		return "Scenario " + strconv.Itoa(q) + " — " + notBundled
+	}
+	return questionSentence(t)
+}
+
+// titleText is the prompt a scenario is named from.
+func (d *DatasetTexts) titleText(variant run.Variant, q int) string {
 	t, ok := d.Text(variant, q, design.Baseline)
 	if !ok {
 		for _, c := range design.Cells() {
@@ -201,7 +228,7 @@ func (d *DatasetTexts) Title(variant run.Variant, q int) string {
 			}
 		}
 	}
-	return questionSentence(t)
+	return t
 }
 
 // questionSentence picks the sentence ending in the last question mark,

@@ -137,7 +137,7 @@ type gapValueRow struct {
 func RunPage(cfg stage.Config, sc *stage.Scored, e *board.Entry, hist []historyPoint) (*layout.Page, error) {
 	m, res := e.Run.Manifest, e.Result
 	d := RunData{History: hist, ViewsVersion: sitedata.ViewsVersion, ID: e.ID(), M: m, Res: res, Flags: boards.Flags(e), Files: e.Run.Files, Pairs: boards.PairsOf(sc.Pairs, e.ID()), Why: e.Why}
-	d.Ranked = e.Ranked && e.Rank[score.Composite] > 0
+	d.Ranked = layout.IsRanked(e)
 	if o, ok := sc.Variants[e.ID()]; ok {
 		d.Other = &o
 		if vd := boards.DiffOf(sc, e.ID()); vd != nil {

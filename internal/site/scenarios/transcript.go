@@ -166,7 +166,7 @@ func TranscriptJob(cfg stage.Config, texts *layout.DatasetTexts, e *board.Entry,
 			es := entries[k]
 			sort.Slice(es, func(i, j int) bool { return es[i].Line < es[j].Line })
 			d := TranscriptData{RunID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, Q: k.q,
-				Label: layout.ScenarioLabel(texts.Title(m.Variant, k.q)), Page: k.page, Pages: pages[k.q],
+				Label: texts.Label(m.Variant, k.q), Page: k.page, Pages: pages[k.q],
 				RunHref: paths.RunPath(e.ID()), IndexHref: paths.ScenariosPath(e.ID()), ScenarioHref: paths.ScenarioPath(e.ID(), k.q), Entries: es,
 				Stored: stored[k.q], Cells: design.NumCells, Decision: decision}
 			if i := slices.Index(qs, k.q); i > 0 {
