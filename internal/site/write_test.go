@@ -26,7 +26,7 @@ import (
 )
 
 // The crash tests run builds in child processes (this test binary, in
-// TestWriteChild) and kill them with SIGKILL at chosen steps of Write: the
+// writeChild) and kill them with SIGKILL at chosen steps of Write: the
 // child kills itself when it reaches the n-th occurrence of a step, so
 // where the kill lands depends on a seeded choice, never on the clock.
 
@@ -68,16 +68,14 @@ func childConfig(t testing.TB, version string) stage.Config {
 	return stage.Config{Content: content, Runs: runs, Methodology: md, Version: "test"}
 }
 
-// TestWriteChild is the child build: it writes the files in $SITE_FILES
+// writeChild is the child build, run by TestKilledBuilds in a child
+// process (startChild): it writes the files in $SITE_FILES
 // (a version of childConfig's site, generated once by the parent, as gob)
 // to $SITE_OUT, printing every step of Write, and kills itself at the
 // $SITE_KILL_N-th occurrence of step $SITE_KILL_STEP. What is killed is the
 // write, as in a build; the parent generates the site once rather than
 // every child again.
-func TestWriteChild(t *testing.T) {
-	if os.Getenv(childEnv) == "" {
-		t.Skip("the child of the crash tests")
-	}
+func writeChild(t *testing.T) {
 	data, err := os.ReadFile(os.Getenv("SITE_FILES"))
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +109,7 @@ type child struct {
 
 func startChild(t *testing.T, out string, v *siteVersion, killStep string, killN int) *child {
 	t.Helper()
-	c := &child{cmd: exec.Command(os.Args[0], "-test.run=^TestWriteChild$", "-test.v")}
+	c := &child{cmd: exec.Command(os.Args[0], "-test.run=^TestKilledBuilds$", "-test.v")}
 	c.cmd.Env = append(os.Environ(), childEnv+"=1", "SITE_OUT="+out, "SITE_FILES="+v.file,
 		"SITE_KILL_STEP="+killStep, "SITE_KILL_N="+strconv.Itoa(killN))
 	c.cmd.Stdout = &c.stdout
@@ -263,6 +261,10 @@ func debris(t *testing.T, dir string) []string {
 // version aside), that the next build removes every folder the kills left,
 // and that a last build leaves nothing but the site.
 func TestKilledBuilds(t *testing.T) {
+	if os.Getenv(childEnv) != "" {
+		writeChild(t)
+		return
+	}
 	t.Parallel()
 	if testing.Short() {
 		t.Skip("runs 23 child builds")
@@ -530,12 +532,9 @@ func TestCachedRebuildLinksPages(t *testing.T) {
 	}
 }
 
-// TestMemoChild is the child of TestMemoAcrossProcesses: it builds the
+// memoChild is TestMemoAcrossProcesses in its child process: it builds the
 // fixture to $SITE_OUT with the cache in $SITE_CACHE, progress on stdout.
-func TestMemoChild(t *testing.T) {
-	if os.Getenv(childEnv) == "" {
-		t.Skip("the child of TestMemoAcrossProcesses")
-	}
+func memoChild(t *testing.T) {
 	c, err := cache.Open(os.Getenv("SITE_CACHE"))
 	if err != nil {
 		t.Fatal(err)
@@ -552,6 +551,10 @@ func TestMemoChild(t *testing.T) {
 // may not depend on anything a process chooses, such as gob's numbering
 // of types, which here also follows what the tests before did).
 func TestMemoAcrossProcesses(t *testing.T) {
+	if os.Getenv(childEnv) != "" {
+		memoChild(t)
+		return
+	}
 	t.Parallel()
 	skipWholeSitesUnderRace(t)
 	count := regexp.MustCompile(`from the cache: (\d+) of (\d+) pages spanning runs`)
@@ -563,7 +566,7 @@ func TestMemoAcrossProcesses(t *testing.T) {
 		t.Errorf("the cold build: %s of %s pages from an empty cache", m[1], m[2])
 	}
 	_, cacheDir := warmCache(t)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestMemoChild$", "-test.v")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMemoAcrossProcesses$", "-test.v")
 	cmd.Env = append(os.Environ(), childEnv+"=1", "SITE_OUT="+filepath.Join(t.TempDir(), "site"), "SITE_CACHE="+cacheDir)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
