@@ -56,7 +56,7 @@ func TestUsageListsEveryFormat(t *testing.T) {
 	if n := strings.Count(u, "\n  import "); n != lines {
 		t.Errorf("usage has %d synopsis lines, the table %d:\n%s", n, lines, u)
 	}
-	if len(formats) != 2 || formatNames() != "lm-eval or inspect" {
+	if len(formats) != 3 || formatNames() != "lm-eval, inspect or modelgauge" {
 		t.Errorf("formats %q", formatNames())
 	}
 }
@@ -67,14 +67,14 @@ func TestUnknownFormat(t *testing.T) {
 	runs := filepath.Join(t.TempDir(), "runs")
 	var stdout, stderr bytes.Buffer
 	err := run([]string{"csv", "results.csv", "--id", "x", "-runs", runs}, &stdout, &stderr)
-	if want := `unknown subcommand "csv" (want lm-eval or inspect)`; err == nil || err.Error() != want {
+	if want := `unknown subcommand "csv" (want lm-eval, inspect or modelgauge)`; err == nil || err.Error() != want {
 		t.Errorf("error %v, want %q", err, want)
 	}
 	if stderr.String() != usage() || stdout.Len() != 0 {
 		t.Errorf("stdout %q, stderr %q: want the usage on stderr", stdout.String(), stderr.String())
 	}
 	stderr.Reset()
-	if err := run(nil, &stdout, &stderr); err == nil || err.Error() != "missing subcommand (lm-eval or inspect)" || stderr.String() != usage() {
+	if err := run(nil, &stdout, &stderr); err == nil || err.Error() != "missing subcommand (lm-eval, inspect or modelgauge)" || stderr.String() != usage() {
 		t.Errorf("no subcommand: error %v, stderr %q", err, stderr.String())
 	}
 	if _, err := os.Stat(runs); !errors.Is(err, os.ErrNotExist) {

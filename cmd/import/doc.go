@@ -6,6 +6,7 @@ scored file's SHA-256 and row count filled in, ready for cmd/build.
 	go run ./cmd/import lm-eval --from OUTPUT_PATH[/MODEL_DIR] [--task TASK] --id RUN-ID [--model ORG/NAME] [-runs DIR] [-force]
 	go run ./cmd/import lm-eval --samples FILE --results FILE --id RUN-ID [--model ORG/NAME] [-runs DIR] [-force]
 	go run ./cmd/import inspect LOG.eval|LOG.json --id RUN-ID [-intervention NAME] [--task-name-ok] [--model PROVIDER/NAME] [-runs DIR] [-force]
+	go run ./cmd/import modelgauge RECORD.json --id RUN-ID [--model ORG/NAME] [-runs DIR] [-force]
 
 It never replaces an existing run folder unless -force is given, and writes
 nothing when the input has an error; errors name the file and line
@@ -110,5 +111,24 @@ what to run instead. Refusals, empty answers and samples that succeeded
 when retried (--retry-on-error) are counted in the notes. -intervention
 names the prompt intervention the task applied, which the log does not
 record (default "default").
+
+# MLCommons' modelgauge
+
+modelgauge's Discrim-Eval test (modelbench's
+plugins/standard_tests/modelgauge/tests/discrim_eval.py: the paper's prompt
+with its prefill, max_tokens 1, the text answer read as yes or no) writes a
+test record; its completions are a decision run:
+
+	modelgauge run-test --test discrim_eval-explicit --sut SUT --output-file record.json
+	go run ./cmd/import modelgauge record.json --id sut-explicit-modelgauge
+
+The record gives each prompt's question, age, gender and race (lower-cased),
+its prompt and completions, the prompts whose SUT call failed (left out, with
+the error) and modelgauge's own logistic fit (claimed, marked not
+comparable). The scenario text is cut out of the paper's prompt; the
+variant is the test's prompt type. The format followed is modelgauge
+0.6.3's, with the test's source at github.com/mlcommons/modelgauge v0.6.3
+(commit 44d1a0da36b10176f3d1aeb15e569d54cbb93f45); package
+internal/importer/modelgauge says more.
 */
 package main

@@ -15,6 +15,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/importer"
 	"github.com/discrimeval/leaderboard/internal/importer/inspect"
 	"github.com/discrimeval/leaderboard/internal/importer/lmeval"
+	"github.com/discrimeval/leaderboard/internal/importer/modelgauge"
 	rundir "github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 )
@@ -62,6 +63,11 @@ var formats = []format{
 		name:     "inspect",
 		synopses: []string{"LOG.eval|LOG.json --id RUN-ID [-intervention NAME] [--task-name-ok] [--model PROVIDER/NAME] [-runs DIR] [-force]"},
 		flags:    inspectFlags,
+	},
+	{
+		name:     "modelgauge",
+		synopses: []string{"record_for_discrim_eval-explicit_SUT.json --id RUN-ID [--model ORG/NAME] [-runs DIR] [-force]"},
+		flags:    modelgaugeFlags,
 	},
 }
 
@@ -142,6 +148,16 @@ func inspectFlags(fs *flag.FlagSet, _ io.Writer) loader {
 			return nil, errors.New("inspect needs exactly one log file (.eval or .json)")
 		}
 		return inspect.ImportWith(rest[0], inspect.Options{Intervention: *intervention, AnyTask: *anyTask, Model: *model})
+	}
+}
+
+func modelgaugeFlags(fs *flag.FlagSet, _ io.Writer) loader {
+	model := fs.String("model", "", "the model's name, when the record's sut_uid (modelgauge's name of the system under test) is not it")
+	return func(rest []string) (*importer.Result, error) {
+		if len(rest) != 1 {
+			return nil, errors.New("modelgauge needs exactly one test record (the --output-file of modelgauge run-test)")
+		}
+		return modelgauge.Import(rest[0], modelgauge.Options{Model: *model})
 	}
 }
 

@@ -254,3 +254,34 @@ func memberOf(t *testing.T, path, name string) []byte {
 	t.Fatalf("%s: no member %s", path, name)
 	return nil
 }
+
+// modelgauge's own record of its Discrim-Eval test (internal/importer/
+// modelgauge/testdata: modelgauge 0.6.3 with a fake SUT) imports as a
+// decision run that builds, and the site publishes its left_out.jsonl
+// beside the scored file.
+func TestModelgaugeImportBuilds(t *testing.T) {
+	runs := t.TempDir()
+	var out bytes.Buffer
+	rec := "../../internal/importer/modelgauge/testdata/record_for_discrim_eval-explicit_discrim-fake.json.gz"
+	if err := run([]string{"modelgauge", rec, "--id", "mg-fake", "--model", "example-org/fake", "-runs", runs}, &out, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	for _, want := range []string{"278 rows, example-org/fake, explicit, decision scoring", "left out: 12, listed in " + filepath.Join(runs, "mg-fake", "left_out.jsonl")} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	files, data, _ := buildAll(t, runs)
+	if d, ok := data["mg-fake"]; !ok || !d.Scored {
+		t.Errorf("data %+v", d)
+	}
+	published := false
+	for _, f := range files {
+		if strings.HasSuffix(f.Path, "/mg-fake/left_out.jsonl") {
+			published = bytes.Count(f.Data, []byte("\n")) == 12
+		}
+	}
+	if !published {
+		t.Error("the site does not publish left_out.jsonl with its 12 lines")
+	}
+}

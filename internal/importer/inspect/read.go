@@ -328,34 +328,21 @@ func readJSON(path string, add func(importer.Position, *sample) error) (header, 
 	}
 	defer src.Close()
 	san := importer.NewRecordingSanitizer(src)
-	lc := importer.NewLineCounter(san)
-	dec := json.NewDecoder(lc)
-	fail := func(err error) error {
-		line := lc.LineAt(dec.InputOffset())
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return fileerr.New(path, line, "truncated JSON (the file ends in the middle of a value)")
-		}
-		return fileerr.New(path, line, "%v", err)
-	}
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		if err != nil {
-			return hdr, "", fail(err)
-		}
-		return hdr, "", fileerr.New(path, 1, "not a JSON object: not an Inspect log")
+	js, err := importer.OpenJSONObject(path, san, "an Inspect log")
+	if err != nil {
+		return hdr, "", err
 	}
 	samples := 0
-	for dec.More() {
-		key, err := dec.Token()
+	for js.Dec.More() {
+		key, err := js.Token()
 		if err != nil {
-			return hdr, "", fail(err)
+			return hdr, "", err
 		}
 		if key != "samples" {
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return hdr, "", fail(err)
+			raw, start, end, err := js.Value()
+			if err != nil {
+				return hdr, "", err
 			}
-			start := lc.LineAt(dec.InputOffset()) - bytes.Count(raw, []byte("\n"))
-			end := dec.InputOffset()
 			rewrites := san.Rewrites(end-int64(len(raw)), end)
 			if k, _ := key.(string); headerKeys[k] {
 				prefix := `{"` + k + `":`
@@ -369,25 +356,21 @@ func readJSON(path string, add func(importer.Position, *sample) error) (header, 
 			}
 			continue
 		}
-		t, err := dec.Token()
+		t, err := js.Token()
 		if err != nil {
-			return hdr, "", fail(err)
+			return hdr, "", err
 		}
 		if t != json.Delim('[') {
 			continue // "samples": null
 		}
-		for dec.More() {
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return hdr, "", fail(err)
+		for js.Dec.More() {
+			raw, start, end, err := js.Value()
+			if err != nil {
+				return hdr, "", err
 			}
 			if samples++; samples > importer.MaxSamples {
-				return hdr, "", fileerr.New(path, lc.LineAt(dec.InputOffset()), "more than the limit of %d samples", importer.MaxSamples)
+				return hdr, "", fileerr.New(path, js.Line(), "more than the limit of %d samples", importer.MaxSamples)
 			}
-			// The value ends at the offset; its first line is its last less
-			// the newlines it spans.
-			start := lc.LineAt(dec.InputOffset()) - bytes.Count(raw, []byte("\n"))
-			end := dec.InputOffset()
 			var s sample
 			if err := decodeUTF8(path, start, raw, san.Rewrites(end-int64(len(raw)), end), &s); err != nil {
 				return hdr, "", err
@@ -396,12 +379,12 @@ func readJSON(path string, add func(importer.Position, *sample) error) (header, 
 				return hdr, "", err
 			}
 		}
-		if _, err := dec.Token(); err != nil {
-			return hdr, "", fail(err)
+		if _, err := js.Token(); err != nil {
+			return hdr, "", err
 		}
 	}
-	if _, err := dec.Token(); err != nil {
-		return hdr, "", fail(err)
+	if _, err := js.Token(); err != nil {
+		return hdr, "", err
 	}
 	if hdr.Eval.Task == "" && hdr.Eval.Model == "" {
 		return hdr, "", fileerr.New(path, 1, "no \"eval\" header with a task and model: not an Inspect log")
