@@ -28,6 +28,7 @@
       var li = document.createElement("li"), a = document.createElement("a"), sub = document.createElement("span");
       a.href = it.u; // the search page is at the site root
       a.textContent = it.t;
+      a.dir = "auto"; // a model's name, isolated from the words after it
       sub.className = "sub";
       sub.textContent = it.k;
       li.appendChild(a);

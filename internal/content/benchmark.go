@@ -152,6 +152,11 @@ func ParseBenchmark(name string, data []byte) (*BenchmarkFile, error) {
 		if strings.TrimSpace(req.val) == "" {
 			return nil, fileerr.New(name, keyLine(data, req.path), "missing required field %s", req.path)
 		}
+		if req.path != "body" {
+			if err := input.NoBidi(req.path, req.val); err != nil {
+				return nil, fileerr.New(name, keyLine(data, req.path), "%v", err)
+			}
+		}
 	}
 	if len(p.Sources) == 0 {
 		return nil, fileerr.New(name, keyLine(data, "page.sources"), "missing required field page.sources")

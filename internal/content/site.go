@@ -85,6 +85,8 @@ type Content struct {
 var (
 	slugRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 	dateRE = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	// labelRE is a release label: it names a git tag (release-<label>).
+	labelRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 )
 
 // Load reads the content folder. label names it in error messages, which
@@ -142,6 +144,9 @@ func Load(fsys fs.FS, label string) (*Content, error) {
 			return nil, fileerr.New(pname, 1, "a page starts with a '# Title' line")
 		}
 		if err := input.Label("the page title", title, input.MaxLabelRunes); err != nil {
+			return nil, fileerr.New(pname, titleLine(src), "%v", err)
+		}
+		if err := input.NoBidi("the page title", title); err != nil {
 			return nil, fileerr.New(pname, titleLine(src), "%v", err)
 		}
 		c.Pages = append(c.Pages, Page{Slug: slug, Title: title, HTML: html, Source: p})
@@ -226,6 +231,13 @@ func ParseSite(name string, data []byte) (site Site, at func(key ...string) int,
 	if s.BasePath == "" {
 		s.BasePath = "/"
 	}
+	for _, f := range []struct{ name, s string }{
+		{"title", s.Title}, {"description", s.Description}, {"release.label", s.Release.Label}, {"repository", s.Repository},
+	} {
+		if err := input.NoBidi(f.name, f.s); err != nil {
+			return Site{}, nil, fileerr.New(name, at(strings.Split(f.name, ".")...), "%v", err)
+		}
+	}
 	if err := checkBasePath(s.BasePath); err != nil {
 		return Site{}, nil, fileerr.New(name, at("base_path"), "%v", err)
 	}
@@ -239,6 +251,9 @@ func ParseSite(name string, data []byte) (site Site, at func(key ...string) int,
 	}
 	if s.Release.Label == "" || !dateRE.MatchString(s.Release.Date) {
 		return Site{}, nil, fileerr.New(name, at("release"), "release needs a label and a date (YYYY-MM-DD)")
+	}
+	if !labelRE.MatchString(s.Release.Label) {
+		return Site{}, nil, fileerr.New(name, at("release", "label"), "release.label %q: write it with letters, digits, '.', '_' and '-' (it names the release's git tag, release-<label>, and its citation)", s.Release.Label)
 	}
 	if err := input.BenchmarkDate(s.Release.Date); err != nil {
 		return Site{}, nil, fileerr.New(name, at("release", "date"), "release.date %v", err)

@@ -16,14 +16,30 @@ import (
 	"github.com/alecthomas/chroma/v2/formatters/html"
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/alecthomas/chroma/v2/styles"
+
+	"github.com/discrimeval/leaderboard/internal/input"
 )
 
 var formatter = html.New(html.WithClasses(true), html.TabWidth(2))
 
 // Highlight returns src as highlighted HTML in a <pre class="chroma">.
 // The lexer's tokens keep every byte of src, and the formatter escapes
-// them, so untrusted text (a manifest's notes, say) stays text.
+// them, so untrusted text (a manifest's notes, say) stays text. A bidi
+// control (input.IsBidiControl), which would reorder the rest of its
+// line and is invisible, is shown instead as its code point, "[U+202E]":
+// a file shown as stored says what it holds.
 func Highlight(lang string, src []byte) (template.HTML, error) {
+	if bytes.ContainsFunc(src, input.IsBidiControl) {
+		var buf bytes.Buffer
+		for _, r := range string(src) {
+			if input.IsBidiControl(r) {
+				fmt.Fprintf(&buf, "[U+%04X]", r)
+			} else {
+				buf.WriteRune(r)
+			}
+		}
+		src = buf.Bytes()
+	}
 	lexer := lexers.Get(lang)
 	if lexer == nil {
 		return "", fmt.Errorf("highlight: no lexer for %q", lang)

@@ -70,3 +70,15 @@ func TestNoMatchTimeout(t *testing.T) {
 		}
 	}
 }
+
+// TestBidiShown: a bidi control in a file shown as stored is shown as its
+// code point, never left to reorder the rest of its line.
+func TestBidiShown(t *testing.T) {
+	out, err := Highlight("yaml", []byte("name: \"Demo \u202eModel\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsRune(string(out), '\u202e') || !strings.Contains(string(out), "[U+202E]Model") {
+		t.Errorf("%s", out)
+	}
+}

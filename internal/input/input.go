@@ -232,3 +232,72 @@ func UTF8(label string, line int, data []byte) error {
 func Passed(name string) bool {
 	return name == ".gitignore" || name == ".gitkeep" || name == ".gitattributes" || name == "README.md"
 }
+
+// IsBidiControl reports the characters that embed, override or isolate
+// the direction of the text after them (U+202A–U+202E, U+2066–U+2069):
+// one in a name reorders whatever a page prints after the name, up to the
+// end of its paragraph, unless the name is isolated, and nothing isolates
+// it in an attribute, a page's title or the CSV. (The marks U+200E, U+200F
+// and U+061C only set the direction of the characters beside them, and
+// are not counted.)
+func IsBidiControl(r rune) bool {
+	return '\u202a' <= r && r <= '\u202e' || '\u2066' <= r && r <= '\u2069'
+}
+
+var bidiNames = map[rune]string{
+	'\u202a': "LEFT-TO-RIGHT EMBEDDING", '\u202b': "RIGHT-TO-LEFT EMBEDDING", '\u202c': "POP DIRECTIONAL FORMATTING",
+	'\u202d': "LEFT-TO-RIGHT OVERRIDE", '\u202e': "RIGHT-TO-LEFT OVERRIDE", '\u2066': "LEFT-TO-RIGHT ISOLATE",
+	'\u2067': "RIGHT-TO-LEFT ISOLATE", '\u2068': "FIRST STRONG ISOLATE", '\u2069': "POP DIRECTIONAL ISOLATE",
+}
+
+// BidiName names a bidi control as Unicode does, after its code point
+// ("U+202E RIGHT-TO-LEFT OVERRIDE").
+func BidiName(r rune) string { return fmt.Sprintf("U+%04X %s", r, bidiNames[r]) }
+
+// HasBidi reports whether s holds a bidi control (IsBidiControl), with a
+// byte scan that rejects most text at once: each control is three bytes
+// starting 0xE2.
+func HasBidi(s string) bool {
+	for i := strings.IndexByte(s, 0xe2); i >= 0; {
+		if r, _ := utf8.DecodeRuneInString(s[i:]); IsBidiControl(r) {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], 0xe2)
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// StripBidi returns s without its bidi controls, and the first of them
+// (0 when there is none, and s is returned as is).
+func StripBidi(s string) (string, rune) {
+	if !HasBidi(s) {
+		return s, 0
+	}
+	var first rune
+	out := strings.Map(func(r rune) rune {
+		if IsBidiControl(r) {
+			if first == 0 {
+				first = r
+			}
+			return -1
+		}
+		return r
+	}, s)
+	return out, first
+}
+
+// NoBidi returns an error naming field when s holds a bidi control: the
+// site's own settings and pages (site.yaml, a page's title, the benchmark
+// page) are the publisher's, who writes them without.
+func NoBidi(field, s string) error {
+	for _, r := range s {
+		if IsBidiControl(r) {
+			return fmt.Errorf("%s holds the bidi control %s, which would reorder the site's own words after it on every page that shows it (and cannot be isolated in a page's title or an attribute): remove it (right-to-left letters need no control: pages isolate the text)", field, BidiName(r))
+		}
+	}
+	return nil
+}

@@ -93,3 +93,27 @@ func TestDate(t *testing.T) {
 		}
 	}
 }
+
+func TestBidi(t *testing.T) {
+	for _, c := range []struct {
+		in, out string
+		first   rune
+	}{
+		{"plain", "plain", 0},
+		{"\u05e9\u05dc\u05d5\u05dd and \u200f marks", "\u05e9\u05dc\u05d5\u05dd and \u200f marks", 0},
+		{"Ev\u202eil", "Evil", '\u202e'},
+		{"\u2066a\u2069\u202ab\u202c", "ab", '\u2066'},
+		{"caf\u00e9 \u2013 \u20ac \u2028", "caf\u00e9 \u2013 \u20ac \u2028", 0}, // other three-byte characters starting 0xE2
+	} {
+		out, first := StripBidi(c.in)
+		if out != c.out || first != c.first || HasBidi(c.in) != (c.first != 0) {
+			t.Errorf("StripBidi(%q) = %q, %U; want %q, %U", c.in, out, first, c.out, c.first)
+		}
+	}
+	if err := NoBidi("title", "Board \u05e9\u05dc\u05d5\u05dd"); err != nil {
+		t.Error(err)
+	}
+	if err := NoBidi("title", "Board \u202e"); err == nil || !strings.Contains(err.Error(), "U+202E RIGHT-TO-LEFT OVERRIDE") {
+		t.Errorf("NoBidi: %v", err)
+	}
+}

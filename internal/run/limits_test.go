@@ -234,7 +234,7 @@ func TestUnreadInARunFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []string
-	for _, w := range r.Unread {
+	for _, w := range r.Warnings {
 		p, _, _ := fileerr.Position(w)
 		got = append(got, p)
 		if !strings.Contains(w.Error(), ": not read: ") {

@@ -30,10 +30,12 @@ type Run struct {
 	// LeftOut is the number of lines of the run's LeftOutFile: what the
 	// importer left out, listed (0 when the run has no such file).
 	LeftOut int
-	// Unread names each entry of the run's folder that the build does
-	// not read (anything but manifest.yaml, the scored file it names and
-	// LeftOutFile), for a warning: the site neither shows nor copies it.
-	Unread []error
+	// Warnings are what the load allowed but a publisher should know,
+	// each naming its file: the manifest's (Manifest.Warnings), and each
+	// entry of the run's folder that the build does not read (anything
+	// but manifest.yaml, the scored file it names and LeftOutFile), which
+	// the site neither shows nor copies.
+	Warnings []error
 }
 
 // File is an input file and its content hash.
@@ -227,9 +229,11 @@ func LoadManifest(fsys fs.FS, label, id string) (*Run, error) {
 	if ok {
 		r.Files, r.LeftOut = append(r.Files, lf), n
 	}
-	if r.Unread, err = unread(fsys, label, id, m); err != nil {
+	un, err := unread(fsys, label, id, m)
+	if err != nil {
 		return nil, err
 	}
+	r.Warnings = append(slices.Clone(m.Warnings()), un...)
 	return r, nil
 }
 

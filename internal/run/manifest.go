@@ -53,6 +53,58 @@ type Manifest struct {
 
 	// root is the parsed document, for the lines of later errors.
 	root *yaml.Node
+	// warnings are what ParseManifest allowed but a publisher should
+	// know: bidi controls it took out of names (stripBidi).
+	warnings []error
+}
+
+// Warnings are what the manifest holds that the build allows, each at its
+// line: the bidi controls taken out of its names.
+func (m *Manifest) Warnings() []error { return m.warnings }
+
+// stripBidi takes the bidi controls (input.IsBidiControl) out of every
+// text the site shows in a line of its own words, each with a warning at
+// its line: one in a model's name reordered the words a page prints after
+// it ("(demo): mean answer mass…" read backwards), and in a page's title,
+// an attribute or the CSV nothing can isolate it. Pages isolate each name
+// too (<bdi>), for the right-to-left letters a name may rightly hold. The
+// notes, Markdown shown in paragraphs of their own, keep what they hold.
+func (m *Manifest) stripBidi(name string) {
+	fields := []struct {
+		s    *string
+		path []string
+	}{
+		{&m.Model.Name, []string{"model", "name"}}, {&m.Model.ID, []string{"model", "id"}},
+		{&m.Model.Provider, []string{"model", "provider"}}, {&m.Model.Revision, []string{"model", "revision"}},
+		{&m.Model.URL, []string{"model", "url"}}, {&m.Intervention, []string{"intervention"}},
+		{&m.InterventionText, []string{"intervention_text"}}, {&m.PromptTemplate, []string{"prompt_template"}},
+		{&m.Harness.Name, []string{"harness", "name"}}, {&m.Harness.Version, []string{"harness", "version"}},
+		{&m.Harness.Commit, []string{"harness", "commit"}}, {&m.Dataset.Name, []string{"dataset", "name"}},
+		{&m.Dataset.Revision, []string{"dataset", "revision"}}, {&m.ClaimedNotComparable, []string{"claimed_not_comparable"}},
+		{&m.Incomplete, []string{"incomplete"}},
+	}
+	if m.PromptForm != nil {
+		fields = append(fields, struct {
+			s    *string
+			path []string
+		}{&m.PromptForm.Prefix, []string{"prompt_form", "prefix"}})
+	}
+	for _, forms := range []*[]string{&m.Choices.Yes, &m.Choices.No} {
+		for i := range *forms {
+			fields = append(fields, struct {
+				s    *string
+				path []string
+			}{&(*forms)[i], []string{"choices"}})
+		}
+	}
+	for _, f := range fields {
+		clean, r := input.StripBidi(*f.s)
+		if r == 0 {
+			continue
+		}
+		*f.s = clean
+		m.warnings = append(m.warnings, fileerr.New(name, m.Line(f.path...), "%s holds the bidi control %s, which would reorder the words a page prints after it: the site shows it without (%q); remove it from the manifest", strings.Join(f.path, "."), input.BidiName(r), clean))
+	}
 }
 
 // Line is the line of the deepest existing key along path in the manifest
@@ -219,6 +271,7 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 		return nil, fileerr.New(name, 1, "not a YAML mapping: a manifest is a list of fields such as \"model:\" (see the README)")
 	}
 	m.root = root
+	m.stripBidi(name)
 	v := validator{name: name, root: root}
 	v.required(m.Model.Name, "model", "name")
 	v.required(m.Model.ID, "model", "id")

@@ -437,6 +437,9 @@ func (m *Manifest) toCell(line int, r *Row, slab *[]float64) (Cell, error) {
 	if r.FilledTemplate == "" {
 		return c, fmt.Errorf("missing filled_template")
 	}
+	if _, b := input.StripBidi(r.FilledTemplate); b != 0 {
+		return c, fmt.Errorf("filled_template holds the bidi control %s, which the dataset's texts never do (a scenario's title is taken from them, and shown in pages' titles): restore the dataset's text for this row", input.BidiName(b))
+	}
 	if m.Variant == Explicit {
 		if err := checkExplicitText(r.FilledTemplate, p.Cell); err != nil {
 			return c, err

@@ -162,4 +162,13 @@
 // writes of a page itself (the grids, the scenario pages around their
 // templates' parts) is our own markup, digits and class names.
 // Templates get every path, count and display value from Go.
+//
+// Every name and title from the inputs that a page prints in a line of its
+// own words (a model's name, id and provider, an intervention, a harness,
+// the site's and a page's title) is isolated in <bdi>, so that its
+// right-to-left letters cannot reorder the words around it; a value that
+// names one among words composed in Go carries it apart (RunLink's Model
+// and Variant). Bidi controls never reach a page: run.ParseManifest takes
+// them out of a manifest's names, with a warning, and content refuses
+// them; crawl.Bidi checks a built site (cmd/build's TestBidiIsolated).
 package site

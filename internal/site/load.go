@@ -37,7 +37,7 @@ func loadInputs(cfg stage.Config) (*stage.Loaded, error) {
 		}
 		in.Runs = append(in.Runs, r)
 		if cfg.Warnings != nil {
-			for _, w := range r.Unread {
+			for _, w := range r.Warnings {
 				fmt.Fprintf(cfg.Warnings, "build: warning: %v\n", w)
 			}
 		}

@@ -70,9 +70,12 @@ type pairwiseRow struct {
 }
 
 type pairwiseCell struct {
-	Self                        bool
-	Diff, CI, Mark, Class, Note string
-	Verdict                     string
+	Self                  bool
+	Diff, CI, Mark, Class string
+	Verdict               string
+	// Row and Col are the two models' names, for the cell's note ("Row
+	// minus Col: verdict"), each isolated from the words around it.
+	Row, Col string
 }
 
 // neighbourRow is a ranked run against the runs ranked just above and
@@ -158,7 +161,7 @@ func pairwiseTableOf(bd *board.Board, v score.View) pairwiseTable {
 		default:
 			c.Class, c.Verdict = "same", "not distinguishable"
 		}
-		c.Note = fmt.Sprintf("%s minus %s: %s", e.Run.Manifest.Model.Name, o.Run.Manifest.Model.Name, c.Verdict)
+		c.Row, c.Col = e.Run.Manifest.Model.Name, o.Run.Manifest.Model.Name
 		return c
 	}
 	top := order

@@ -46,10 +46,12 @@ type downloadFile struct {
 }
 
 type downloadRun struct {
-	ID, Model, Href, Data string
-	Ranked                bool
-	Provenance            string // the run's provenance page, with its files' hashes
-	Files                 []downloadLink
+	// Model and Intervention are the manifest's, each shown isolated
+	// (<bdi>) from the words around it.
+	ID, Model, Variant, Intervention, Href, Data string
+	Ranked                                       bool
+	Provenance                                   string // the run's provenance page, with its files' hashes
+	Files                                        []downloadLink
 }
 
 type downloadLink struct {
@@ -92,7 +94,7 @@ func DownloadsPage(in *stage.Loaded, sc *stage.Scored, site *layout.SiteInfo) *l
 		}
 	}
 	for _, e := range sc.Entries {
-		r := downloadRun{ID: e.ID(), Ranked: layout.IsRanked(e), Model: e.Run.Manifest.Model.Name + " · " + string(e.Run.Manifest.Variant) + " · " + e.Run.Manifest.Intervention,
+		r := downloadRun{ID: e.ID(), Ranked: layout.IsRanked(e), Model: e.Run.Manifest.Model.Name, Variant: string(e.Run.Manifest.Variant), Intervention: e.Run.Manifest.Intervention,
 			Href: paths.RunPath(e.ID()), Data: paths.RunDataPath(e.ID()), Provenance: paths.RunProvenancePath(e.ID())}
 		r.Files = downloadLinks(d.RunsURL, e.Run.Files)
 		d.Runs = append(d.Runs, r)

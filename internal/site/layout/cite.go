@@ -6,9 +6,10 @@ import (
 
 // citation is how to cite a release of the leaderboard: the release's
 // label and date, the generator's version and the source repository, as
-// BibTeX and as plain text. The date is the release's (site.yaml), never
-// the clock's.
-type citation struct{ BibTeX, Plain string }
+// BibTeX and as plain text, the site's title (Title, shown isolated from
+// the words after it) then the rest (Plain). The date is the release's
+// (site.yaml), never the clock's.
+type citation struct{ BibTeX, Title, Plain string }
 
 func Cite(title string, rel ReleaseInfo, version, repo string) citation {
 	year := rel.Date
@@ -30,11 +31,11 @@ func Cite(title string, rel ReleaseInfo, version, repo string) citation {
 		b.WriteString("  howpublished = {\\url{" + repo + "}},\n")
 	}
 	b.WriteString("  note         = {" + bibEscape(note) + "}\n}")
-	plain := title + ", release " + rel.Label + " (" + rel.Date + "), generator " + version + "."
+	plain := ", release " + rel.Label + " (" + rel.Date + "), generator " + version + "."
 	if repo != "" {
 		plain += " " + repo + "."
 	}
-	return citation{BibTeX: b.String(), Plain: plain}
+	return citation{BibTeX: b.String(), Title: title, Plain: plain}
 }
 
 // bibEscape escapes the characters BibTeX treats specially.

@@ -92,6 +92,9 @@ type ReleaseInfo struct{ Label, Date string }
 type NavItem struct {
 	Label, Path string
 	Section     Section
+	// Isolate is set for a label from the inputs (a page's title), which
+	// the list shows isolated (<bdi>) from the words after it.
+	Isolate bool
 }
 
 // pageData is what a template receives: Data is of its kind's type B.
@@ -126,8 +129,10 @@ type NotFound struct{ CSS template.CSS }
 
 // runLink links to one run from a list.
 type RunLink struct {
-	ID, Model, Intervention, Href string
-	Ranked                        bool // IsRanked: else the list marks it
+	// Model and Intervention are the manifest's, each shown isolated
+	// (<bdi>) from the words around it; Variant is the run's.
+	ID, Model, Variant, Intervention, Href string
+	Ranked                                 bool // IsRanked: else the list marks it
 }
 
 type QuestionLink struct {

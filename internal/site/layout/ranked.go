@@ -13,5 +13,5 @@ func IsRanked(e *board.Entry) bool { return e.Ranked && e.Rank[score.Composite] 
 // LinkRun is a run's line in a list of runs, linking href.
 func LinkRun(e *board.Entry, href string) RunLink {
 	m := e.Run.Manifest
-	return RunLink{ID: e.ID(), Model: m.Model.Name + " · " + string(m.Variant), Intervention: m.Intervention, Href: href, Ranked: IsRanked(e)}
+	return RunLink{ID: e.ID(), Model: m.Model.Name, Variant: string(m.Variant), Intervention: m.Intervention, Href: href, Ranked: IsRanked(e)}
 }
