@@ -13,9 +13,11 @@
       Array.prototype.forEach.call(head.cells, function (c) { c.removeAttribute("aria-sort"); });
       th.setAttribute("aria-sort", asc ? "ascending" : "descending");
       var num = th.dataset.type === "num";
-      // A table of several bodies sorts its bodies (a run with the
-      // intervention rows under it moves as one), else its rows.
-      var many = table.tBodies.length > 1;
+      // A table of several bodies, or a board (each run a body, with the
+      // intervention rows under it: it moves as one; a page of a board
+      // may have none of a table's runs, which board.js adds), sorts its
+      // bodies, else its rows.
+      var many = table.tBodies.length > 1 || table.classList.contains("board");
       var parent = many ? table : table.tBodies[0];
       var items = Array.prototype.slice.call(many ? table.tBodies : parent.rows);
       var first = function (g) { return many ? g.rows[0] : g; };

@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"github.com/google/go-cmp/cmp"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -98,6 +99,11 @@ func TestPagedListings(t *testing.T) {
 		seconds = append(seconds, pages[i])
 	}
 	s.add(desktopDark, check{name: "axe", run: checkAxe}, seconds...)
+	// A board's second page sorted, with the runs of its other pages as
+	// short rows (TestPagedBoardReadsAsOne): they fit a phone and pass axe.
+	sorted := "board/explicit-composite-2.html#filter?sort=race"
+	s.add(narrow, check{name: "overflow", run: checkOverflow}, sorted)
+	s.add(desktop, check{name: "axe", run: checkAxe}, sorted)
 	s.run(t)
 	t.Run("pagers", func(t *testing.T) {
 		t.Parallel()
@@ -180,4 +186,119 @@ func TestSearchInParts(t *testing.T) {
 			t.Errorf("searching %q: in parts %q %v, in one file %q %v", q, paged.Status, paged.Hrefs, whole.Status, whole.Hrefs)
 		}
 	}
+}
+
+// boardReadJS reads a board page as a reader sees it: the runs shown, in
+// order, table by table (a run on another page of the board stands as a
+// short row naming its run in data-run), each with its rank, model, every
+// view's score and interval, its flags and the data attributes the
+// filters read; then the count the form gives.
+const boardReadJS = `(() => {
+	const text = el => el ? el.textContent.trim() : "";
+	const rows = [];
+	document.querySelectorAll("table.board").forEach(t => {
+		Array.from(t.tBodies).filter(b => !b.hidden && b.offsetParent !== null).forEach(b => {
+			const r = b.rows[0], attrs = [];
+			for (const a of b.attributes) { if (a.name.startsWith("data-") && a.name !== "data-pos" && a.name !== "data-run") { attrs.push(a.name + "=" + a.value); } }
+			const scores = Array.from(r.cells).filter(c => c.querySelector(".num")).map(c => c.className.replace("current ", "") + " " + text(c.querySelector(".num")) + " " + text(c.querySelector(".ci")));
+			rows.push([t.dataset.method, b.dataset.run || r.id, text(r.cells[0]), text(r.querySelector("th a")), scores.join(" | "),
+				Array.from(r.querySelectorAll(".c-flags .flag")).map(text).join(", "), attrs.sort().join(" ")].join(" · "));
+		});
+	});
+	const out = document.querySelector("#board-filters output");
+	return {rows: rows, output: out ? out.textContent : ""};
+})()`
+
+type boardRead struct {
+	Rows   []string `json:"rows"`
+	Output string   `json:"output"`
+}
+
+// TestPagedBoardReadsAsOne: a board in pages reads as the board of one
+// page. On each page of the paged site's explicit composite and race
+// boards, a search, a filter and a sort show the runs, in the order and
+// with the rank, model, scores, flags and filter attributes, that the
+// committed site's board of one page shows for the same state (the runs
+// of other pages as short rows from data/boards/explicit.js, each linking
+// to its row); with nothing set, each page shows its own rows. A run's
+// anchor on any page of a board (index.html#<run-id>, an intervention
+// run's, a run not ranked) opens the page that holds its row, marked as
+// the target.
+func TestPagedBoardReadsAsOne(t *testing.T) {
+	t.Parallel()
+	dir := pagedSite(t)
+	tb := newTab(t, 1280, 900, "light")
+	read := func(site, page string) boardRead {
+		tb.open(site, page)
+		r := eval[boardRead](tb, boardReadJS)
+		tb.checkClean(page)
+		return r
+	}
+	states := []string{"q=skew", "weights=open&sort=race", "sort=model&dir=desc", "synthetic=only&sort=gender", "q=nothing-is-called-this"}
+	for _, view := range []string{"composite", "race"} {
+		first := "board/explicit-" + view + ".html"
+		if view == "composite" {
+			first = "index.html"
+		}
+		pages := []string{first, "board/explicit-" + view + "-2.html", "board/explicit-" + view + "-3.html"}
+		for _, st := range states {
+			want := read(siteDir, first+"#filter?"+st)
+			if len(want.Rows) == 0 && st != states[len(states)-1] {
+				t.Errorf("%s#filter?%s shows no run on the committed site: the test needs some", first, st)
+			}
+			for _, p := range pages {
+				got := read(dir, p+"#filter?"+st)
+				if diff := cmp.Diff(want.Rows, got.Rows); diff != "" {
+					t.Errorf("%s#filter?%s does not show what the board of one page shows (-one page +paged):\n%s", p, st, diff)
+				}
+			}
+		}
+		// Nothing set: a page shows its own rows, and says how many of the
+		// board's.
+		got := read(dir, pages[1])
+		if len(got.Rows) != 2 || !strings.Contains(got.Output, "on this page") {
+			t.Errorf("%s with nothing set shows %d runs, %q", pages[1], len(got.Rows), got.Output)
+		}
+	}
+	// Each short row links to its run's row on the page that holds it.
+	tb.open(dir, "index.html#filter?sort=race")
+	links := eval[[]string](tb, `Array.from(document.querySelectorAll("tbody.elsewhere th .sub a")).map(a => a.href)`)
+	if len(links) < 3 {
+		t.Fatalf("index.html sorted: %d short rows link to their page, want the runs of the other pages", len(links))
+	}
+	reach := func(from, id string) {
+		t.Helper()
+		tb.open(dir, from+"#"+id)
+		at := eval[string](tb, `(() => { const el = document.querySelector(":target"); return location.pathname.replace(/^.*\/paged\//, "") + " " + (el ? el.id : "no target"); })()`)
+		holds := eval[bool](tb, `document.querySelector(":target") !== null && document.querySelector(":target").id === location.hash.slice(1)`)
+		if !holds {
+			t.Errorf("%s#%s: landed at %s, with no row of that id as the target", from, id, at)
+		}
+		tb.checkClean(from + "#" + id)
+	}
+	for _, href := range links {
+		_, frag, _ := strings.Cut(href, "#")
+		page := strings.TrimPrefix(strings.Split(href, "#")[0], "file://"+filepath.ToSlash(absDir(t, dir))+"/")
+		reach(page, frag)
+	}
+	// Every run of the explicit boards from the first page of the
+	// composite board and the last of the race board, whichever page
+	// holds it: the ranked runs, an intervention run (its model's row)
+	// and a run not ranked (page 1's list).
+	ids := eval[[]string](tb, `BOARD_INDEX.tables.flatMap(t => t.runs.map(r => r.id)).concat(Object.keys(BOARD_INDEX.alias), BOARD_INDEX.unranked)`)
+	if len(ids) < 8 {
+		t.Fatalf("data/boards/explicit.js lists %d runs", len(ids))
+	}
+	for _, id := range ids {
+		reach("index.html", id)
+		reach("board/explicit-race-3.html", id)
+	}
+}
+
+func absDir(t *testing.T, dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
 }

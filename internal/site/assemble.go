@@ -27,6 +27,9 @@ import (
 // puts the data files. Every page's content is settled when it is queued.
 func assemblePages(cfg stage.Config, in *stage.Loaded, sc *stage.Scored, site *layout.SiteInfo, pool *render.Pool, out outdir.Sink) error {
 	queueBoards(sc, pool)
+	if err := boardIndexes(sc, out); err != nil {
+		return err
+	}
 	pool.Page(boards.MitigationPage(sc.Pairs))
 	hist, err := runpage.ReadHistory(cfg.ContentLabel, in.Content.Releases)
 	if err != nil {
@@ -166,6 +169,22 @@ func titleOr(md []byte, def string) string {
 		return t
 	}
 	return def
+}
+
+// boardIndexes puts the index of each variant whose boards are in pages.
+func boardIndexes(sc *stage.Scored, out outdir.Sink) error {
+	for _, variant := range board.Variants {
+		path, data, ok, err := boards.BoardIndexFile(sc, variant)
+		if err != nil {
+			return fmt.Errorf("board index: %w", err)
+		}
+		if ok {
+			if err := out.Put(path, data); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // queueBoards queues every variant's boards, their pairwise pages and its

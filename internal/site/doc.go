@@ -132,7 +132,9 @@
 //
 // Every page works without JavaScript. The scripts in static/ add: column
 // sorting (sort.js), the boards' search, filters, column chooser and sort
-// order kept in the URL fragment (board.js), the variant filters of prompt,
+// order kept in the URL fragment (board.js; on a board of more than one
+// page they act on all its runs, from data/boards/<variant>.js, which also
+// takes a row's anchor to the page holding it: boards/boardindex.go), the variant filters of prompt,
 // compare and transcript pages and the ids of a scenario grid's cells
 // (browse.js), the transcript of any cell of a scenario page and two cells
 // side by side (cells.js, over the page's numbers and the question's

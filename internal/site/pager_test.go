@@ -166,8 +166,11 @@ func TestPaginationKeepsTheReading(t *testing.T) {
 		}
 	}
 	dataPartsAreTheWhole(t, whole, paged)
-	if !strings.Contains(string(paged[paths.HomePath]), "sorting and filters act on this page’s runs only") {
-		t.Error("the paged home page does not say its sorting acts on the page")
+	if !strings.Contains(string(paged[paths.HomePath]), "its search, filters and sorting act on all of its runs") {
+		t.Error("the paged home page does not say its search, filters and sorting act on the whole board")
+	}
+	if n := checkBoardIndex(t, paged); n < 4 {
+		t.Errorf("the board indexes list %d runs", n)
 	}
 }
 

@@ -120,7 +120,7 @@ func TestNoFileOverBudget(t *testing.T) {
 	home := func(k int) string { return paths.BoardPartPath(run.Explicit, score.Composite, k) }
 	pw := func(k int) string { return paths.PairwisePartPath(run.Implicit, score.ViewOf(design.AttrAge), k) }
 	out := &sizeSink{sizes: map[string]int{}, kept: map[string][]byte{}, keep: func(p string) bool {
-		return strings.HasPrefix(p, "board/explicit-composite") || p == paths.HomePath || strings.HasPrefix(p, "board/implicit-age-pairwise") || p == "board/implicit-groups.html"
+		return strings.HasPrefix(p, "board/") || p == paths.HomePath || strings.HasPrefix(p, "data/boards/")
 	}}
 	if _, err := generate(cfg, out); err != nil {
 		t.Fatal(err)
@@ -144,7 +144,7 @@ func TestNoFileOverBudget(t *testing.T) {
 	for _, p := range largest[:min(8, len(largest))] {
 		t.Logf("largest: %s, %d bytes", p, out.sizes[p])
 	}
-	for _, p := range []string{"index.html", paths.ProvenancePath, "rubric.html", paths.RubricJSONPath, paths.LeaderboardJSONPath, "board/explicit-composite-pairwise.html", "changes.html", "downloads.html", "provenance.html", "board/explicit-groups.html", "board/implicit-groups.html"} {
+	for _, p := range []string{"index.html", paths.ProvenancePath, "rubric.html", paths.RubricJSONPath, paths.LeaderboardJSONPath, "board/explicit-composite-pairwise.html", "changes.html", "downloads.html", "provenance.html", "board/explicit-groups.html", "board/implicit-groups.html", paths.BoardIndexPath(run.Explicit)} {
 		t.Logf("%s: %d bytes", p, out.sizes[p])
 	}
 	// Every run is on its board; the chart and the pairwise matrix show
@@ -189,5 +189,10 @@ func TestNoFileOverBudget(t *testing.T) {
 	}
 	if !bytes.Contains(pws[0], []byte(fmt.Sprintf("over all %s of the board", show.Plural(scaleRuns/2*(scaleRuns/2-1)/2, "comparison")))) {
 		t.Error("the pairwise page does not say its p-values are over all the board's pairs")
+	}
+	// Every run's row, on every board and pairwise page, is where the
+	// board index says.
+	if n := checkBoardIndex(t, out.kept); n < scaleRuns {
+		t.Errorf("the board indexes list %d runs, want the %d at least", n, scaleRuns)
 	}
 }

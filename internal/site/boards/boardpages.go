@@ -32,6 +32,7 @@ func BoardPages(sc *stage.Scored, variant run.Variant, v score.View) ([]*layout.
 	if n == 1 {
 		return []*layout.Page{whole}, nil
 	}
+	d.Index = paths.BoardIndexPath(variant)
 	var pages []*layout.Page
 	for k := 1; k <= n; k++ {
 		dk := d

@@ -13,6 +13,7 @@
 //	mitigation.go: InterventionPairs, AdjustedByPair, MitigationData, MitigationPage, PairRow, PairsOf, Verdict
 //	variants.go: VariantPairs, VariantDiffs, DiffOf, VariantDiffRows, BoardVariantDiffs
 //	places.go: RowPlaces, BoardRowPath, BoardPageOf
+//	boardindex.go: BoardIndex, BoardIndexFile
 //	charts.go: CoefChart
 //
 // Of the site's packages it may import: layout, paths, render, show, stage.

@@ -53,6 +53,9 @@ type BoardData struct {
 	// the explicit–implicit table and the runs not ranked.
 	Pager *layout.Pager
 	First string
+	// Index is the variant's board index (boardindex.go), which a board
+	// of more than one page loads; "" for a board of one page.
+	Index string
 }
 
 type boardTable struct {
@@ -60,6 +63,10 @@ type boardTable struct {
 	Caption  string
 	HasRanks bool
 	Rows     []boardRow
+	// Head is the table's first row, whose columns its header names: a
+	// page with none of the table's rows (Elsewhere) keeps the header,
+	// hidden, for board.js to list the table's runs of other pages under.
+	Head *boardRow
 	// Chart is the table as an interval plot; NarrowChart its phone layout
 	// (CSS shows one of them). Charted says which runs it shows: all of
 	// them, or the chartMax ranked highest.
@@ -175,6 +182,7 @@ func boardPage(sc *stage.Scored, variant run.Variant, v score.View) (*layout.Pag
 			t.Rows = append(t.Rows, r)
 		}
 		if len(t.Rows) > 0 {
+			t.Head = &t.Rows[0]
 			charted := bd.Ranked[v]
 			t.Charted = "every run"
 			if len(charted) > ChartMax {

@@ -39,6 +39,10 @@ type PairwiseData struct {
 	// sc.per runs (pager.go); only the first has the matrices.
 	Pager *layout.Pager
 	First string
+	// Index is the variant's board index (boardindex.go), which takes an
+	// anchor of a run's row to the page that holds it, when the
+	// neighbours tables are in more than one page; else "".
+	Index string
 }
 
 type pairwiseTable struct {
@@ -120,6 +124,7 @@ func PairwisePages(sc *stage.Scored, variant run.Variant, v score.View) []*layou
 	if n == 1 {
 		return []*layout.Page{whole}
 	}
+	d.Index = paths.BoardIndexPath(variant)
 	var pages []*layout.Page
 	for k := 1; k <= n; k++ {
 		dk := d

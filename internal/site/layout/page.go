@@ -117,6 +117,10 @@ func (d *PageData[B]) Rel(p string) string {
 	return paths.RelPath(d.Page.Path, p)
 }
 
+// Root is the relative path from the page to the site root: "" or
+// "../", for a script that joins it to paths from the root.
+func (d *PageData[B]) Root() string { return paths.Root(d.Page.Path) }
+
 // article is a page of Markdown we rendered ourselves (methodology,
 // content pages).
 type Article struct{ HTML template.HTML }

@@ -83,6 +83,13 @@ func PairwisePartPath(variant run.Variant, v score.View, k int) string {
 	return PagedPath(PairwisePath(variant, v), strings.TrimSuffix(PairwisePath(variant, v), ".html"), k)
 }
 
+// BoardIndexPath is the script listing every run of a variant's boards
+// with the page of each view that holds its row (boards/boardindex.go),
+// for boards of more than one page.
+func BoardIndexPath(variant run.Variant) string {
+	return "data/boards/" + string(variant) + ".js"
+}
+
 // groupsPath is the page of a variant's signed per-group plots across
 // the models of its composite boards.
 func GroupsPath(variant run.Variant) string {
