@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -313,6 +314,7 @@ func inspectCLI(t *testing.T, bin, version string, shapes []shape) {
 	}
 
 	runs := t.TempDir()
+	bounded := map[string]int{} // rows with bounded forms, by run
 	for _, s := range shapes {
 		out := filepath.Join(dir, s.name)
 		logs, _ := filepath.Glob(filepath.Join(out, "*.eval"))
@@ -333,6 +335,13 @@ func inspectCLI(t *testing.T, bin, version string, shapes []shape) {
 			t.Fatalf("%s: import: %v\n%s", s.name, err, msg.String())
 		}
 		t.Logf("%s: %s", s.name, strings.TrimSpace(msg.String()))
+		if rows, err := rundir.ReadRows(filepath.Join(runs, s.name, "scored.jsonl.gz")); err == nil {
+			for _, r := range rows {
+				if len(r.Bounded) > 0 {
+					bounded[s.name]++
+				}
+			}
+		}
 		if version == "0.3.122" {
 			// That version writes no output.completion: the answers
 			// come from the first choice's message.
@@ -353,9 +362,17 @@ func inspectCLI(t *testing.T, bin, version string, shapes []shape) {
 		return
 	}
 	files, data, _ := buildAll(t, runs)
+	pages := map[string][]byte{}
+	for _, f := range files {
+		pages[f.Path] = f.Data
+	}
 	for _, s := range shapes {
 		if _, ok := data[s.name]; !ok && s.refused == "" {
 			t.Errorf("%s: not in the built site", s.name)
+		}
+		// The run page counts the bounded rows.
+		if n := bounded[s.name]; n > 0 && !regexp.MustCompile(fmt.Sprintf(`<dt>Bounded forms(</dt>)?<dd>%d prompts had`, n)).Match(pages["runs/"+s.name+"/index.html"]) {
+			t.Errorf("%s: the run page does not count its %d bounded rows", s.name, n)
 		}
 	}
 	// The OpenAI run's card: the female − male difference is the mean of
