@@ -23,11 +23,17 @@
 // logprob run are left out and counted.
 //
 // Otherwise it is a decision run: each epoch's answer text is one
-// decision, read by run.Choices.ParseAnswer when the site is built.
+// decision, read by run.Choices.ParseAnswer when the site is built. A log
+// whose generate config asked for log-probabilities and that holds none
+// (a provider that drops them: inspect_ai's OpenAI provider does when the
+// model reasons) is a decision run only when most of its answers are yes
+// or no, and is refused otherwise.
 //
-// Samples that ended in an error, and samples whose P(yes) or P(no) is
-// exactly zero (no logit), are left out; the manifest's incomplete field
-// says how many and which.
+// Samples that ended in an error, that stopped at a limit, that the eval
+// was to run and the log does not hold (eval.dataset.sample_ids: a
+// cancelled eval), and samples whose P(yes) or P(no) is exactly zero (no
+// logit), are left out: the manifest's incomplete field counts them and
+// names the first few, run.LeftOutFile lists them all.
 package inspect
 
 import (
