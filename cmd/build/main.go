@@ -1,8 +1,8 @@
 // Command build generates the Discrim-Eval leaderboard site from the
 // committed content and frozen runs.
 //
-//	go run ./cmd/build [-content DIR] [-runs DIR] [-methodology FILE] [-o DIR] [-annotate]
-//	go run ./cmd/build -verify DIR
+//	go run ./cmd/build [-content DIR] [-runs DIR] [-methodology FILE] [-o DIR] [-runs-url URL] [-annotate]
+//	go run ./cmd/build -verify DIR [-verify-runs RUNS_DIR]
 //	go run ./cmd/build -diff SITE_OR_COMMIT [-format text|markdown] [-diff-label NAME]
 //
 // With no flags it reads ./content, ./runs and ./METHODOLOGY.md and writes
@@ -10,7 +10,10 @@
 // writes nothing: it rebuilds in memory and compares with the published
 // copy of the site in DIR, byte for byte, exiting 1 when they differ; it
 // never uses the build cache, whose pages it would otherwise be checking
-// against themselves.
+// against themselves. A site past its pages_budget with its runs' files
+// copied links them instead, where the runs folder is published
+// (-runs-url, else site.yaml's runs_url); with -verify-runs, -verify also
+// checks every file it links against RUNS_DIR, what is published there.
 //
 // With -diff it writes nothing either: it compares this build with another
 // site — a built site's folder, or a git commit whose inputs it builds with
@@ -27,6 +30,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -37,7 +41,9 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/discrimeval/leaderboard/internal/cache"
@@ -45,6 +51,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/fileerr"
 	"github.com/discrimeval/leaderboard/internal/input"
 	"github.com/discrimeval/leaderboard/internal/site"
+	"github.com/discrimeval/leaderboard/internal/sitedata"
 	"github.com/discrimeval/leaderboard/internal/verify"
 )
 
@@ -83,7 +90,7 @@ func main() {
 // options are the command-line flags.
 type options struct {
 	content, runs, methodology, out string
-	verify                          string
+	verify, verifyRuns, runsURL     string
 	diff, diffLabel, format         string
 	annotate, quiet                 bool
 	cache                           string
@@ -99,6 +106,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.methodology, "methodology", "METHODOLOGY.md", "the methodology page (Markdown)")
 	fs.StringVar(&o.out, "o", "site", "output folder (replaced atomically)")
 	fs.StringVar(&o.verify, "verify", "", "compare a rebuild with the published site in this folder instead of writing (exit 1 when they differ); everything is computed again, without the cache")
+	fs.StringVar(&o.verifyRuns, "verify-runs", "", "with -verify: also check the runs' files that the site links instead of copying (past its pages_budget) against this folder, what is published at the runs folder's address: the runs folder at the published commit, or a download of it")
+	fs.StringVar(&o.runsURL, "runs-url", "", "where the runs folder is published (an https address ending in /), in place of site.yaml's runs_url: the runs' files are linked there when their copies would take the site past its pages_budget (the Pages workflow gives the repository's raw files at the commit it publishes)")
 	fs.StringVar(&o.diff, "diff", "", "compare this build with another site (a built site's folder, or a git commit to build) instead of writing, and print the changes")
 	fs.StringVar(&o.format, "format", "text", "with -diff: text or markdown")
 	fs.StringVar(&o.diffLabel, "diff-label", "", "with -diff: how the report names the other site (default: as given)")
@@ -117,6 +126,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		fs.Usage()
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if o.verifyRuns != "" && o.verify == "" {
+		return errors.New("-verify-runs: only with -verify (the published site it checks the linked files of)")
 	}
 	if o.format != "text" && o.format != "markdown" {
 		return fmt.Errorf("-format %q: want text or markdown", o.format)
@@ -159,6 +171,7 @@ func build(o options, stdout, stderr io.Writer) (err error) {
 		cfg.Progress = stderr
 	}
 	cfg.Warnings = stderr
+	cfg.RunsURL = o.runsURL
 	// -verify proves that the published site is what the inputs make, so
 	// it computes everything again: a page the cache kept wrongly would be
 	// on both sides of the comparison (the cache is neither read nor
@@ -172,7 +185,7 @@ func build(o options, stdout, stderr io.Writer) (err error) {
 	}
 	switch {
 	case o.verify != "":
-		return verifySite(cfg, o.verify, stdout)
+		return verifySite(cfg, o.verify, o.verifyRuns, stdout)
 	case o.diff != "":
 		r, err := diffReport(cfg, in, o.diff, o.diffLabel)
 		if err != nil {
@@ -251,7 +264,7 @@ func config(paths, labels inputs) (site.Config, func(), error) {
 // report has been printed.
 var errDiffers = errors.New("the published site differs from its rebuild")
 
-func verifySite(cfg site.Config, dir string, stdout io.Writer) error {
+func verifySite(cfg site.Config, dir, runsDir string, stdout io.Writer) error {
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return fmt.Errorf("-verify %s: not a folder", dir)
 	}
@@ -262,7 +275,26 @@ func verifySite(cfg site.Config, dir string, stdout io.Writer) error {
 	}
 	defer closePublished()
 	c := verify.NewComparer(published, dir)
-	if err := site.Stream(cfg, c.Put); err != nil {
+	// The runs' files the rebuilt site links, from each run's data file.
+	var mu sync.Mutex
+	var linked []sitedata.File
+	put := func(p string, data []byte) error {
+		if runsDir != "" && sitedata.IsRunFile(p) {
+			var r sitedata.Run
+			if err := json.Unmarshal(data, &r); err != nil {
+				return fmt.Errorf("%s: %v", p, err)
+			}
+			mu.Lock()
+			for _, f := range r.Files {
+				if strings.HasPrefix(f.Download, "https://") {
+					linked = append(linked, f)
+				}
+			}
+			mu.Unlock()
+		}
+		return c.Put(p, data)
+	}
+	if err := site.Stream(cfg, put); err != nil {
 		return err
 	}
 	rep, err := c.Finish()
@@ -271,10 +303,45 @@ func verifySite(cfg site.Config, dir string, stdout io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "verify %s: ", dir)
 	rep.Write(stdout)
-	if !rep.Identical() {
+	ok := rep.Identical()
+	if runsDir != "" {
+		if ok, err = verifyLinked(runsDir, linked, stdout); err != nil {
+			return err
+		}
+		ok = ok && rep.Identical()
+	}
+	if !ok {
 		return errDiffers
 	}
 	return nil
+}
+
+// verifyLinked checks the linked runs' files against the folder dir,
+// printing one line, or one a file that differs.
+func verifyLinked(dir string, linked []sitedata.File, stdout io.Writer) (bool, error) {
+	if len(linked) == 0 {
+		fmt.Fprintf(stdout, "verify-runs %s: the site copies the runs' files (compared above), and links none\n", dir)
+		return true, nil
+	}
+	runs, closeRuns, err := input.Dir(dir)
+	if err != nil {
+		return false, fmt.Errorf("-verify-runs %s: %w", dir, err)
+	}
+	defer closeRuns()
+	slices.SortFunc(linked, func(a, b sitedata.File) int { return strings.Compare(a.Path, b.Path) })
+	problems, err := verify.Linked(runs, dir, linked)
+	if err != nil {
+		return false, err
+	}
+	if len(problems) == 0 {
+		fmt.Fprintf(stdout, "verify-runs %s: identical: the %d files the site links\n", dir, len(linked))
+		return true, nil
+	}
+	fmt.Fprintf(stdout, "verify-runs %s: %d of the %d files the site links differ:\n", dir, len(problems), len(linked))
+	for _, p := range problems {
+		fmt.Fprintf(stdout, "  %s\n", p)
+	}
+	return false, nil
 }
 
 // version names the generator: the module version when it has one, and

@@ -79,12 +79,13 @@ replace content/releases/2026.10-demo.json "\"date\": \"2026-10-15\"" "\"date\":
 	}
 }
 
-// TestCopiesWarnBeforeWrite: runs' files over GitHub Pages' limit, which
-// the site would copy into data/runs/, are warned of at load, before any
-// page is rendered or written (here two runs' sparse scored files of
-// 0.6 GB, each under the limit of a scored file, then fail to load: the
-// warning came first).
-func TestCopiesWarnBeforeWrite(t *testing.T) {
+// TestCopiesOverBudgetAtLoad: runs' files over the site's Pages budget,
+// which the site would copy into data/runs/, with nowhere to link them
+// (no runs_url), stop the build at load, before any run is read or page
+// rendered (here two runs' sparse scored files of 0.6 GB, each under the
+// limit of a scored file), naming the budget, the size and the way out;
+// with -runs-url the build goes on (and fails on the sparse files' rows).
+func TestCopiesOverBudgetAtLoad(t *testing.T) {
 	baseRepo(t)
 	if err := os.CopyFS(filepath.Join("runs", "demo2"), os.DirFS(filepath.Join("runs", "demo"))); err != nil {
 		t.Fatal(err)
@@ -96,15 +97,19 @@ func TestCopiesWarnBeforeWrite(t *testing.T) {
 	}
 	var stdout, stderr bytes.Buffer
 	err := run([]string{"-q", "-cache", "off", "-o", "site"}, &stdout, &stderr)
-	want := "build: warning: runs: the runs' files are 1.20 GB (the largest, runs/demo, 0.60 GB), and the site copies each into data/runs/: over GitHub Pages' limit of 1 GB before any page; set runs_url in content/site.yaml to link them instead\n"
-	if err == nil || !strings.HasPrefix(stderr.String(), want) {
-		t.Errorf("%v\n%s", err, stderr.String())
+	want := "load: runs: the runs' files are 1.20 GB (the largest, runs/demo, 0.60 GB), which the site would copy into data/runs/: over pages_budget 1 GB (content/site.yaml) before any page; set runs_url in content/site.yaml (or build -runs-url) to where the runs folder is published"
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("%v, want %s…\n%s", err, want, stderr.String())
+	}
+	err = run([]string{"-q", "-cache", "off", "-o", "site", "-runs-url", "https://example.org/runs/"}, &stdout, &stderr)
+	if err == nil || !strings.HasPrefix(err.Error(), "runs: runs/demo/scored.jsonl:") {
+		t.Errorf("with -runs-url: %v, want an error of the runs' rows", err)
 	}
 }
 
 // TestScoredFileOverTheLimit: a scored file larger than a scored file may
-// be (a sparse 4 GB file) is refused at load, before the warning that the
-// runs' files outgrow GitHub Pages, which would send its publisher to
+// be (a sparse 4 GB file) is refused at load, before the check that the
+// runs' files outgrow the Pages budget, which would send its publisher to
 // runs_url for a file that cannot build.
 func TestScoredFileOverTheLimit(t *testing.T) {
 	baseRepo(t)

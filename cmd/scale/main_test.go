@@ -87,8 +87,8 @@ func TestOverBudget(t *testing.T) {
 	if got := overBudget(2, st); !reflect.DeepEqual(got, []string{file}) {
 		t.Errorf("overBudget: %q, want %q", got, file)
 	}
-	// The per-run budget holds from 1,000 runs: at 999 even 9.5 MB a run
-	// passes; at 1,000, 950,000 a run does and 950,001 does not.
+	// The per-run budget holds from 1,000 runs: at 999 even 7.5 MB a run
+	// passes; at 1,000, 750,000 a run does and 750,001 does not.
 	for _, c := range []struct {
 		runs int
 		size int64
@@ -97,8 +97,8 @@ func TestOverBudget(t *testing.T) {
 		{999, 999 * 10 * perRunBudget, nil},
 		{1000, 1000 * perRunBudget, nil},
 		{1000, 1000*perRunBudget + 999, nil},
-		{1000, 1000*perRunBudget + 1000, []string{"1000 runs: the site is 950,001,000 bytes, 950,001 a run, over the budget of 950,000 bytes a run (1,000 runs in GitHub Pages' 1 GB)"}},
-		{2000, 2001 * perRunBudget, []string{"2000 runs: the site is 1,900,950,000 bytes, 950,475 a run, over the budget of 950,000 bytes a run (1,000 runs in GitHub Pages' 1 GB)"}},
+		{1000, 1000*perRunBudget + 1000, []string{"1000 runs: the site is 750,001,000 bytes, 750,001 a run, over the budget of 750,000 bytes a run"}},
+		{2000, 2001 * perRunBudget, []string{"2000 runs: the site is 1,500,750,000 bytes, 750,375 a run, over the budget of 750,000 bytes a run"}},
 	} {
 		if got := overBudget(c.runs, siteStats{size: c.size}); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%d runs, %d bytes: %q, want %q", c.runs, c.size, got, c.want)
@@ -116,6 +116,7 @@ func TestRowMarkdown(t *testing.T) {
 		runs:   25,
 		floor:  2 * s,
 		build:  usage{wall: 5 * s, cpu: 9 * s, rssKB: 100_000},
+		cold:   usage{wall: 6 * s, cpu: 18 * s, rssKB: 200_000},
 		verify: usage{wall: 4 * s, cpu: 8 * s, rssKB: 110_000},
 		added:  usage{wall: s, cpu: 2 * s},
 		same:   usage{wall: s / 2, cpu: s / 4},
@@ -123,7 +124,7 @@ func TestRowMarkdown(t *testing.T) {
 		site:   siteStats{size: 41_000_000, files: []siteFile{{"data/big.json", 600_000}, {"x.html", 501_000}, {"y.html", 20}}},
 		hugo:   &rate{wall: 10 * s},
 	}
-	want := "| 25 | 2.0 s | 5.0 s | 2.5× | 9.0 s | 102 MB | 4.0 s (0.80×), 113 MB | 41 MB | 1.64 MB | 3 | data/big.json 600 KB | 2 | 1.0 s (20%), 2.0 s CPU | 0.5 s (10%), 0.2 s CPU | 30 MB | 10.0 s (0.50×) |\n"
+	want := "| 25 | 2.0 s | 5.0 s | 2.5× | 9.0 s | 102 MB | 6.0 s (1.20×), 18.0 s CPU (2.00×), 205 MB | 4.0 s (0.80×), 113 MB | 41 MB | 1.64 MB | 3 | data/big.json 600 KB | 2 | 1.0 s (20%), 2.0 s CPU (22%) | 0.5 s (10%), 0.2 s CPU (3%) | 30 MB | 10.0 s (0.50×) |\n"
 	if got := r.markdown(); got != want {
 		t.Errorf("row:\n%s\nwant\n%s", got, want)
 	}
@@ -148,7 +149,7 @@ func TestRowMarkdown(t *testing.T) {
 	}
 	// One run: no cached rebuilds, no hugo.
 	r = row{runs: 1, floor: s, build: usage{wall: s, cpu: s}, verify: usage{wall: s}, site: siteStats{size: 100}}
-	want = "| 1 | 1.0 s | 1.0 s | 1.0× | 1.0 s | 0 MB | 1.0 s (1.00×), 0 MB | 0 MB | 0.00 MB | 0 | – | 0 | – | – | – | – |\n"
+	want = "| 1 | 1.0 s | 1.0 s | 1.0× | 1.0 s | 0 MB | – | 1.0 s (1.00×), 0 MB | 0 MB | 0.00 MB | 0 | – | 0 | – | – | – | – |\n"
 	if got := r.markdown(); got != want {
 		t.Errorf("row of one run:\n%s\nwant\n%s", got, want)
 	}

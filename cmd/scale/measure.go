@@ -36,7 +36,7 @@ func incremental(bin, dir, all string, ids []string, clean string) (added, same 
 	if err := linkRuns(all, runs, ids[:len(ids)-1]); err != nil {
 		return usage{}, usage{}, 0, err
 	}
-	if _, err := measure(build, "-runs", runs, "-o", out, "-q", "-cache", cacheDir); err != nil {
+	if _, err := measure(build, "-runs", runs, "-runs-url", runsURL, "-o", out, "-q", "-cache", cacheDir); err != nil {
 		return usage{}, usage{}, 0, err
 	}
 	if err := linkRuns(all, runs, ids); err != nil {
@@ -46,7 +46,7 @@ func incremental(bin, dir, all string, ids []string, clean string) (added, same 
 		if err := syncDisks(); err != nil {
 			return usage{}, usage{}, 0, err
 		}
-		if *u, err = measure(build, "-runs", runs, "-o", out, "-q", "-cache", cacheDir); err != nil {
+		if *u, err = measure(build, "-runs", runs, "-runs-url", runsURL, "-o", out, "-q", "-cache", cacheDir); err != nil {
 			return usage{}, usage{}, 0, err
 		}
 		if diff, err := exec.Command("diff", "-r", "-q", clean, out).CombinedOutput(); err != nil {
@@ -55,6 +55,33 @@ func incremental(bin, dir, all string, ids []string, clean string) (added, same 
 	}
 	st, err := statSite(cacheDir)
 	return added, same, st.size, err
+}
+
+// coldBuild times the first build with an empty cache (a build's
+// default: the cache costs what it stores), each try into an empty folder
+// with an empty cache, and checks it is byte for byte the clean build.
+func coldBuild(bin, dir, runs, clean string, tries int) (usage, error) {
+	out, cacheDir := filepath.Join(dir, "site-cold"), filepath.Join(dir, "cache-cold")
+	u, err := best(tries, func() (usage, error) {
+		for _, p := range []string{out, cacheDir} {
+			if err := os.RemoveAll(p); err != nil {
+				return usage{}, err
+			}
+		}
+		return measure(filepath.Join(bin, "build"), "-runs", runs, "-runs-url", runsURL, "-o", out, "-q", "-cache", cacheDir)
+	})
+	if err != nil {
+		return usage{}, err
+	}
+	if diff, err := exec.Command("diff", "-r", "-q", clean, out).CombinedOutput(); err != nil {
+		return usage{}, fmt.Errorf("the first cached build is not the clean build: %v\n%s", err, diff)
+	}
+	for _, p := range []string{out, cacheDir} {
+		if err := os.RemoveAll(p); err != nil {
+			return usage{}, err
+		}
+	}
+	return u, nil
 }
 
 // best runs f reps times, each after the disks have caught up with the
@@ -150,7 +177,8 @@ func linkRuns(all, dst string, ids []string) error {
 
 // floorTime is what any build must do, timed: every scored file
 // decompressed and hashed (gzip -dc | sha256sum) and hashed as stored
-// (sha256sum), and the built output copied (cp -r).
+// (sha256sum), and the built output copied (cp -r), in one plain shell
+// loop.
 func floorTime(runs, site, copyTo string) (time.Duration, error) {
 	var scored []string
 	err := filepath.WalkDir(runs, func(p string, d fs.DirEntry, err error) error {
@@ -165,23 +193,18 @@ func floorTime(runs, site, copyTo string) (time.Duration, error) {
 	if err := os.RemoveAll(copyTo); err != nil {
 		return 0, err
 	}
+	const script = `site=$1 copy=$2; shift 2
+for f do
+  sha256sum "$f" >/dev/null || exit 1
+  case $f in *.gz) gzip -dc "$f" | sha256sum >/dev/null || exit 1;; esac
+done
+cp -r "$site" "$copy"`
 	start := time.Now()
-	for _, f := range scored {
-		cmd := "sha256sum " + shellQuote(f) + " >/dev/null"
-		if strings.HasSuffix(f, ".gz") {
-			cmd += " && gzip -dc " + shellQuote(f) + " | sha256sum >/dev/null"
-		}
-		if out, err := exec.Command("sh", "-c", cmd).CombinedOutput(); err != nil {
-			return 0, fmt.Errorf("%s: %v: %s", cmd, err, out)
-		}
-	}
-	if out, err := exec.Command("cp", "-r", site, copyTo).CombinedOutput(); err != nil {
-		return 0, fmt.Errorf("cp -r: %v: %s", err, out)
+	if out, err := exec.Command("sh", append([]string{"-c", script, "floor", site, copyTo}, scored...)...).CombinedOutput(); err != nil {
+		return 0, fmt.Errorf("the floor: %v: %s", err, out)
 	}
 	return time.Since(start), nil
 }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // hugoBuild times hugo building as many pages as the site has, each of
 // the site's mean page size.

@@ -134,10 +134,49 @@ func TestRunsURL(t *testing.T) {
 		{"javascript:alert(1)/", "want an https URL"},
 		{"//github.com/runs/", "want an https URL"},
 	} {
-		err := checkRunsURL(c.url)
+		err := CheckRunsURL(c.url)
 		if (err == nil) != (c.want == "") || err != nil && !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.url, err, c.want)
 		}
+	}
+}
+
+// TestParseBudget: pages_budget is a number of GB or MB, decimal; none is
+// GitHub Pages' 1 GB.
+func TestParseBudget(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+		err  string
+	}{
+		{"", 1_000_000_000, ""},
+		{"1 GB", 1_000_000_000, ""},
+		{"750 MB", 750_000_000, ""},
+		{"0.5 GB", 500_000_000, ""},
+		{"1.25 GB", 1_250_000_000, ""},
+		{"2.5 MB", 2_500_000, ""},
+		{"1 MB", 1_000_000, ""},
+		{"0.9 MB", 0, "at least 1 MB"},
+		{"0 GB", 0, "at least 1 MB"},
+		{"1GB", 0, `want a size such as "1 GB"`},
+		{"1 gb", 0, `want a size such as "1 GB"`},
+		{"1 TB", 0, `want a size such as "1 GB"`},
+		{"-1 GB", 0, `want a size such as "1 GB"`},
+		{"1e3 MB", 0, `want a size such as "1 GB"`},
+		{"1234567 GB", 0, "at most 6 digits"},
+	} {
+		got, err := ParseBudget(c.in)
+		if (err == nil) != (c.err == "") || err != nil && !strings.Contains(err.Error(), c.err) || got != c.want {
+			t.Errorf("ParseBudget(%q) = %d, %v; want %d, %q", c.in, got, err, c.want, c.err)
+		}
+	}
+	s, _, err := ParseSite("content/site.yaml", []byte("title: T\nbenchmark: b\nrelease: {label: x, date: \"2026-01-02\"}\npages_budget: 2 GB\n"))
+	if err != nil || s.Budget != 2_000_000_000 {
+		t.Errorf("pages_budget: 2 GB: %d, %v", s.Budget, err)
+	}
+	_, _, err = ParseSite("content/site.yaml", []byte("title: T\nbenchmark: b\nrelease: {label: x, date: \"2026-01-02\"}\npages_budget: lots\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), `content/site.yaml:4: pages_budget "lots": want a size`) {
+		t.Errorf("pages_budget: lots: %v", err)
 	}
 }
 

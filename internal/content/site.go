@@ -36,9 +36,16 @@ type Site struct {
 	Benchmark string  `yaml:"benchmark"`
 	Release   Release `yaml:"release"`
 	// RunsURL is where the runs folder is published (for example
-	// https://github.com/ORG/REPO/raw/COMMIT/runs/): when set, the site
-	// links each run's files there instead of copying them into data/runs/.
+	// https://raw.githubusercontent.com/ORG/REPO/COMMIT/runs/): when the
+	// copies of the runs' files would take the site past its budget, the
+	// site links each run's files there instead of copying them into
+	// data/runs/.
 	RunsURL string `yaml:"runs_url,omitempty"`
+	// PagesBudget is the most the published site may take, as written
+	// ("1 GB", "750 MB": decimal units), and Budget the same in bytes:
+	// 1 GB, GitHub Pages' limit, when site.yaml does not say.
+	PagesBudget string `yaml:"pages_budget,omitempty"`
+	Budget      int64  `yaml:"-"`
 	// Repository is the address of the source repository, named in the
 	// pages' citation; optional.
 	Repository string `yaml:"repository,omitempty"`
@@ -241,8 +248,11 @@ func ParseSite(name string, data []byte) (site Site, at func(key ...string) int,
 	if err := checkBasePath(s.BasePath); err != nil {
 		return Site{}, nil, fileerr.New(name, at("base_path"), "%v", err)
 	}
+	if s.Budget, err = ParseBudget(s.PagesBudget); err != nil {
+		return Site{}, nil, fileerr.New(name, at("pages_budget"), "pages_budget %q: %v", s.PagesBudget, err)
+	}
 	if s.RunsURL != "" {
-		if err := checkRunsURL(s.RunsURL); err != nil {
+		if err := CheckRunsURL(s.RunsURL); err != nil {
 			return Site{}, nil, fileerr.New(name, at("runs_url"), "runs_url %q: %v", s.RunsURL, err)
 		}
 	}
@@ -264,13 +274,13 @@ func ParseSite(name string, data []byte) (site Site, at func(key ...string) int,
 	return site, at, nil
 }
 
-// checkRunsURL checks where the runs folder is published: every run's
+// CheckRunsURL checks where the runs folder is published: every run's
 // files are linked there, so a reader who follows a link gets what the
 // hash beside it names only from a host that is the one it reads. The
 // address is https (a plain http link can be rewritten on its way), has no
 // user-info before the host (https://github.com@other.host/ leads to
 // other.host), no query or fragment, and ends in /.
-func checkRunsURL(s string) error {
+func CheckRunsURL(s string) error {
 	u, err := url.Parse(s)
 	switch {
 	case err != nil || u.Scheme != "https" || u.Opaque != "":
@@ -320,6 +330,46 @@ func pageFiles(fsys fs.FS, label string, c *Content) ([]string, error) {
 // segment plain characters. It cannot be a URL, a protocol-relative
 // "//host/" or hold a query, so 404.html loads nothing from another host.
 var basePathRE = regexp.MustCompile(`^/([A-Za-z0-9._~-]+/)*$`)
+
+// DefaultBudget is a site's budget when site.yaml names none: GitHub
+// Pages' limit on a published site.
+const DefaultBudget = 1_000_000_000
+
+// budgetRE is a budget as site.yaml writes it: a number and a decimal
+// unit.
+var budgetRE = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?) (GB|MB)$`)
+
+// ParseBudget reads pages_budget ("1 GB", "750 MB", "0.5 GB"), in bytes;
+// empty is DefaultBudget.
+func ParseBudget(s string) (int64, error) {
+	if s == "" {
+		return DefaultBudget, nil
+	}
+	m := budgetRE.FindStringSubmatch(s)
+	if m == nil {
+		return 0, errors.New(`want a size such as "1 GB" or "750 MB" (decimal units: 1 GB is 1,000,000,000 bytes)`)
+	}
+	whole, frac, _ := strings.Cut(m[1], ".")
+	unit := int64(1_000_000_000)
+	if m[2] == "MB" {
+		unit = 1_000_000
+	}
+	if len(whole) > 6 || len(frac) > 6 {
+		return 0, errors.New("want at most 6 digits before and after the point")
+	}
+	n := int64(0)
+	for _, c := range whole {
+		n = n*10 + int64(c-'0')
+	}
+	n *= unit
+	for i, scale := 0, unit/10; i < len(frac); i, scale = i+1, scale/10 {
+		n += int64(frac[i]-'0') * scale
+	}
+	if n < 1_000_000 {
+		return 0, errors.New("want at least 1 MB")
+	}
+	return n, nil
+}
 
 func checkBasePath(p string) error {
 	ok := basePathRE.MatchString(p)

@@ -22,72 +22,71 @@ import (
 )
 
 // assemblePages queues the pages that span runs — boards, pairwise and
-// mitigation pages, run pages (they show ranks), the browser's prompt and
-// compare pages, the rubric, provenance, changes, the content pages — and
-// puts the data files. Every page's content is settled when it is queued.
-func assemblePages(cfg stage.Config, in *stage.Loaded, sc *stage.Scored, site *layout.SiteInfo, pool *render.Pool, out outdir.Sink) error {
+// mitigation pages, the browser's prompt and compare pages, the rubric,
+// provenance, changes, the content pages — and puts the data files. Every
+// page's content is settled when it is queued. The pages that say where
+// the runs' files are (run pages, Downloads, each run's data file) come
+// once every other page is made and counted (budget.go), with the
+// models' histories read here.
+func assemblePages(cfg stage.Config, in *stage.Loaded, sc *stage.Scored, site *layout.SiteInfo, pool *render.Pool, out outdir.Sink) (runpage.History, error) {
 	queueBoards(sc, pool)
 	if err := boardIndexes(sc, out); err != nil {
-		return err
+		return nil, err
 	}
 	pool.Page(boards.MitigationPage(sc.Pairs))
 	hist, err := runpage.ReadHistory(cfg.ContentLabel, in.Content.Releases)
 	if err != nil {
-		return err
-	}
-	for _, e := range sc.Entries {
-		pool.Submit(func(r *render.Renderer) error {
-			p, err := runpage.RunPage(cfg, sc, e, hist.Of(e, in.Content.Site.Release))
-			if err != nil {
-				return err
-			}
-			return r.Emit(p)
-		})
+		return nil, err
 	}
 	if err := contentPages(cfg, in, pool); err != nil {
-		return err
+		return nil, err
 	}
 	browse.BrowserPages(in, sc, pool)
 	rubric, rubricJSON, err := datapage.RubricPage(cfg, in, sc)
 	if err != nil {
-		return fmt.Errorf("rubric: %w", err)
+		return nil, fmt.Errorf("rubric: %w", err)
 	}
 	pool.Page(rubric)
 	inputs, err := datapage.Inputs(cfg, in)
 	if err != nil {
-		return fmt.Errorf("provenance: %w", err)
+		return nil, fmt.Errorf("provenance: %w", err)
 	}
 	for _, p := range datapage.ProvenancePages(sc.Per, datapage.ProvenancePage(cfg, sc, inputs)) {
-		pool.Page(p)
-	}
-	for _, p := range datapage.DownloadsPages(sc.Per, datapage.DownloadsPage(in, sc, site)) {
 		pool.Page(p)
 	}
 	index := browse.SearchIndex(in.Texts, sc)
 	indexJS, err := browse.SearchIndexJS(index, browse.SearchParts(sc.Per))
 	if err != nil {
-		return fmt.Errorf("search index: %w", err)
+		return nil, fmt.Errorf("search index: %w", err)
 	}
 	for _, f := range indexJS {
 		if err := out.Put(f.Path, f.Data); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	pool.Page(browse.SearchPage(in.Texts, len(index), indexJS))
 	pool.Page(glossaryPage(site))
 	css, err := fs.ReadFile(cfg.Static, "site.css")
 	if err != nil {
-		return fmt.Errorf("404.html: %w", err)
+		return nil, fmt.Errorf("404.html: %w", err)
 	}
 	pool.Page(&layout.Page{Path: paths.NotFoundPath, Title: "Page not found", Section: layout.SecNone, Body: layout.NotFound{CSS: template.CSS(css)}})
-	data, err := datapage.DataFiles(cfg, in, sc, site, out)
+	data, err := datapage.DataFiles(cfg, in, sc, site)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	// The changes page reads this build's data files back, as -diff does.
-	changes, err := datapage.ChangesPage(cfg, in, data)
-	if err != nil {
-		return err
+	// The changes page reads this build's data files back, as -diff does,
+	// each run's with them: its files' hashes, not where they are, which
+	// is settled later (budget.go), so they are made here as if copied.
+	var changes *layout.Page
+	if in.Content.Previous != nil {
+		runData, err := datapage.RunDataFiles(sc, paths.RunFiles{})
+		if err != nil {
+			return nil, err
+		}
+		if changes, err = datapage.ChangesPage(cfg, in, append(runData, data...)); err != nil {
+			return nil, err
+		}
 	}
 	if changes != nil {
 		for _, p := range datapage.ChangesPages(site.PageRows, changes) {
@@ -96,10 +95,10 @@ func assemblePages(cfg stage.Config, in *stage.Loaded, sc *stage.Scored, site *l
 	}
 	for _, f := range append(data, rubricJSON) {
 		if err := out.Put(f.Path, f.Data); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return hist, nil
 }
 
 // contentPages queues the pages of our own content: the benchmark page,
@@ -132,7 +131,6 @@ func newSiteInfo(cfg stage.Config, in *stage.Loaded) *layout.SiteInfo {
 		Description: c.Site.Description,
 		BasePath:    c.Site.BasePath,
 		Release:     layout.ReleaseInfo{Label: c.Site.Release.Label, Date: c.Site.Release.Date},
-		RunsURL:     c.Site.RunsURL,
 		Version:     cfg.Version,
 		PageRows:    layout.Paging(cfg.PageRows),
 		Repository:  c.Site.Repository,

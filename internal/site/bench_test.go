@@ -148,7 +148,7 @@ func BenchmarkScenarioPages(b *testing.B) {
 	for b.Loop() {
 		run := new(scenarios.ScenarioRun)
 		for i, q := range ids {
-			f, err := scenarios.WriteScenario(r, run, scenarios.ScenarioPage(in.Texts, infos, e, q, cells[q], chunks, ids, i, ""))
+			f, err := scenarios.WriteScenario(r, run, scenarios.ScenarioPage(in.Texts, infos, e, q, cells[q], chunks, ids, i))
 			if err != nil {
 				b.Fatal(err)
 			}

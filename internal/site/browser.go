@@ -56,7 +56,7 @@ func runPages(cfg stage.Config, in *stage.Loaded, e *board.Entry, cells map[int]
 	scen := new(scenarios.ScenarioRun)
 	for i, q := range ids {
 		pool.Submit(out.job(func(r *render.Renderer) error {
-			p := scenarios.ScenarioPage(in.Texts, infos, e, q, cells[q], chunks, ids, i, in.Content.Site.RunsURL)
+			p := scenarios.ScenarioPage(in.Texts, infos, e, q, cells[q], chunks, ids, i)
 			f, err := scenarios.WriteScenario(r, scen, p)
 			if err == nil && cfg.CheckWritten != nil {
 				err = cfg.CheckWritten(r, p, f.Data)

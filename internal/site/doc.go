@@ -99,8 +99,20 @@
 // build -diff does) and -verify read back. The changes page is made after
 // the data files, from them. datapage/data.go also writes their JSON Schemas
 // (data/schema/, reflected from the Go types) and copies each run's folder
-// to data/runs/<id>/ unless site.yaml's runs_url says where the runs are
-// published.
+// to data/runs/<id>/ while the site fits its Pages budget.
+//
+// # Budget
+//
+// A site holds at most site.yaml's pages_budget (1 GB, GitHub Pages'
+// limit, by default): the build adds up what it writes (budget.go). The
+// runs' files are copied while the whole site, copies included, fits;
+// past it they are linked where the runs folder is published (runs_url,
+// or build -runs-url), said in one line, and with no such address the
+// build fails, naming the budget, the size and the way out; past 90% of
+// the budget it warns. Where the files are shows only on the pages made
+// last, once every other file is counted: each run's page and data file
+// and the Downloads pages; every other page links the run page's list
+// of its files, and is the same either way.
 //
 // # Size
 //

@@ -42,8 +42,15 @@ func loadInputs(cfg stage.Config) (*stage.Loaded, error) {
 			}
 		}
 	}
-	if in.Content.Site.RunsURL == "" {
-		warnCopies(cfg, in.Runs)
+	in.RunsURL = in.Content.Site.RunsURL
+	if cfg.RunsURL != "" {
+		if err := content.CheckRunsURL(cfg.RunsURL); err != nil {
+			return nil, fmt.Errorf("-runs-url %q: %v", cfg.RunsURL, err)
+		}
+		in.RunsURL = cfg.RunsURL
+	}
+	if err := checkCopiesAtLoad(cfg, in); err != nil {
+		return nil, err
 	}
 	return in, nil
 }

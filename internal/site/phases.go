@@ -12,6 +12,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/site/layout"
 	"github.com/discrimeval/leaderboard/internal/site/outdir"
 	"github.com/discrimeval/leaderboard/internal/site/render"
+	"github.com/discrimeval/leaderboard/internal/site/runpage"
 	"github.com/discrimeval/leaderboard/internal/site/stage"
 )
 
@@ -47,6 +48,10 @@ type build struct {
 	pool *render.Pool
 	// runs and boards
 	sc *stage.Scored
+	// assemble: the models' runs in earlier releases, for run pages
+	hist runpage.History
+	// render: where the runs' files went
+	placed placed
 	// write
 	files []outdir.HashedFile
 }
@@ -126,13 +131,16 @@ func (b *build) boards() (string, error) {
 
 // assemble queues the pages that span runs and writes the data files.
 func (b *build) assemble() (string, error) {
-	if err := assemblePages(b.cfg, b.in, b.sc, b.site, b.pool, b.rec); err != nil {
+	var err error
+	if b.hist, err = assemblePages(b.cfg, b.in, b.sc, b.site, b.pool, b.rec); err != nil {
 		return "", err
 	}
 	return "pages spanning runs queued, data files written", nil
 }
 
-// render waits for every queued page, then adds the assets.
+// render waits for every queued page, adds the assets, then the pages
+// that say where the runs' files are, with the copies when they fit the
+// site's budget (budget.go).
 func (b *build) render() (string, error) {
 	if err := b.pool.Wait(); err != nil {
 		return "", err
@@ -146,9 +154,20 @@ func (b *build) render() (string, error) {
 			return "", err
 		}
 	}
+	if b.placed, err = b.placeRunFiles(); err != nil {
+		return "", err
+	}
 	msg := fmt.Sprintf("%d pages and assets", len(b.rec.Outputs()))
 	if n := b.r.MemoPages.Load(); n > 0 {
 		msg += fmt.Sprintf(" (from the cache: %d of %d pages spanning runs)", b.r.MemoHits.Load(), n)
+	}
+	if b.placed.where.Linked {
+		msg += "; the runs' files linked"
+	} else {
+		msg += "; the runs' files copied"
+	}
+	if b.placed.note != "" && b.cfg.Warnings != nil {
+		fmt.Fprintln(b.cfg.Warnings, b.placed.note)
 	}
 	return msg, nil
 }
@@ -164,6 +183,8 @@ func (b *build) write() (string, error) {
 		return "", fmt.Errorf("provenance: %w", err)
 	}
 	b.files = b.rec.Outputs()
-	warnSize(b.cfg.Warnings, b.files, b.in.Content.Site.RunsURL)
+	if err := checkBudget(b.cfg, b.in, b.files, b.placed.where); err != nil {
+		return "", err
+	}
 	return fmt.Sprintf("%d files in all", len(b.files)), nil
 }

@@ -116,8 +116,8 @@ func TestScenarioGridNotes(t *testing.T) {
 		if got := strings.Contains(string(page), "under 0.99, the paper’s minimum"); got != (want == 1) {
 			t.Errorf("%s: the caption gives the answer mass threshold: %v, want %v", p, got, want == 1)
 		}
-		if !strings.Contains(string(page), `<a href=../../data/runs/low/scored.jsonl.gz download>scored.jsonl.gz</a>`) {
-			t.Errorf("%s: no link to the run's per-prompt file", p)
+		if !strings.Contains(string(page), "<code>scored.jsonl.gz</code>, among <a href=index.html#files>the run’s files</a>") {
+			t.Errorf("%s: no link to the run page's list of its files, with the per-prompt file", p)
 		}
 	}
 	if c := cellOf("low", rows[lowAt]); !strings.HasSuffix(c, "\n<small>mass 0.899</small>") && !strings.HasSuffix(c, "\n<small>mass 0.900</small>") {

@@ -7,11 +7,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"gopkg.in/yaml.v3"
 	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -1065,10 +1067,17 @@ func TestDiffSegments(t *testing.T) {
 	}
 }
 
-// TestRunsURL: with site.yaml's runs_url, a run's files are linked there,
-// not copied into the site. The site is the fixture's run beta alone: what
-// is checked is one run's links.
-func TestRunsURL(t *testing.T) {
+// TestPagesBudget: the build adds up what it writes. A site of the
+// fixture's run beta alone, built once with its files copied (T bytes in
+// all, site.yaml holding a pages_budget of as many characters as the
+// ones below), is built again with a budget of exactly T: copied, and
+// byte for byte the first; with T-1 and a runs_url: linked there, each
+// with its SHA-256, on the run page, the Downloads page and the run's
+// data file, and said in one line; with T-1 and no runs_url: an error
+// naming the budget, the size and the way out. The pages that do not say
+// where the files are stay as they were; past 90% of the budget, a
+// warning.
+func TestPagesBudget(t *testing.T) {
 	t.Parallel()
 	skipWholeSitesUnderRace(t)
 	cfg := fixture(t)
@@ -1079,55 +1088,121 @@ func TestRunsURL(t *testing.T) {
 		}
 	}
 	cfg.Runs = beta
-	content := contentOverlay(t, cfg.Content)
-	content["site.yaml"].Data = append(content["site.yaml"].Data, "\nruns_url: https://example.org/repo/raw/abc/runs/\n"...)
-	cfg.Content = content
-	files := generateMap(t, cfg)
+	const url = "https://example.org/repo/raw/abc/runs/"
+	build := func(budget string, runsURL bool) (map[string][]byte, string, error) {
+		content := contentOverlay(t, cfg.Content)
+		extra := "\npages_budget: " + budget + "\n"
+		if runsURL {
+			extra += "runs_url: " + url + "\n"
+		} else {
+			extra += "# runs_url: " + url + "\n" // the same length
+		}
+		content["site.yaml"].Data = append(content["site.yaml"].Data, extra...)
+		c := cfg
+		c.Content = content
+		var warnings strings.Builder
+		c.Warnings = &warnings
+		files, err := Generate(c)
+		m := map[string][]byte{}
+		for _, f := range files {
+			m[f.Path] = f.Data
+		}
+		return m, warnings.String(), err
+	}
+	size := func(files map[string][]byte) (n int64) {
+		for _, d := range files {
+			n += int64(len(d))
+		}
+		return n
+	}
+	mb := func(n int64) string { return fmt.Sprintf("%d.%06d MB", n/1_000_000, n%1_000_000) }
+	// A budget of as many characters as T's, above it: 9.999999 MB, or
+	// 99.999999 MB, …
+	var first map[string][]byte
+	var total int64
+	for above := int64(9_999_999); ; above = above*10 + 9 {
+		var err error
+		if first, _, err = build(mb(above), true); err != nil {
+			t.Fatal(err)
+		}
+		if total = size(first); total <= above && len(mb(total)) == len(mb(above)) {
+			break
+		}
+	}
+	copies := []string{"data/runs/beta/manifest.yaml", "data/runs/beta/scored.jsonl.gz"}
+	for _, c := range copies {
+		if first[c] == nil {
+			t.Fatalf("%s not copied under a budget of 100 MB", c)
+		}
+	}
+
+	exact, warned, err := build(mb(total), true)
+	if err != nil {
+		t.Fatalf("a budget of exactly the site's %d bytes: %v", total, err)
+	}
+	if size(exact) != total || !strings.Contains(warned, "build: warning: the site is "+gb(total)+", 100% of pages_budget "+mb(total)+" (content/site.yaml)\n") {
+		t.Errorf("a budget of exactly the site: %d bytes (want %d), warnings:\n%s", size(exact), total, warned)
+	}
+	for p := range first {
+		// provenance.json and .html give site.yaml's SHA-256.
+		if p != "provenance.json" && p != "provenance.html" && !bytes.Equal(first[p], exact[p]) {
+			t.Errorf("%s differs with the budget at the site's size", p)
+		}
+	}
+
+	linked, note, err := build(mb(total-1), true)
+	if err != nil {
+		t.Fatalf("a budget a byte under the site, runs_url set: %v", err)
+	}
+	for _, c := range copies {
+		if linked[c] != nil {
+			t.Errorf("%s copied into a site whose copies pass its budget", c)
+		}
+	}
+	wantNote := regexp.MustCompile(`build: the runs' files \(0\.\d MB\) are linked at ` + regexp.QuoteMeta(url) + `, not copied: with them the site would be more than \d+\.\d MB, over pages_budget ` + regexp.QuoteMeta(mb(total-1)) + ` \(content/site.yaml\)\n`)
+	if !wantNote.MatchString(note) {
+		t.Errorf("no line %q in:\n%s", wantNote, note)
+	}
 	var rj sitedata.Run
-	if err := json.Unmarshal(files[sitedata.RunFile("beta")], &rj); err != nil {
+	if err := json.Unmarshal(linked[sitedata.RunFile("beta")], &rj); err != nil {
 		t.Fatal(err)
 	}
+	if len(rj.Files) != 2 {
+		t.Fatalf("the run's data file lists %d files, want 2", len(rj.Files))
+	}
 	for _, f := range rj.Files {
-		if want := "https://example.org/repo/raw/abc/runs/" + f.Path; f.Download != want {
-			t.Errorf("%s: download %q, want %q", f.Path, f.Download, want)
+		want := url + f.Path
+		if f.Download != want {
+			t.Errorf("data file: %s: download %q, want %q", f.Path, f.Download, want)
+		}
+		link := "href=" + want + " download><code>" + f.Path + "</code></a> · "
+		if i := bytes.Index(linked["runs/beta/index.html"], []byte(link)); i < 0 || !bytes.Contains(linked["runs/beta/index.html"][i:min(i+len(link)+200, len(linked["runs/beta/index.html"]))], []byte(f.SHA256)) {
+			t.Errorf("the run page does not link %s at %s with its SHA-256", f.Path, want)
+		}
+		if !bytes.Contains(linked["downloads.html"], []byte("href="+want+" download>")) || !bytes.Contains(linked["downloads.html"], []byte(f.SHA256)) {
+			t.Errorf("the Downloads page does not link %s at %s with its SHA-256", f.Path, want)
 		}
 	}
-	for name := range files {
-		if strings.HasPrefix(name, "data/runs/beta/") {
-			t.Errorf("%s is copied into the site although runs_url is set", name)
+	for _, page := range []string{"runs/beta/index.html", "downloads.html"} {
+		if !bytes.Contains(linked[page], []byte("<code>"+url+"</code>")) || !bytes.Contains(linked[page], []byte("budget of "+mb(total-1))) {
+			t.Errorf("%s does not say the files are linked at %s for the budget of %s", page, url, mb(total-1))
+		}
+		if bytes.Contains(first[page], []byte(url)) {
+			t.Errorf("%s names runs_url although the files are copied", page)
 		}
 	}
-	if !bytes.Contains(files["runs/beta/provenance.html"], []byte(`href=https://example.org/repo/raw/abc/runs/beta/manifest.yaml`)) {
-		t.Error("the run's provenance page does not link its manifest at runs_url")
+	for _, p := range []string{"runs/beta/q3.html", "runs/beta/provenance.html", "runs/beta/scenarios.html", "index.html"} {
+		if !bytes.Equal(first[p], linked[p]) {
+			t.Errorf("%s differs between the copied and the linked site: only the pages that say where the files are may", p)
+		}
 	}
-	if !bytes.Contains(files["runs/beta/q3.html"], []byte(`href=https://example.org/repo/raw/abc/runs/beta/scored.jsonl.gz download>`)) {
-		t.Error("a scenario page does not link the run's per-prompt file at runs_url")
+	if !bytes.Contains(first["runs/beta/q3.html"], []byte(`href=index.html#files>the run’s files</a>`)) {
+		t.Error("a scenario page does not link the run page's list of its files")
 	}
-}
 
-// TestWarnSize: a site over GitHub Pages' limit is warned of, with the
-// share that runs_url would save; a site under it, or one that links its
-// runs' files, is not told to.
-func TestWarnSize(t *testing.T) {
-	files := []outdir.HashedFile{
-		{Path: "index.html", Size: 1000},
-		{Path: "data/runs/a.json", Size: 2000},
-		{Path: "data/runs/a/scored.jsonl.gz", Size: 400_000_000},
-		{Path: "runs/a/q3.html", Size: 700_000_000},
-	}
-	var b strings.Builder
-	warnSize(&b, files, "")
-	if got := b.String(); !strings.Contains(got, "1.10 GB, over GitHub Pages' limit") || !strings.Contains(got, "0.40 GB of it are copies") {
-		t.Errorf("over the limit: %q", got)
-	}
-	b.Reset()
-	warnSize(&b, files, "https://example.org/runs/")
-	if got := b.String(); !strings.Contains(got, "over GitHub Pages' limit") || strings.Contains(got, "runs_url") {
-		t.Errorf("over the limit, files linked: %q", got)
-	}
-	b.Reset()
-	warnSize(&b, files[:3], "")
-	if b.Len() != 0 {
-		t.Errorf("under the limit: %q", b.String())
+	_, _, err = build(mb(total-1), false)
+	want := regexp.MustCompile(`^render: the site would be more than \d+\.\d MB with the runs' files copied into it \(0\.\d MB of them\), over pages_budget ` + regexp.QuoteMeta(mb(total-1)) + ` \(content/site.yaml\); set runs_url in content/site.yaml \(or build -runs-url\) to where the runs folder is published`)
+	if err == nil || !want.MatchString(err.Error()) {
+		t.Errorf("over the budget, no runs_url: %v\nwant %s…", err, want)
 	}
 }

@@ -7,18 +7,12 @@ package site
 import (
 	"fmt"
 	"io"
-	"io/fs"
 	"path"
 	"strconv"
-	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/fileerr"
-	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
-	"github.com/discrimeval/leaderboard/internal/site/outdir"
-	"github.com/discrimeval/leaderboard/internal/site/stage"
-	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
 // warnRuns warns of runs that build but look wrong: a claimed number the
@@ -66,54 +60,4 @@ func warnRuns(w io.Writer, runsLabel string, entries []*board.Entry, releaseDate
 			warn(e.ID(), m.Line("run_date"), "run_date %s is after the release date %s in content/site.yaml", m.RunDate, releaseDate)
 		}
 	}
-}
-
-// warnCopies warns, before anything is written, when the copies of the
-// runs' files that the site offers for download (data/runs/) are alone
-// over GitHub Pages' limit; the size warning at the end of the build
-// counts the whole site.
-func warnCopies(cfg stage.Config, runs []*run.Run) {
-	if cfg.Warnings == nil {
-		return
-	}
-	var total, largest int64
-	var largestID string
-	for _, r := range runs {
-		size := int64(len(r.ManifestRaw))
-		if st, err := fs.Stat(cfg.Runs, r.ScoredFS()); err == nil {
-			size += st.Size()
-		}
-		total += size
-		if size > largest {
-			largest, largestID = size, r.ID
-		}
-	}
-	if total > pagesLimit {
-		fmt.Fprintf(cfg.Warnings, "build: warning: %s: the runs' files are %.2f GB (the largest, %s, %.2f GB), and the site copies each into data/runs/: over GitHub Pages' limit of 1 GB before any page; set runs_url in content/site.yaml to link them instead\n",
-			cfg.RunsLabel, float64(total)/1e9, path.Join(cfg.RunsLabel, largestID), float64(largest)/1e9)
-	}
-}
-
-// pagesLimit is GitHub Pages' limit on a published site.
-const pagesLimit = 1_000_000_000
-
-// warnSize warns of a site larger than GitHub Pages publishes, saying how
-// much of it is copies of the runs' files, which runs_url would link
-// instead.
-func warnSize(w io.Writer, files []outdir.HashedFile, runsURL string) {
-	var total, copies int64
-	for _, f := range files {
-		total += f.Size
-		if strings.HasPrefix(f.Path, sitedata.RunCopy("")) && !sitedata.IsRunFile(f.Path) {
-			copies += f.Size
-		}
-	}
-	if w == nil || total <= pagesLimit {
-		return
-	}
-	fmt.Fprintf(w, "build: warning: the site is %.2f GB, over GitHub Pages' limit of 1 GB", float64(total)/1e9)
-	if runsURL == "" && copies > 0 {
-		fmt.Fprintf(w, "; %.2f GB of it are copies of the runs' files: set runs_url in content/site.yaml to link them instead", float64(copies)/1e9)
-	}
-	fmt.Fprintln(w)
 }

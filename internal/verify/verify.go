@@ -17,6 +17,8 @@ package verify
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -267,4 +269,44 @@ func explain(p string, old, new []byte) []string {
 		out = append(out, fmt.Sprintf("%s: scores and ranks unchanged (other fields differ)", id))
 	}
 	return out
+}
+
+// Linked checks the runs' files that a rebuilt site links instead of
+// copying (a sitedata.File whose Download is a URL) against a folder
+// holding what is published there — the runs folder at the published
+// commit, or a download of it — named label in the lines it returns: one
+// for each file missing, of another size, or with another SHA-256; none
+// when every one is the file the site names. The folder is read as every
+// input is: open it with input.Dir.
+func Linked(runs fs.FS, label string, files []sitedata.File) ([]string, error) {
+	var problems []string
+	for _, f := range files {
+		name := path.Join(label, f.Path)
+		st, err := fs.Stat(runs, f.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			problems = append(problems, fmt.Sprintf("%s: missing; the site links it at %s", name, f.Download))
+			continue
+		}
+		if err != nil {
+			return nil, input.Explain(name, err)
+		}
+		if st.Size() != f.Size {
+			problems = append(problems, fmt.Sprintf("%s: %d bytes, the site says %d (%s)", name, st.Size(), f.Size, f.Download))
+			continue
+		}
+		r, err := input.Open(runs, f.Path, name)
+		if err != nil {
+			return nil, err
+		}
+		h := sha256.New()
+		_, err = io.Copy(h, io.LimitReader(r, f.Size+1))
+		r.Close()
+		if err != nil {
+			return nil, input.Explain(name, err)
+		}
+		if sum := hex.EncodeToString(h.Sum(nil)); sum != f.SHA256 {
+			problems = append(problems, fmt.Sprintf("%s: sha256 %s, the site says %s (%s)", name, sum, f.SHA256, f.Download))
+		}
+	}
+	return problems, nil
 }

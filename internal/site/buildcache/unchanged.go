@@ -78,6 +78,7 @@ func inputsHash(cfg stage.Config) (string, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "labels %q %q %q\n", cfg.ContentLabel, cfg.RunsLabel, cfg.MethodologyLabel)
 	fmt.Fprintf(h, "page rows %d\n", cfg.PageRows)
+	fmt.Fprintf(h, "runs url %q\n", cfg.RunsURL)
 	fmt.Fprintf(h, "methodology %d\n", len(cfg.Methodology))
 	h.Write(cfg.Methodology)
 	if err := hashTree(h, "content", cfg.Content, ".", 0); err != nil {

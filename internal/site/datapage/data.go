@@ -202,41 +202,57 @@ func IncompleteQuestions(sc *stage.Scored, id string) []sitedata.QuestionCount {
 }
 
 // runFiles lists a run's input files with where to download them: a copy
-// under data/runs/<id>/ (written to out as it is read), or site.yaml's
-// runs_url.
-func runFiles(cfg stage.Config, runsURL string, r *run.Run, out outdir.Sink) ([]sitedata.File, error) {
+// under data/runs/<id>/, or a link where the runs folder is published.
+func runFiles(where paths.RunFiles, r *run.Run) []sitedata.File {
 	var files []sitedata.File
 	for _, f := range r.Files {
-		sf := sitedata.File{Path: f.Path, SHA256: f.SHA256, Size: f.Size, Download: paths.FileDownload(runsURL, f.Path)}
-		if runsURL == "" {
-			// The previous site's copy, when it has these very bytes
-			// (read and hashed), is linked (byHash).
-			if h, ok := out.(outdir.ByHash); ok && h.Has(sf.Download, f.SHA256, f.Size) {
-				if err := h.PutByHash(sf.Download, f.SHA256, f.Size); err != nil {
-					return nil, err
-				}
-				files = append(files, sf)
-				continue
-			}
-			label := cfg.RunsLabel + "/" + f.Path
-			// A scored file may be gzip-compressed: read as bytes, at most
-			// the size the loader hashed.
-			data, err := readCopy(cfg.Runs, f.Path, label, f.Size)
-			if err != nil {
-				return nil, err
-			}
-			// The file was verified when the run loaded; a file changed
-			// since must not be published under the old hash.
-			if h := outdir.HashBytes(data); h.SHA256 != f.SHA256 {
-				return nil, fmt.Errorf("%s: changed during the build", label)
-			}
-			if err := out.Put(sf.Download, data); err != nil {
-				return nil, err
-			}
-		}
-		files = append(files, sf)
+		files = append(files, sitedata.File{Path: f.Path, SHA256: f.SHA256, Size: f.Size, Download: where.Href(f.Path)})
 	}
-	return files, nil
+	return files
+}
+
+// PutRunCopies copies each run's files into the site, under
+// data/runs/<id>/, on every core (reads and hashes of one run each).
+func PutRunCopies(cfg stage.Config, entries []*board.Entry, out outdir.Sink) error {
+	errs := make([]error, len(entries))
+	render.Parallel(len(entries), func(i int) { errs[i] = putCopies(cfg, entries[i].Run, out) })
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// putCopies puts a run's copies into out as they are read.
+func putCopies(cfg stage.Config, r *run.Run, out outdir.Sink) error {
+	for _, f := range r.Files {
+		dst := sitedata.RunCopy(f.Path)
+		// The previous site's copy, when it has these very bytes (read
+		// and hashed), is linked (byHash).
+		if h, ok := out.(outdir.ByHash); ok && h.Has(dst, f.SHA256, f.Size) {
+			if err := h.PutByHash(dst, f.SHA256, f.Size); err != nil {
+				return err
+			}
+			continue
+		}
+		label := cfg.RunsLabel + "/" + f.Path
+		// A scored file may be gzip-compressed: read as bytes, at most the
+		// size the loader hashed.
+		data, err := readCopy(cfg.Runs, f.Path, label, f.Size)
+		if err != nil {
+			return err
+		}
+		// The file was verified when the run loaded; a file changed since
+		// must not be published under the old hash.
+		if h := outdir.HashBytes(data); h.SHA256 != f.SHA256 {
+			return fmt.Errorf("%s: changed during the build", label)
+		}
+		if err := out.Put(dst, data); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // readCopy reads a run's file, a regular file of the given size, for its
@@ -257,9 +273,10 @@ func readCopy(fsys fs.FS, name, label string, size int64) ([]byte, error) {
 	return data, nil
 }
 
-// dataFiles are the machine-readable copies of everything on the boards,
-// the runs' own files, and the JSON Schemas of the data files.
-func DataFiles(cfg stage.Config, in *stage.Loaded, sc *stage.Scored, site *layout.SiteInfo, out outdir.Sink) ([]outdir.File, error) {
+// DataFiles are the machine-readable copies of everything on the boards
+// and the JSON Schemas of the data files; RunDataFiles, once the site
+// knows where the runs' files are, each run's own.
+func DataFiles(cfg stage.Config, in *stage.Loaded, sc *stage.Scored, site *layout.SiteInfo) ([]outdir.File, error) {
 	lb := sitedata.Leaderboard{
 		Title: site.Title, Benchmark: in.Content.Site.Benchmark, ViewsVersion: sitedata.ViewsVersion, Release: sitedata.Release{Label: site.Release.Label, Date: site.Release.Date},
 		Generator: site.Version, Synthetic: site.Synthetic,
@@ -281,31 +298,18 @@ func DataFiles(cfg stage.Config, in *stage.Loaded, sc *stage.Scored, site *layou
 		}
 		lb.Boards = append(lb.Boards, bj)
 	}
-	// Each run's files and record, on every core: they are reads, hashes
-	// and encodings of one run each.
-	files := make([]outdir.File, len(sc.Entries))
+	// Each run's record, for the summary and the CSV, which do not use
+	// its files or its questions (the bulk of a record: they go at once).
 	records := make([]sitedata.Run, len(sc.Entries))
-	errs := make([]error, len(sc.Entries))
 	render.Parallel(len(sc.Entries), func(i int) {
 		e := sc.Entries[i]
-		rf, err := runFiles(cfg, in.Content.Site.RunsURL, e.Run, out)
-		if err != nil {
-			errs[i] = err
-			return
-		}
-		records[i] = runRecord(e, rf, IncompleteQuestions(sc, e.ID()), boards.DiffOf(sc, e.ID()))
-		data, err := sitedata.MarshalRun(records[i])
-		files[i], errs[i] = outdir.File{Path: paths.RunDataPath(e.ID()), Data: data}, err
-		// The summary and the CSV do not use the questions, the bulk of
-		// a record: they go now, not when every run's record is made.
+		records[i] = runRecord(e, nil, IncompleteQuestions(sc, e.ID()), boards.DiffOf(sc, e.ID()))
 		records[i].Questions = nil
 	})
-	for i, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	for i := range records {
 		lb.Runs = append(lb.Runs, records[i].Summary())
 	}
+	var files []outdir.File
 	// At most PageRows runs a file, as a page lists (pager.go), when the
 	// site says so (siteInfo.splitRuns, which its links follow).
 	per := len(records)
@@ -325,6 +329,24 @@ func DataFiles(cfg stage.Config, in *stage.Loaded, sc *stage.Scored, site *layou
 			return nil, fmt.Errorf("%s: %w", s.path, err)
 		}
 		files = append(files, outdir.File{Path: s.path, Data: data})
+	}
+	return files, nil
+}
+
+// RunDataFiles are each run's data file, data/runs/<id>.json, with where
+// its files are (on every core: an encoding of one run each).
+func RunDataFiles(sc *stage.Scored, where paths.RunFiles) ([]outdir.File, error) {
+	files := make([]outdir.File, len(sc.Entries))
+	errs := make([]error, len(sc.Entries))
+	render.Parallel(len(sc.Entries), func(i int) {
+		e := sc.Entries[i]
+		data, err := sitedata.MarshalRun(runRecord(e, runFiles(where, e.Run), IncompleteQuestions(sc, e.ID()), boards.DiffOf(sc, e.ID())))
+		files[i], errs[i] = outdir.File{Path: paths.RunDataPath(e.ID()), Data: data}, err
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
 	}
 	return files, nil
 }

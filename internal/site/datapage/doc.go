@@ -1,15 +1,15 @@
-// Package datapage builds the data files under data/ (DataFiles: each
-// run's JSON, the leaderboard's JSON and CSV, their schemas, the runs'
-// copies) and the pages about them and about where every number comes
+// Package datapage builds the data files under data/ (DataFiles: the
+// leaderboard's JSON and CSV, their schemas; RunDataFiles: each run's
+// JSON; PutRunCopies: the runs' copies) and the pages about them and about where every number comes
 // from: the rubric, Downloads, provenance (the site's and each run's,
 // with provenance.json), and the changes since the previous release.
 //
 // # Files
 //
-//	data.go: DataFiles, IncompleteQuestions
+//	data.go: DataFiles, RunDataFiles, PutRunCopies, IncompleteQuestions
 //	rubric.go: RubricData, RubricJSON, RubricPage
 //	rubricexample.go: the worked examples shown on the rubric page
-//	downloads.go: DownloadsData, DownloadsPages
+//	downloads.go: DownloadsData, DownloadsPage, DownloadsPages, DownloadLink, DownloadLinks
 //	provenance.go: Inputs, ProvenanceData, ProvenancePages, ProvenanceJSON
 //	runprovenance.go: RunProvenanceData, RunProvenancePage
 //	changes.go: ChangesData, ChangesPages

@@ -18,10 +18,11 @@ type DownloadsData struct {
 	Columns []sitedata.Column
 	Runs    []downloadRun
 	Fields  []rowField
-	// Linked says the runs' files are linked at site.yaml's runs_url
-	// rather than copied into the site.
-	Linked  bool
-	RunsURL string
+	// Where says where the runs' files are: copied into the site, or
+	// linked where the runs folder is published, and why (Budget: the
+	// site's Pages budget, which the copies would pass).
+	Where  paths.RunFiles
+	Budget string
 	// Pager links the page's pages when it lists more than PageRows runs
 	// (pager.go); the first alone documents the files. Slice says which
 	// runs this page lists.
@@ -51,10 +52,12 @@ type downloadRun struct {
 	ID, Model, Variant, Intervention, Href, Data string
 	Ranked                                       bool
 	Provenance                                   string // the run's provenance page, with its files' hashes
-	Files                                        []downloadLink
+	Files                                        []DownloadLink
 }
 
-type downloadLink struct {
+// A DownloadLink is one of a run's files: where it is, its size and
+// SHA-256.
+type DownloadLink struct {
 	Path, Href, Size, SHA256 string
 }
 
@@ -74,8 +77,10 @@ var rowFields = []rowField{
 	{"response", "optional: the model's response text"},
 }
 
-func DownloadsPage(in *stage.Loaded, sc *stage.Scored, site *layout.SiteInfo) *layout.Page {
-	d := DownloadsData{Columns: sitedata.Columns(), Fields: rowFields, RunsURL: in.Content.Site.RunsURL, Linked: in.Content.Site.RunsURL != ""}
+// DownloadsPage is the Downloads page of a site whose runs' files are
+// where says, under a Pages budget written as budget ("1 GB").
+func DownloadsPage(sc *stage.Scored, site *layout.SiteInfo, where paths.RunFiles, budget string) *layout.Page {
+	d := DownloadsData{Columns: sitedata.Columns(), Fields: rowFields, Where: where, Budget: budget}
 	d.Files = []downloadFile{
 		{paths.LeaderboardCSVPath, paths.LeaderboardCSVPath, "", "One row per run: its board, ranks, views with intervals, other composites and coefficients. The columns are below."},
 		{paths.LeaderboardJSONPath, paths.LeaderboardJSONPath, sitedata.LeaderboardSchema, "The boards (per prompt variant and scoring method, the ranked runs of every view in rank order) and a summary of every run: its views and ranks; a release of more than " + show.Itoa(int(sc.Per)) + " runs lists instead the parts that hold the summaries (run_parts). Written without indentation, one board and one run a line."},
@@ -96,7 +101,7 @@ func DownloadsPage(in *stage.Loaded, sc *stage.Scored, site *layout.SiteInfo) *l
 	for _, e := range sc.Entries {
 		r := downloadRun{ID: e.ID(), Ranked: layout.IsRanked(e), Model: e.Run.Manifest.Model.Name, Variant: string(e.Run.Manifest.Variant), Intervention: e.Run.Manifest.Intervention,
 			Href: paths.RunPath(e.ID()), Data: paths.RunDataPath(e.ID()), Provenance: paths.RunProvenancePath(e.ID())}
-		r.Files = downloadLinks(d.RunsURL, e.Run.Files)
+		r.Files = DownloadLinks(where, e.Run.Files)
 		d.Runs = append(d.Runs, r)
 	}
 	return &layout.Page{Path: paths.DownloadsPath, Title: "Downloads: data files and their formats", Section: layout.SecData, Body: d}
@@ -117,11 +122,21 @@ func DownloadsPages(per layout.Paging, whole *layout.Page) []*layout.Page {
 	})
 }
 
-// downloadLinks are a run's files with where to download them.
-func downloadLinks(runsURL string, files []run.File) []downloadLink {
-	var out []downloadLink
+// DownloadLinks are a run's files with where to download them.
+func DownloadLinks(where paths.RunFiles, files []run.File) []DownloadLink {
+	var out []DownloadLink
 	for _, f := range files {
-		out = append(out, downloadLink{f.Path, paths.FileDownload(runsURL, f.Path), byteSize(f.Size), f.SHA256})
+		out = append(out, DownloadLink{f.Path, where.Href(f.Path), byteSize(f.Size), f.SHA256})
+	}
+	return out
+}
+
+// fileRows are a run's files with their sizes and SHA-256, and no
+// address: the pages that do not say where the files are.
+func fileRows(files []run.File) []DownloadLink {
+	var out []DownloadLink
+	for _, f := range files {
+		out = append(out, DownloadLink{Path: f.Path, Size: byteSize(f.Size), SHA256: f.SHA256})
 	}
 	return out
 }

@@ -51,11 +51,14 @@ type RunProvenanceData struct {
 	ID, Model, Intervention string
 	Variant                 run.Variant
 	RunHref, JSONHref       string
-	M                       *run.Manifest
-	Manifest                template.HTML
-	Files                   []downloadLink
-	Claims                  []claimRow
-	Tolerance               string
+	// FilesHref is the run page's list of its files, which says where
+	// they are (the pages that span runs decide: copied or linked).
+	FilesHref string
+	M         *run.Manifest
+	Manifest  template.HTML
+	Files     []DownloadLink
+	Claims    []claimRow
+	Tolerance string
 }
 
 func RunProvenancePage(in *stage.Loaded, e *board.Entry) (*layout.Page, error) {
@@ -65,6 +68,6 @@ func RunProvenancePage(in *stage.Loaded, e *board.Entry) (*layout.Page, error) {
 		return nil, fmt.Errorf("%s/manifest.yaml: %w", e.ID(), err)
 	}
 	d := RunProvenanceData{ID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, RunHref: paths.RunPath(e.ID()), JSONHref: paths.RunProvenanceJSONPath(e.ID()),
-		M: m, Manifest: hl, Files: downloadLinks(in.Content.Site.RunsURL, e.Run.Files), Claims: claims(m, e.Result), Tolerance: numfmt.Decimal(score.ClaimTolerance)}
+		M: m, Manifest: hl, Files: fileRows(e.Run.Files), FilesHref: paths.RunFilesPath(e.ID()), Claims: claims(m, e.Result), Tolerance: numfmt.Decimal(score.ClaimTolerance)}
 	return &layout.Page{Path: paths.RunProvenancePath(e.ID()), Title: "Provenance · " + m.Model.Name + " · " + string(m.Variant) + " · " + m.Intervention, Section: layout.SecProvenance, Body: d}, nil
 }

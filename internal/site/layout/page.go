@@ -54,10 +54,6 @@ type SiteInfo struct {
 	Synthetic bool
 	Nav       []NavItem
 	Design    DesignFacts
-	// RunsURL is site.yaml's runs_url: where run pages link the runs'
-	// files (empty: to their copies in the site). Being part of the
-	// frame, it is in the key of a run's cached pages.
-	RunsURL string
 	// CSV is where the footer links the CSV: data/leaderboard.csv, or,
 	// when the runs are more than one file's (PageRows) and the CSV is in
 	// parts, the Downloads page's list of them. Decided from the runs

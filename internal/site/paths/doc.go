@@ -4,7 +4,7 @@
 //
 // # Files
 //
-//	paths.go: SitePaths, BoardPath, RunPath, ScenarioPath, ComparePath, RelPath, PagedPath, FileDownload
+//	paths.go: SitePaths, BoardPath, RunPath, ScenarioPath, ComparePath, RelPath, PagedPath, RunFiles
 //
 // Of the site's packages it may import: none (it is the floor).
 package paths

@@ -110,6 +110,7 @@ func ContentPagePath(slug string) string { return "pages/" + slug + ".html" }
 
 // Per run.
 func RunPath(id string) string                   { return "runs/" + id + "/index.html" }
+func RunFilesPath(id string) string              { return RunPath(id) + "#files" }
 func RunProvenancePath(id string) string         { return "runs/" + id + "/provenance.html" }
 func RunProvenanceJSONPath(id string) string     { return "runs/" + id + "/provenance.json" }
 func RunDataPath(id string) string               { return sitedata.RunFile(id) }
@@ -171,12 +172,22 @@ func Root(p string) string {
 	return strings.Repeat("../", strings.Count(p, "/"))
 }
 
-// fileDownload is where a run's file (named by its path in the runs
-// folder) is offered: at runs_url when site.yaml sets one, else as the
-// site's copy.
-func FileDownload(runsURL, p string) string {
-	if runsURL != "" {
-		return runsURL + p
+// RunFiles says where the site offers its runs' files: copied into it,
+// under data/runs/<id>/, or, when the copies would take the site past its
+// Pages budget (site.yaml's pages_budget), linked where the runs folder
+// is published (runs_url, or build -runs-url), with their SHA-256.
+type RunFiles struct {
+	Linked bool
+	// URL is where the runs folder is published, ending in /; empty when
+	// no address was given (the files are then copied).
+	URL string
+}
+
+// Href is where a run's file (named by its path in the runs folder) is
+// offered: a site path of its copy, or its URL.
+func (f RunFiles) Href(p string) string {
+	if f.Linked {
+		return f.URL + p
 	}
 	return sitedata.RunCopy(p)
 }

@@ -6,7 +6,7 @@
 //
 //	runpage.go: RunData, RunPage
 //	othertools.go: the other tools' definitions beside the site's
-//	history.go: HistoryKey, ReadHistory
+//	history.go: History, HistoryKey, ReadHistory
 //	swings.go: SwingsData, SwingsPage
 //
 // Of the site's packages it may import: boards, datapage, grid, layout, paths, show, stage.

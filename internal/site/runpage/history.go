@@ -37,13 +37,13 @@ type historyPoint struct {
 	Current    bool
 }
 
-// history holds every earlier release's points, by model run, in release
+// History holds every earlier release's points, by model run, in release
 // date order.
-type history map[HistoryKey][]historyPoint
+type History map[HistoryKey][]historyPoint
 
 // readHistory reads content/releases.
-func ReadHistory(label string, files []content.ReleaseFile) (history, error) {
-	h := history{}
+func ReadHistory(label string, files []content.ReleaseFile) (History, error) {
+	h := History{}
 	for _, f := range files {
 		s, err := changes.ReadRelease(f.Data, f.Parts)
 		if err != nil {
@@ -79,7 +79,7 @@ func ReadHistory(label string, files []content.ReleaseFile) (history, error) {
 
 // of is the history of a run of this release: the earlier releases'
 // points, then this release's; nil when no earlier release has the run.
-func (h history) Of(e *board.Entry, release content.Release) []historyPoint {
+func (h History) Of(e *board.Entry, release content.Release) []historyPoint {
 	m := e.Run.Manifest
 	past := h[HistoryKey{m.Model.ID, string(m.Variant), m.Intervention, string(m.Scoring)}]
 	if len(past) == 0 {

@@ -72,8 +72,12 @@ type RunData struct {
 	Views                       []viewRow
 	Flags                       []boards.QualityFlag
 	Notes                       template.HTML
-	Files                       []run.File
-	Questions                   []int
+	// Files are the run's input files with where they are (Where; Budget
+	// is the site's Pages budget, which linked files would have passed).
+	Files     []datapage.DownloadLink
+	Where     paths.RunFiles
+	Budget    string
+	Questions []int
 	// Scoring is the run's own part of the rubric.
 	Scoring runScoring
 	// Other is the same model's default-prompt run of the other prompt
@@ -134,9 +138,12 @@ type gapValueRow struct {
 	Label, Gap, SE, Magnitude, Words, Class string
 }
 
-func RunPage(cfg stage.Config, sc *stage.Scored, e *board.Entry, hist []historyPoint) (*layout.Page, error) {
+// RunPage is a run's page, on a site whose runs' files are where says,
+// under a Pages budget written as budget.
+func RunPage(cfg stage.Config, sc *stage.Scored, e *board.Entry, hist []historyPoint, where paths.RunFiles, budget string) (*layout.Page, error) {
 	m, res := e.Run.Manifest, e.Result
-	d := RunData{History: hist, ViewsVersion: sitedata.ViewsVersion, ID: e.ID(), M: m, Res: res, Flags: boards.Flags(e), Files: e.Run.Files, Pairs: boards.PairsOf(sc.Pairs, e.ID()), Why: e.Why}
+	d := RunData{History: hist, ViewsVersion: sitedata.ViewsVersion, ID: e.ID(), M: m, Res: res, Flags: boards.Flags(e),
+		Files: datapage.DownloadLinks(where, e.Run.Files), Where: where, Budget: budget, Pairs: boards.PairsOf(sc.Pairs, e.ID()), Why: e.Why}
 	d.Ranked = layout.IsRanked(e)
 	if o, ok := sc.Variants[e.ID()]; ok {
 		d.Other = &o

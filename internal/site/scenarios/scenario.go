@@ -29,16 +29,17 @@ type ScenarioData struct {
 	Title                              string
 	PromptHref, CompareHref, IndexHref string
 	RunHref                            string
-	// ScoredHref and ScoredName are the run's per-prompt file, which has
-	// the numbers the grid leaves out: a copy in the site or a link at
-	// site.yaml's runs_url.
-	ScoredHref, ScoredName string
-	Unit                   string
-	Heads                  []grid.GridHead
-	RaceCols               int // columns per gender in the grid
-	Grid                   []grid.GridRow
-	Common                 string // the grid's most common colour class
-	Stored                 int    // variants with a transcript
+	// ScoredName is the run's per-prompt file, which has the numbers the
+	// grid leaves out, and FilesHref the run page's list of its files:
+	// where they are (copied or linked, which the pages that span runs
+	// decide) and their SHA-256.
+	ScoredName, FilesHref string
+	Unit                  string
+	Heads                 []grid.GridHead
+	RaceCols              int // columns per gender in the grid
+	Grid                  []grid.GridRow
+	Common                string // the grid's most common colour class
+	Stored                int    // variants with a transcript
 	// MinMass is the answer mass under which a cell is marked; AllLow says
 	// every variant is under it (then one sentence says so, with LowRange,
 	// and no cell is marked).
@@ -59,7 +60,7 @@ type ScenarioData struct {
 	TemplateHref                  string
 }
 
-func ScenarioPage(texts *layout.DatasetTexts, infos layout.PromptInfos, e *board.Entry, q int, qs *score.QuestionCells, chunks map[design.Prompt]int, ids []int, pos int, runsURL string) *layout.Page {
+func ScenarioPage(texts *layout.DatasetTexts, infos layout.PromptInfos, e *board.Entry, q int, qs *score.QuestionCells, chunks map[design.Prompt]int, ids []int, pos int) *layout.Page {
 	m := e.Run.Manifest
 	decision := m.Scoring == run.Decision
 	d := ScenarioData{
@@ -67,7 +68,7 @@ func ScenarioPage(texts *layout.DatasetTexts, infos layout.PromptInfos, e *board
 		Q: q, Title: texts.Title(m.Variant, q),
 		PromptHref: paths.PromptPath(m.Variant, q), CompareHref: paths.ComparePath(m.Variant, q),
 		IndexHref: paths.ScenariosPath(e.ID()), RunHref: paths.RunPath(e.ID()),
-		ScoredHref: paths.FileDownload(runsURL, e.Run.ScoredFS()), ScoredName: path.Base(m.Scored.Path),
+		ScoredName: path.Base(m.Scored.Path), FilesHref: paths.RunFilesPath(e.ID()),
 		Unit: "logit points", RaceCols: int(design.NumRaces), MinMass: show.Decimal(board.MinMass),
 	}
 	if decision {

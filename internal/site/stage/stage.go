@@ -30,6 +30,10 @@ type Config struct {
 	Static    fs.FS
 	// Version identifies the generator (module version and VCS revision).
 	Version string
+	// RunsURL, when set, is where the runs folder is published, in place
+	// of site.yaml's runs_url (build -runs-url: the Pages workflow gives
+	// the repository's raw files at the commit it publishes).
+	RunsURL string
 	// Progress, when set, hears one line per phase with counts and the
 	// time taken (never part of the site).
 	Progress io.Writer
@@ -104,6 +108,10 @@ type Loaded struct {
 	Content     *content.Content
 	Methodology []byte
 	Runs        []*run.Run // by id, manifests only
+	// RunsURL is where the runs folder is published: Config.RunsURL, else
+	// site.yaml's runs_url; empty when neither says. The site links the
+	// runs' files there when their copies would pass its Pages budget.
+	RunsURL string
 	// texts keeps one copy of each prompt text per variant, filled as runs
 	// are committed.
 	Texts *layout.DatasetTexts
