@@ -35,6 +35,7 @@ replace content/pages/about.md "# About" "# About \u05e9\u05dc\u05d5\u05dd"
 // CSV (crawl.Bidi). The manifests' controls are taken out, each with a
 // warning. Three committed runs and the committed content: 2.1 CPU-s.
 func TestBidiIsolated(t *testing.T) {
+	skipUnderRace(t, "the pages of three runs checked: templates, not goroutines")
 	t.Parallel()
 	repo, err := filepath.Abs("../..")
 	if err != nil {

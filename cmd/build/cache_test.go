@@ -31,6 +31,18 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// skipUnderRace skips a test under the race detector with -short (make
+// race), saying why the plain run is enough: each of these costs the race
+// step several CPU-seconds (TestBidiIsolated 8.8, the three cache tests
+// 7.9 together) for code that runs in one goroutine or is checked so
+// elsewhere.
+func skipUnderRace(t *testing.T, why string) {
+	t.Helper()
+	if raceDetector && testing.Short() {
+		t.Skip(why)
+	}
+}
+
 // cacheEntries lists the entries' files of a cache folder, sorted.
 func cacheEntries(t *testing.T, dir string) []string {
 	t.Helper()
@@ -69,6 +81,7 @@ func baseRepo(t *testing.T) string {
 // entry carries its key, so each is a miss and its work is done again, and
 // the site is byte for byte the first build's.
 func TestSwappedCacheEntries(t *testing.T) {
+	skipUnderRace(t, "builds of one run with the cache, checked by the plain run")
 	root := baseRepo(t)
 	dir := filepath.Join(root, "cache")
 	build := func(out string) map[string][]byte {
@@ -115,6 +128,7 @@ func TestSwappedCacheEntries(t *testing.T) {
 // build publish that page; -verify with the same cache computes everything
 // again and says so.
 func TestVerifyNeverTrustsTheCache(t *testing.T) {
+	skipUnderRace(t, "builds of one run with the cache, checked by the plain run")
 	root := baseRepo(t)
 	dir := filepath.Join(root, "cache")
 	var stdout, stderr bytes.Buffer
@@ -165,6 +179,7 @@ func TestVerifyNeverTrustsTheCache(t *testing.T) {
 // cache goes at the next build, a build with nothing to do included
 // (which writes no page and trims nothing).
 func TestCacheDebrisRemoved(t *testing.T) {
+	skipUnderRace(t, "builds of one run with the cache, checked by the plain run")
 	root := baseRepo(t)
 	dir := filepath.Join(root, "cache")
 	build := func() string {

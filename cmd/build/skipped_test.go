@@ -15,6 +15,7 @@ import (
 // notes on GitHub) and git's files go without a word, and so does an
 // import's left_out.jsonl, which the build reads.
 func TestSkippedEntriesWarn(t *testing.T) {
+	skipUnderRace(t, "one run loaded and its warnings read, checked by the plain run")
 	root := baseRepo(t)
 	applyOps(t, root, []byte(`
 write runs/.tmp-demo-123/manifest.yaml "half an import"
@@ -60,6 +61,7 @@ write content/benchmarks/other.json "{}"
 // its title and date changed) builds, with a warning naming site.yaml's
 // line.
 func TestPreviousOfAnotherSiteWarns(t *testing.T) {
+	skipUnderRace(t, "one run loaded and its warnings read, checked by the plain run")
 	root := baseRepo(t)
 	applyOps(t, root, []byte(`
 replace content/releases/2026.10-demo.json "\"title\": \"Discrim-Eval Leaderboard\"" "\"title\": \"Another Board\""
@@ -86,6 +88,7 @@ replace content/releases/2026.10-demo.json "\"date\": \"2026-10-15\"" "\"date\":
 // limit of a scored file), naming the budget, the size and the way out;
 // with -runs-url the build goes on (and fails on the sparse files' rows).
 func TestCopiesOverBudgetAtLoad(t *testing.T) {
+	skipUnderRace(t, "one run loaded and its warnings read, checked by the plain run")
 	baseRepo(t)
 	if err := os.CopyFS(filepath.Join("runs", "demo2"), os.DirFS(filepath.Join("runs", "demo"))); err != nil {
 		t.Fatal(err)
@@ -112,6 +115,7 @@ func TestCopiesOverBudgetAtLoad(t *testing.T) {
 // runs' files outgrow the Pages budget, which would send its publisher to
 // runs_url for a file that cannot build.
 func TestScoredFileOverTheLimit(t *testing.T) {
+	skipUnderRace(t, "one run loaded and its warnings read, checked by the plain run")
 	baseRepo(t)
 	if err := os.Truncate(filepath.Join("runs", "demo", "scored.jsonl"), 4_000_000_000); err != nil {
 		t.Fatal(err)
