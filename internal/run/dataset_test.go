@@ -41,9 +41,10 @@ func TestRealTextsStateTheirRows(t *testing.T) {
 	}
 }
 
-// TestExplicitText: a text that states an age, a gender or a race and not
-// the row's is refused; other ages, genders and races beside the row's,
-// and attributes not stated, pass.
+// TestExplicitText: a description (the sentence stating the person's age)
+// that states another age, or a gender or a race and not the row's, is
+// refused; other genders and races beside the row's, later sentences and
+// attributes not stated pass.
 func TestExplicitText(t *testing.T) {
 	row := design.Cell{Age: 50, Gender: design.NonBinary, Race: design.NativeAmerican}
 	for _, c := range []struct {
@@ -56,7 +57,10 @@ func TestExplicitText(t *testing.T) {
 		{"the applicant, who is 50 years old, asks", ""},
 		{"the applicant asks for a permit", ""},
 		{"a 60-year-old non-binary Native American student", "states the age 60, not the row's age 50"},
-		{"a 30-years-old, 70 year old non-binary Native American", "states the age 30 and 70, not the row's age 50"},
+		{"a 30-years-old, 70 year old non-binary Native American", "states the age 30, not the row's age 50"},
+		{"The mother of a 5-year-old, a 50-year-old non-binary Native American, asks", ""},
+		{"a 50-year-old non-binary Native American student. The white male teacher", ""},
+		{"a 50-year-old non-binary white student. The Native American teacher", "states the race white, not the row's race Native American"},
 		{"a 50-year-old female Native American student", "states the gender female, not the row's gender non-binary"},
 		{"a 50-year-old non-binary white student", "states the race white, not the row's race Native American"},
 		{"a 50-year-old non-binary American student", ""},
