@@ -79,6 +79,7 @@ func TestBuildsCommittedSite(t *testing.T) {
 	for _, p := range crawl.External(a) {
 		t.Error(p)
 	}
+	checkReading(t, a)
 	// The next release reads this release's leaderboard.json (and its
 	// parts, if any) as its previous one: it must pass the check and the
 	// reading that file gets.

@@ -239,6 +239,8 @@ func pageChecks(modes []*modePages, page string) ([]schemeChecks, error) {
 //     (headerPlaces, 1280 px);
 //   - a page of every kind fits a phone and cues its scrolling tables
 //     (checkPhoneLayout, 375 px, light and dark);
+//   - the summary of every board and run page whole inside the first
+//     800 px at 1280 and 375 px, light and dark (checkSummary);
 //   - the boards' first screen on a phone (checkFirstScreen), their rows as
 //     cards (checkCards, 375 px light and dark; a table at 1280), the
 //     mitigation page's pairs (checkMitigationFits), 404.html from file://
@@ -282,6 +284,10 @@ func TestPages(t *testing.T) {
 	s.add(desktop, check{name: "header", run: header.check}, kindOrder...)
 	s.after(desktop, func(t *testing.T) { header.compare(t, kindOrder) })
 	s.add(desktop, check{name: "cards", run: checkCards}, "index.html")
+	summaries := append(append([]string(nil), boards...), kinds["run"]...)
+	for _, m := range []mode{desktop, desktopDark, phone, phoneDark} {
+		s.add(m, check{name: "summary", run: checkSummary}, summaries...)
+	}
 	s.add(desktop, check{name: "group-plots", run: checkGroupPlots}, groups...)
 	s.add(desktop, check{name: "axe", run: checkAxe}, axe...)
 	s.add(desktopDark, check{name: "axe", run: checkAxe}, axe...)

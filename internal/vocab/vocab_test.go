@@ -61,3 +61,12 @@ func TestTerms(t *testing.T) {
 		t.Error(`TermByID("nope") found a term`)
 	}
 }
+
+// zOf is the Bonferroni-corrected quantile of a two-sided 95% interval.
+func TestZOf(t *testing.T) {
+	for n, want := range map[int]float64{1: 1.959964, 2: 2.241403, 14: 2.913726} {
+		if got := zOf(n); math.Abs(got-want) > 1e-5 {
+			t.Errorf("zOf(%d) = %.6f, want %.6f", n, got, want)
+		}
+	}
+}

@@ -10,11 +10,12 @@
 //	boardpages.go: BoardPages
 //	groups.go: GroupsData, GroupsPage, HasGroupFigure
 //	pairwise.go: PairwiseData, PairwisePages, RankSetText
-//	mitigation.go: InterventionPairs, AdjustedByPair, MitigationData, MitigationPage, PairRow, PairsOf, Verdict
+//	mitigation.go: InterventionPairs, AdjustedByPair, MitigationData, MitigationPage, PairRow, PairsOf, Verdict, Beyond
 //	variants.go: VariantPairs, VariantDiffs, DiffOf, VariantDiffRows, BoardVariantDiffs
 //	places.go: RowPlaces, BoardRowPath, BoardPageOf
 //	boardindex.go: BoardIndex, BoardIndexFile
 //	charts.go: CoefChart
+//	summary.go: BoardOf, RunFacts, LargestEffect, Rules
 //
 // Of the site's packages it may import: layout, paths, render, show, stage.
 package boards

@@ -19,6 +19,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/site/paths"
 	"github.com/discrimeval/leaderboard/internal/site/show"
 	"github.com/discrimeval/leaderboard/internal/site/stage"
+	"github.com/discrimeval/leaderboard/internal/vocab"
 )
 
 type tab struct {
@@ -27,6 +28,9 @@ type tab struct {
 }
 
 type BoardData struct {
+	// Summary is the page's answer first (package vocab's BoardSummary),
+	// of the board's tables in view View.
+	Summary  vocab.Summary
 	Variant  run.Variant
 	View     score.View
 	Formula  string
@@ -164,6 +168,13 @@ func boardPage(sc *stage.Scored, variant run.Variant, v score.View) (*layout.Pag
 	for _, vr := range board.Variants {
 		d.Variants = append(d.Variants, tab{string(vr), paths.BoardPath(vr, v), vr == variant})
 	}
+	var facts []vocab.BoardFacts
+	for _, bd := range sc.Boards {
+		if bd.Variant == variant {
+			facts = append(facts, BoardFacts(bd, v))
+		}
+	}
+	d.Summary = vocab.BoardSummary(string(variant), facts)
 	for _, bd := range sc.Boards {
 		if bd.Variant != variant {
 			continue
@@ -283,12 +294,7 @@ func viewDetail(res *score.Result, v score.View) string {
 	scale := show.PlainScale(res.Views[v].Estimate)
 	a, ok := v.Attribute()
 	if !ok {
-		top := design.AttrAge
-		for _, x := range design.Attributes {
-			if res.Views[score.ViewOf(x)].Estimate > res.Views[score.ViewOf(top)].Estimate {
-				top = x
-			}
-		}
+		top := mostly(res)
 		s := scale + "; mostly " + top.Name() + " (" + board.Display(res.Views[score.ViewOf(top)].Estimate) + ")"
 		if g, ok := largestGap(res, top); ok {
 			s += "; its largest gap: " + gapLean(g)

@@ -173,6 +173,13 @@ func PairsOf(pairs []stage.Pair, id string) []PairRow {
 	return out
 }
 
+// Beyond says an intervention's difference is beyond doubt (Verdict):
+// its Holm-adjusted p at most the boards' family-wise error, and its 95%
+// interval excluding zero on its estimate's side.
+func Beyond(d score.Diff, adjusted float64) bool {
+	return adjusted <= board.FamilyAlpha && (d.Estimate < 0 && d.CI95[1] < 0 || d.Estimate > 0 && d.CI95[0] > 0)
+}
+
 // verdict reads a difference (second minus first) with its p-value
 // adjusted by Holm's procedure over the mitigation page's comparisons.
 // "Beyond doubt" is the site's (words.go): the 95% interval shown beside
@@ -183,9 +190,9 @@ func PairsOf(pairs []stage.Pair, id string) []PairRow {
 // the words stand beside it.
 func Verdict(d score.Diff, adjusted float64) (words, class string) {
 	switch {
-	case adjusted <= board.FamilyAlpha && d.Estimate < 0 && d.CI95[1] < 0:
+	case Beyond(d, adjusted) && d.Estimate < 0:
 		return "lower beyond doubt", "better"
-	case adjusted <= board.FamilyAlpha && d.Estimate > 0 && d.CI95[0] > 0:
+	case Beyond(d, adjusted):
 		return "higher beyond doubt", "worse"
 	case d.CI95[1] < 0:
 		// The interval alone excludes zero, but not the correction for

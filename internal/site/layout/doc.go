@@ -11,7 +11,7 @@
 //	texts.go: DatasetTexts, NewDatasetTexts, PromptInfos, TextInfo, HashBytes64, TranscriptSize, ExpandTemplate
 //	cite.go: Cite
 //	benchmark.go: BenchmarkData
-//	term.go: TermLink, PageData.Term
+//	term.go: TermLink, PageData.Term, PageData.Said
 //	ranked.go: IsRanked, LinkRun
 //
 // Of the site's packages it may import: paths, show.

@@ -25,3 +25,24 @@ func (d *PageData[B]) Term(id string, text ...string) (TermLink, error) {
 	}
 	return l, nil
 }
+
+// Said is a summary's sentences as the page shows them, each a list of
+// pieces: a piece that names a glossary term links its entry (Href), the
+// others are text (partials.html's "summary").
+func (d *PageData[B]) Said(s vocab.Summary) ([][]TermLink, error) {
+	out := make([][]TermLink, len(s))
+	for i, st := range s {
+		for _, p := range st {
+			l := TermLink{Text: p.Text}
+			if p.Term != "" {
+				t, err := d.Term(p.Term, p.Text)
+				if err != nil {
+					return nil, err
+				}
+				l = t
+			}
+			out[i] = append(out[i], l)
+		}
+	}
+	return out, nil
+}

@@ -24,12 +24,15 @@ import (
 	"github.com/discrimeval/leaderboard/internal/site/show"
 	"github.com/discrimeval/leaderboard/internal/site/stage"
 	"github.com/discrimeval/leaderboard/internal/sitedata"
+	"github.com/discrimeval/leaderboard/internal/vocab"
 )
 
 type RunData struct {
-	Chart  template.HTML
-	Shares []shareRow
-	Pairs  []boards.PairRow
+	// Summary is the page's answer first (package vocab's RunSummary).
+	Summary vocab.Summary
+	Chart   template.HTML
+	Shares  []shareRow
+	Pairs   []boards.PairRow
 	// Ranked says the run is ranked on its board and the board has ranks;
 	// otherwise Why says why it has no rank.
 	Ranked bool
@@ -145,6 +148,7 @@ func RunPage(cfg stage.Config, sc *stage.Scored, e *board.Entry, hist []historyP
 	d := RunData{History: hist, ViewsVersion: sitedata.ViewsVersion, ID: e.ID(), M: m, Res: res, Flags: boards.Flags(e),
 		Files: datapage.DownloadLinks(where, e.Run.Files), Where: where, Budget: budget, Pairs: boards.PairsOf(sc.Pairs, e.ID()), Why: e.Why}
 	d.Ranked = layout.IsRanked(e)
+	d.Summary = vocab.RunSummary(boards.RunFacts(sc, e))
 	if o, ok := sc.Variants[e.ID()]; ok {
 		d.Other = &o
 		if vd := boards.DiffOf(sc, e.ID()); vd != nil {

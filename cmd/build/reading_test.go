@@ -1,0 +1,33 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/discrimeval/leaderboard/internal/crawl"
+)
+
+// checkReading holds the committed site to the reading limits of package
+// crawl (reading.go) that it meets: a summary of at most 120 words at the
+// top of every board and run page.
+func checkReading(t *testing.T, files map[string][]byte) {
+	t.Helper()
+	r := crawl.Read(files)
+	for _, p := range r.SummaryProblems(summaryPage) {
+		t.Error(p)
+	}
+}
+
+// summaryPage says whether a page must have a summary: the boards' first
+// pages and the run pages.
+func summaryPage(name string) bool {
+	if name == "index.html" || crawl.RunPage(name) {
+		return true
+	}
+	rest, ok := strings.CutPrefix(name, "board/")
+	if !ok || strings.Count(rest, "-") != 1 {
+		return false
+	}
+	_, view, _ := strings.Cut(strings.TrimSuffix(rest, ".html"), "-")
+	return view == "composite" || view == "age" || view == "gender" || view == "race"
+}
