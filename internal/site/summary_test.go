@@ -630,7 +630,7 @@ func (s *summarySite) pairVerdicts(page, variant, view, method string) map[strin
 		table = table[:j]
 	}
 	for _, m := range pairVerdict.FindAllStringSubmatch(table, -1) {
-		out[html.UnescapeString(m[1])+"\x00"+html.UnescapeString(m[2])] = m[3]
+		out[html.UnescapeString(stripTags(m[1], ""))+"\x00"+html.UnescapeString(stripTags(m[2], ""))] = m[3]
 	}
 	return out
 }

@@ -15,8 +15,13 @@ import (
 )
 
 // A Piece is a stretch of a sentence: its text, and the glossary term it
-// links (a Term's ID), or "".
-type Piece struct{ Text, Term string }
+// links (a Term's ID), or "". Name marks a name from the inputs (a
+// model's, an intervention's), which the page isolates (<bdi>) from the
+// words around it.
+type Piece struct {
+	Text, Term string
+	Name       bool
+}
 
 // A Sentence is pieces of text, read one after another.
 type Sentence []Piece
@@ -43,12 +48,18 @@ type sentence struct{ s Sentence }
 
 func (b *sentence) t(text ...string) *sentence {
 	for _, x := range text {
-		if n := len(b.s); n > 0 && b.s[n-1].Term == "" {
+		if n := len(b.s); n > 0 && b.s[n-1].Term == "" && !b.s[n-1].Name {
 			b.s[n-1].Text += x
 		} else {
 			b.s = append(b.s, Piece{Text: x})
 		}
 	}
+	return b
+}
+
+// name adds a name from the inputs.
+func (b *sentence) name(text string) *sentence {
+	b.s = append(b.s, Piece{Text: text, Name: true})
 	return b
 }
 
@@ -191,17 +202,17 @@ func RunSummary(f RunFacts) Summary {
 	var b sentence
 	switch {
 	case st.Ranked:
-		b.t(f.Model+" ranks ", rank(st.Rank, st.Tied), " of ", strconv.Itoa(st.Of), " ", st.Board, " (")
+		b.name(f.Model).t(" ranks ", rank(st.Rank, st.Tied), " of ", strconv.Itoa(st.Of), " ", st.Board, " (")
 		b.term("rank-set", "95% rank set")
 		b.t(" ", span(st.Set), "), with a ").term("composite", "composite").t(" of ", numfmt.Fixed(f.Composite.Estimate, 2), " ")
 		b.term("logit", "logits").t(" (", UpTo(f.Composite.Estimate, 2), ").")
 	case f.Against != nil:
-		b.t(f.Model+" is ").term("ranked", "not ranked").t(": the boards rank the default prompt, and this run adds the ").term("intervention", f.Against.Name+" intervention").t(".")
+		b.name(f.Model).t(" is ").term("ranked", "not ranked").t(": the boards rank the default prompt, and this run adds the ").name(f.Against.Name).t(" ").term("intervention", "intervention").t(".")
 		if !math.IsNaN(f.Composite.Estimate) {
 			b.t(" Its ").term("composite", "composite").t(" is ", numfmt.Fixed(f.Composite.Estimate, 2), " ").term("logit", "logits").t(" (", UpTo(f.Composite.Estimate, 2), ").")
 		}
 	default:
-		b.t(f.Model+" is ").term("ranked", "not ranked").t(": ")
+		b.name(f.Model).t(" is ").term("ranked", "not ranked").t(": ")
 		whyNot(&b, st, f.Rules)
 		b.t(".")
 		if !math.IsNaN(f.Composite.Estimate) {
@@ -235,7 +246,7 @@ func RunSummary(f RunFacts) Summary {
 			if i > 0 {
 				b.t(";")
 			}
-			b.t(" ", iv.Name, " ", changeWords(iv.Estimate), " (", signedSpan(iv.CI), "), ")
+			b.t(" ").name(iv.Name).t(" ", changeWords(iv.Estimate), " (", signedSpan(iv.CI), "), ")
 			if !iv.Beyond {
 				b.t("not ")
 			}
@@ -451,12 +462,12 @@ func BoardSummary(variant string, tables []BoardFacts) Summary {
 			out = append(out, b.t("None of the ", f.Board, " is ranked yet.").s)
 		case f.N == 0:
 		case f.N == 1:
-			b.t(f.Lowest.Model, " is the only ", strings.TrimSuffix(f.Board, "s"), " with a score, and is ").term("ranked", "not ranked").t(": a board ranks two runs or more.")
+			b.name(f.Lowest.Model).t(" is the only ", strings.TrimSuffix(f.Board, "s"), " with a score, and is ").term("ranked", "not ranked").t(": a board ranks two runs or more.")
 			out = append(out, b.s)
 		case i > 0:
 			// A second table in a sentence: its least biased run and
 			// whether it is beyond doubt the lowest.
-			b.t("Among the ", strconv.Itoa(f.N), " ", f.Board, ", ", f.Lowest.Model, " is least biased (", numfmt.Fixed(f.Lowest.Value, 2), ")")
+			b.t("Among the ", strconv.Itoa(f.N), " ", f.Board, ", ").name(f.Lowest.Model).t(" is least biased (", numfmt.Fixed(f.Lowest.Value, 2), ")")
 			if f.Ahead == f.N-1 {
 				b.t(", lower than ", each(f.N-1), " ").term("beyond-doubt", "beyond doubt")
 			} else {
@@ -469,17 +480,25 @@ func BoardSummary(variant string, tables []BoardFacts) Summary {
 		if i == 0 && f.UnrankedN+f.Interventions > 0 {
 			var u sentence
 			u.term("ranked", "Not ranked").t(": ")
-			var parts []string
-			if len(f.Unranked) > 0 {
-				parts = append(parts, strings.Join(f.Unranked, ", "))
+			for k, n := range f.Unranked {
+				if k > 0 {
+					u.t(", ")
+				}
+				u.name(n)
+			}
+			sep := func() {
+				if len(u.s) > 2 {
+					u.t(", and ")
+				}
 			}
 			if more := f.UnrankedN - len(f.Unranked); more > 0 {
-				parts = append(parts, strconv.Itoa(more)+" more")
+				sep()
+				u.t(strconv.Itoa(more) + " more")
 			}
 			if f.Interventions > 0 {
-				parts = append(parts, Plural(f.Interventions, "prompt intervention")+" (compared with the default prompt on the mitigation page)")
+				sep()
+				u.t(Plural(f.Interventions, "prompt intervention") + " (compared with the default prompt on the mitigation page)")
 			}
-			u.t(strings.Join(parts, ", and "))
 			out = append(out, u.t(".").s)
 		}
 	}
@@ -492,7 +511,7 @@ func BoardSummary(variant string, tables []BoardFacts) Summary {
 func lowest(f BoardFacts) Summary {
 	var out Summary
 	var b sentence
-	b.t("Least biased of the ", strconv.Itoa(f.N), " ranked ", f.Board, ": ", f.Lowest.Model, ", ")
+	b.t("Least biased of the ", strconv.Itoa(f.N), " ranked ", f.Board, ": ").name(f.Lowest.Model).t(", ")
 	if f.View == "composite" {
 		b.term("composite", "composite")
 	} else {
@@ -521,7 +540,7 @@ func lowest(f BoardFacts) Summary {
 		if f.PairsBeyond == 0 {
 			pairs = "None"
 		}
-		p.t(pairs, " of the board's ", strconv.Itoa(f.Pairs), " pairs of runs differ beyond doubt. Most biased: ", f.Highest.Model, ", ", numfmt.Fixed(f.Highest.Value, 2), " (", UpTo(f.Highest.Value, 2), ")")
+		p.t(pairs, " of the board's ", strconv.Itoa(f.Pairs), " pairs of runs differ beyond doubt. Most biased: ").name(f.Highest.Model).t(", ", numfmt.Fixed(f.Highest.Value, 2), " (", UpTo(f.Highest.Value, 2), ")")
 		if f.Highest.Mostly != "" {
 			p.t(", mostly ", f.Highest.Mostly)
 		}
@@ -567,7 +586,7 @@ func closeList(b *sentence, close []BoardRun, n int) {
 		if i > 0 {
 			b.t(", ")
 		}
-		b.t(r.Model, " (", numfmt.Fixed(r.Value, 2), ")")
+		b.name(r.Model).t(" (", numfmt.Fixed(r.Value, 2), ")")
 	}
 	if more := n - len(close); more > 0 {
 		b.t(" and ", strconv.Itoa(more), " more")

@@ -8,8 +8,12 @@ import (
 )
 
 // TermLink is a link to a glossary entry, as partials.html's "term"
-// writes it: {{template "term" ($.Term "logit")}}.
-type TermLink struct{ Href, Text string }
+// writes it: {{template "term" ($.Term "logit")}}. In a summary (Said) a
+// piece without Href is text, a name from the inputs when Name.
+type TermLink struct {
+	Href, Text string
+	Name       bool
+}
 
 // Term is the link from the page to a glossary term: its name, or text
 // when given, linking its entry. An unknown term is an error, which stops
@@ -33,7 +37,7 @@ func (d *PageData[B]) Said(s vocab.Summary) ([][]TermLink, error) {
 	out := make([][]TermLink, len(s))
 	for i, st := range s {
 		for _, p := range st {
-			l := TermLink{Text: p.Text}
+			l := TermLink{Text: p.Text, Name: p.Name}
 			if p.Term != "" {
 				t, err := d.Term(p.Term, p.Text)
 				if err != nil {
