@@ -150,7 +150,7 @@ scale:
 
 # Regenerate the committed synthetic demonstration runs.
 synth:
-	$(GO) run ./cmd/synth -o runs
+	$(GO) run ./cmd/synth -o runs -force
 
 # Full-page PNGs of the main pages at 1280 and 375 px wide, light and
 # dark, into screenshots/ (not committed), from a fresh build of the

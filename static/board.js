@@ -3,8 +3,9 @@
 // so that any state of the board is a link; the variant and view tabs carry
 // it to the other boards. Without JavaScript the form is absent and the
 // full board shows, sorted by rank. Runs to filter are the board's tbody
-// elements: data-provider, data-weights ("open", "closed"), data-synthetic
-// and data-flagged (another data-quality flag) say what the filters need.
+// elements: data-provider, data-weights ("open", "closed"), data-params
+// (the model's parameter count, or "undisclosed"), data-synthetic and
+// data-flagged (another data-quality flag) say what the filters need.
 //
 // A board of more than one page reads as one: its pages load the board
 // index (data/boards/<variant>.js, BOARD_INDEX: every run of the variant's
@@ -106,6 +107,8 @@
           }
           if (r.v[vi][3]) { c.appendChild(document.createTextNode(" ")); span(c, "rset", "· " + r.v[vi][3]); }
         }
+      } else if (key === "size" || key === "released") {
+        factCell(c, key, r.s);
       } else if (cell) {
         c.className = (th.classList.contains("current") ? "current " : "") + "c-" + key;
         c.dataset.sort = cell[6];
@@ -131,6 +134,15 @@
     }
   }
 
+  // factCell fills a short row's cell of the model's size or release date
+  // from the index's facts: [size, its sort key, date, its sort key].
+  function factCell(c, key, facts) {
+    var f = facts || ["–", "", "–", ""], i = key === "size" ? 0 : 2;
+    c.className = "c-" + key;
+    c.dataset.sort = f[i + 1];
+    if (key === "size") { span(c, "num", f[i]); } else { c.textContent = f[i]; }
+  }
+
   function bdi(text) {
     var b = document.createElement("bdi");
     b.textContent = text;
@@ -144,6 +156,16 @@
     parent.appendChild(s);
     return s;
   }
+
+  // The size filter's ranges of parameter counts.
+  var B = 1e9;
+  var sizes = [
+    { key: "", label: "all", keep: function () { return true; } },
+    { key: "under-10b", label: "under 10B parameters", keep: function (n) { return n < 10 * B; } },
+    { key: "10b-100b", label: "10B to 100B", keep: function (n) { return n >= 10 * B && n < 100 * B; } },
+    { key: "over-100b", label: "100B or more", keep: function (n) { return n >= 100 * B; } },
+    { key: "unknown", label: "undisclosed or not stated", keep: function (n) { return isNaN(n); } }
+  ];
 
   function filters() {
     var slot = document.getElementById("board-filters");
@@ -230,6 +252,7 @@
     providers.sort();
     select("provider", "Provider", [["", "all"]].concat(providers.map(function (p) { return [p, p]; })));
     select("weights", "Weights", [["", "all"], ["open", "open"], ["closed", "closed"]]);
+    select("size", "Size", sizes.map(function (z) { return [z.key, z.label]; }));
     select("synthetic", "Synthetic runs", [["", "shown"], ["hide", "hidden"], ["only", "only these"]]);
     select("flagged", "Flagged runs", [["", "shown"], ["hide", "hidden"], ["only", "only these"]]);
     select("interventions", "Interventions", [["", "shown"], ["hide", "hidden"]]);
@@ -250,7 +273,8 @@
       box.type = "checkbox";
       box.name = "col";
       box.value = c[0];
-      box.checked = true;
+      // Checked by default: Clear (the form's reset) shows every column.
+      box.checked = box.defaultChecked = true;
       l.appendChild(box);
       l.appendChild(document.createTextNode(" " + c[1]));
       chooser.appendChild(l);
@@ -276,11 +300,19 @@
     var style = document.createElement("style");
     document.head.appendChild(style);
 
-    var fields = ["q", "provider", "weights", "synthetic", "flagged", "interventions"];
+    var fields = ["q", "provider", "weights", "size", "synthetic", "flagged", "interventions"];
     var sort = null; // {col: key, asc: bool}, or null for rank order
 
     function field(n) { return form.elements.namedItem(n); }
     function boxes() { return Array.prototype.slice.call(chooser.querySelectorAll("input")); }
+
+    // The size filter: the model's parameter count (data-params, digits or
+    // "undisclosed"; absent when the manifest does not say) in one of a
+    // few ranges.
+    function sizeKeep(b) {
+      var z = sizes.filter(function (x) { return x.key === field("size").value; })[0];
+      return !z || z.keep(Number(b.dataset.params || NaN));
+    }
 
     function keep(b, name, has) {
       var v = field(name).value;
@@ -302,7 +334,7 @@
       var shown = 0, away = 0;
       runs.forEach(function (b) {
         var ok = (!text || words(b).indexOf(text) >= 0) &&
-          (!provider || b.dataset.provider === provider) && (!weights || b.dataset.weights === weights) &&
+          (!provider || b.dataset.provider === provider) && (!weights || b.dataset.weights === weights) && sizeKeep(b) &&
           keep(b, "synthetic", b.hasAttribute("data-synthetic")) && keep(b, "flagged", b.hasAttribute("data-flagged"));
         b.hidden = !ok;
         if (ok) { shown++; }

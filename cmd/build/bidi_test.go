@@ -20,6 +20,7 @@ const hostileBidi = `
 replace runs/fair-7b-explicit/manifest.yaml "name: Synthetic Fair 7B" "name: \"Demo \u202eModel \u05e9\u05dc\u05d5\u05dd\""
 replace runs/fair-7b-explicit/manifest.yaml "provider: Synthetic (cmd/synth)" "provider: \"De\u202emo\""
 replace runs/fair-7b-explicit/manifest.yaml "name: cmd/synth" "name: \"test\u2066data\""
+replace runs/fair-7b-explicit/manifest.yaml "license: apache-2.0" "license: \"apa\u202eche \u05e9\""
 replace runs/skew-13b-explicit-ignore/manifest.yaml "intervention: ignore-demographics" "intervention: \"ign\u202eore \u05e2\u05d1\u05e8\u05d9\u05ea\""
 replace runs/skew-13b-explicit-ignore/manifest.yaml "name: Synthetic Skew 13B" "name: \"\u05e9\u05dc\u05d5\u05dd Skew\u202e 13B\""
 replace runs/skew-13b-explicit/manifest.yaml "name: Synthetic Skew 13B" "name: \"\u05e9\u05dc\u05d5\u05dd Skew\u202e 13B\""
@@ -64,6 +65,7 @@ func TestBidiIsolated(t *testing.T) {
 	// stored says what it held.
 	for page, want := range map[string]string{
 		"index.html": "<bdi>Demo Model \u05e9\u05dc\u05d5\u05dd</bdi>",
+		"runs/fair-7b-explicit/index.html": "· <bdi>apache \u05e9</bdi> ·",
 		"runs/skew-13b-explicit-ignore/index.html": "<bdi>ignore \u05e2\u05d1\u05e8\u05d9\u05ea</bdi>",
 		"runs/fair-7b-explicit/provenance.html":    "[U+202E]Model",
 		"data/leaderboard.csv":                     ",Demo Model \u05e9\u05dc\u05d5\u05dd,",
@@ -75,8 +77,9 @@ func TestBidiIsolated(t *testing.T) {
 	for _, want := range []string{
 		"/runs/fair-7b-explicit/manifest.yaml:2: model.name holds the bidi control U+202E RIGHT-TO-LEFT OVERRIDE, which would reorder the words a page prints after it: the site shows it without (\"Demo Model \u05e9\u05dc\u05d5\u05dd\"); remove it from the manifest\n",
 		"/runs/fair-7b-explicit/manifest.yaml:4: model.provider holds the bidi control U+202E RIGHT-TO-LEFT OVERRIDE",
-		"/runs/fair-7b-explicit/manifest.yaml:25: harness.name holds the bidi control U+2066 LEFT-TO-RIGHT ISOLATE",
-		"/runs/skew-13b-explicit-ignore/manifest.yaml:8: intervention holds the bidi control U+202E RIGHT-TO-LEFT OVERRIDE",
+		"/runs/fair-7b-explicit/manifest.yaml:8: model.license holds the bidi control U+202E RIGHT-TO-LEFT OVERRIDE",
+		"/runs/fair-7b-explicit/manifest.yaml:28: harness.name holds the bidi control U+2066 LEFT-TO-RIGHT ISOLATE",
+		"/runs/skew-13b-explicit-ignore/manifest.yaml:11: intervention holds the bidi control U+202E RIGHT-TO-LEFT OVERRIDE",
 	} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("no warning %q in\n%s", want, stderr.String())

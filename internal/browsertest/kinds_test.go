@@ -154,7 +154,7 @@ func TestFiltersFilterEverything(t *testing.T) {
 	tb.open(siteDir, "index.html")
 	type state struct {
 		Rows   []string `json:"rows"`   // runs shown in the tables
-		Chart  []string `json:"chart"`  // runs plotted in the visible charts
+		Chart  []string `json:"chart"`  // runs plotted in the visible charts, each once
 		Tables int      `json:"tables"` // tables in view
 		Charts int      `json:"charts"` // charts in view
 		Empty  string   `json:"empty"`  // the empty state, when shown
@@ -163,7 +163,7 @@ func TestFiltersFilterEverything(t *testing.T) {
 		const vis = el => el.checkVisibility();
 		return {
 			rows: Array.from(document.querySelectorAll("table.board tbody")).filter(vis).map(b => b.rows[0].id),
-			chart: Array.from(document.querySelectorAll("#board svg [data-run]")).filter(g => getComputedStyle(g).display !== "none" && g.closest("svg").checkVisibility()).map(g => g.getAttribute("data-run")),
+			chart: [...new Set(Array.from(document.querySelectorAll("#board svg [data-run]")).filter(g => getComputedStyle(g).display !== "none" && g.closest("svg").checkVisibility()).map(g => g.getAttribute("data-run")))],
 			tables: Array.from(document.querySelectorAll("table.board")).filter(vis).length,
 			charts: Array.from(document.querySelectorAll("#board .chart-fig")).filter(vis).length,
 			empty: (() => { const e = document.querySelector("#board-filters .empty"); return e && vis(e) ? e.textContent : ""; })(),

@@ -246,7 +246,10 @@ func pageChecks(modes []*modePages, page string) ([]schemeChecks, error) {
 //     mitigation page's pairs (checkMitigationFits), 404.html from file://
 //     (checkNotFound), the group plots (checkGroupPlots, 320, 375 and
 //     1280 px), and the scroll cue of browsers without scroll-state
-//     queries (cueCounts, 375 px; it changes the page: last).
+//     queries (cueCounts, 375 px; it changes the page: last);
+//   - the composite board's chart over time (checkTimeChart, 375 and
+//     1280 px), and its size and weights filters (checkSizeFilter, 1280
+//     px; it changes the page: last).
 //
 // And on every load, no console error, uncaught exception, dialog or
 // request outside file:// (checkClean).
@@ -288,6 +291,8 @@ func TestPages(t *testing.T) {
 	for _, m := range []mode{desktop, desktopDark, phone, phoneDark} {
 		s.add(m, check{name: "summary", run: checkSummary}, summaries...)
 	}
+	s.add(desktop, check{name: "time-chart", run: checkTimeChart}, "index.html")
+	s.add(desktop, check{name: "size-filter", run: checkSizeFilter, changes: true}, "index.html")
 	s.add(desktop, check{name: "group-plots", run: checkGroupPlots}, groups...)
 	s.add(desktop, check{name: "axe", run: checkAxe}, axe...)
 	s.add(desktopDark, check{name: "axe", run: checkAxe}, axe...)
@@ -300,6 +305,7 @@ func TestPages(t *testing.T) {
 	s.add(phone, check{name: "overflow", run: checkOverflow}, layout...)
 	s.add(phone, check{name: "first-screen", run: checkFirstScreen}, existing("index.html", "board/explicit-race.html", "board/implicit-composite.html")...)
 	s.add(phone, check{name: "group-plots", run: checkGroupPlots}, groups...)
+	s.add(phone, check{name: "time-chart", run: checkTimeChart}, "index.html")
 	s.add(phone, check{name: "not-found", run: checkNotFound}, "404.html")
 	s.add(phone, check{name: "mitigation-fits", run: checkMitigationFits}, existing("mitigation.html")...)
 	for _, m := range []mode{phone, phoneDark} {

@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -166,6 +167,19 @@ func TestBoardFilters(t *testing.T) {
 	if s.Child != 0 || strings.Join(s.Order, " ") != strings.Join(sorted, " ") || len(s.Columns) != len(all.Columns)-1 {
 		t.Errorf("from the link: %d intervention rows, order %v (want %v), columns %v", s.Child, s.Order, sorted, s.Columns)
 	}
+	// The size filter, from the phone's form: runs under 10B alone.
+	setField(tb, `select[name="size"]`, `el.value = "under-10b"`)
+	s = readBoard(tb)
+	for _, id := range s.Shown {
+		p := eval[string](tb, `document.getElementById("`+id+`").closest("tbody").dataset.params || ""`)
+		if n, err := strconv.ParseFloat(p, 64); err != nil || n >= 10e9 {
+			t.Errorf("size under 10B: run %s of %q parameters shown", id, p)
+		}
+	}
+	if len(s.Shown) == 0 || len(s.Shown) == s.Total || !strings.Contains(s.Hash, "size=under-10b") {
+		t.Errorf("size under 10B: %d of %d runs shown, address %q", len(s.Shown), s.Total, s.Hash)
+	}
+	setField(tb, `select[name="size"]`, `el.value = ""`)
 	// A filter that leaves nothing: synthetic runs hidden on a demo site.
 	setField(tb, `select[name="synthetic"]`, `el.value = "only"`)
 	if s = readBoard(tb); len(s.Shown) == 0 {

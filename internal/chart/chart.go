@@ -1,6 +1,7 @@
 // Package chart draws the site's charts as inline SVG, on the server: a dot
-// plot of one run's signed coefficients (DotPlot) and an interval plot of a
-// leaderboard view (IntervalPlot). The pages need no JavaScript and no chart
+// plot of one run's signed coefficients (DotPlot), an interval plot of a
+// leaderboard view (IntervalPlot) and a board's scores against its models'
+// release dates (TimePlot). The pages need no JavaScript and no chart
 // library. It also holds the diverging colour scale of the site's grids and
 // tables (Bucket).
 //
@@ -40,6 +41,10 @@
 //	chart-muted             secondary text (axis title, hints, n/a)
 //	chart-legend            a legend
 //	chart-tie               a tied rank ("=2")
+//	chart-time              a TimePlot (chart-time-narrow: its phone
+//	                        layout); chart-open and chart-closed its
+//	                        dots (open weights filled, closed hollow),
+//	                        chart-frontier its line of the lowest so far
 //	chart-halo              the narrow dot plot's labels and values, with
 //	                        a halo (stroke #fff) that keeps them legible
 //	                        across the grid lines
@@ -49,7 +54,8 @@
 //	.chart { display: block; width: 100%; height: auto; }
 //	/* never wider than the viewBox; at least 11/12 of it, so text ≥ 11px */
 //	.chart-dots { max-width: 640px; min-width: 587px; }
-//	.chart-intervals { max-width: 720px; min-width: 660px; }
+//	.chart-intervals, .chart-time { max-width: 720px; min-width: 660px; }
+//	.chart-time-narrow { max-width: 360px; }
 //	.chart-dots-narrow { max-width: 300px; }   /* fits a 320 px phone */
 //	.chart-halo { stroke: var(--bg); }
 //	.chart-pos { color: var(--pos); }

@@ -505,3 +505,61 @@ func TestDotNarrowFits(t *testing.T) {
 		t.Errorf("%d direction words (legend and hints), want 4", n)
 	}
 }
+
+// TestTimePlot: one dot per run with its run id, a title on the wide
+// layout's dots only, the frontier's runs named and the others not, and
+// what the plot cannot draw refused.
+func TestTimePlot(t *testing.T) {
+	p := timePoints()
+	wide := render(t, p.SVG)
+	p.Narrow = true
+	narrow := render(t, p.SVG)
+	for name, out := range map[string]string{"wide": wide, "narrow": narrow} {
+		var dots, titled int
+		runs := map[string]bool{}
+		for _, e := range parse(t, out) {
+			if e.name == "circle" && e.attrs["data-run"] != "" {
+				dots++
+				runs[e.attrs["data-run"]] = true
+			}
+			if e.name == "title" && strings.Contains(e.text, ", released ") {
+				titled++
+			}
+		}
+		if dots != len(p.Points) || len(runs) != len(p.Points) {
+			t.Errorf("%s: %d dots of %d runs, want one per run (%d)", name, dots, len(runs), len(p.Points))
+		}
+		if want := map[string]int{"wide": len(p.Points), "narrow": 0}[name]; titled != want {
+			t.Errorf("%s: %d dots with a title, want %d", name, titled, want)
+		}
+		open, closed := strings.Count(out, `class="chart-open"`), strings.Count(out, `class="chart-closed"`)
+		if open != 3 || closed != 3 {
+			t.Errorf("%s: %d open and %d closed dots, want 3 and 3", name, open, closed)
+		}
+	}
+	// The frontier: Old 13B, then Mid 7B (lower than Closed Twin of the
+	// same day), then New 70B; the others are never named.
+	for _, name := range []string{">Old 13B<", ">Mid 7B<", ">New 70B<"} {
+		if !strings.Contains(wide, name) {
+			t.Errorf("the frontier's %s is not named", name)
+		}
+	}
+	for _, name := range []string{">Closed Twin<", ">Late Closed<"} {
+		if strings.Contains(wide, name) {
+			t.Errorf("%s is named, though not on the frontier", name)
+		}
+	}
+	if want := "6 runs, their models released from 2023-07-18 to 2025-08-12; scores in composite, logit from 0.04 (New 70B, released 2025-05-20) to 0.61 (Old 13B, released 2023-07-18); the lowest so far improved twice, last to 0.04 (New 70B, released 2025-05-20)."; !strings.Contains(wide, want) {
+		t.Errorf("desc: want %q in\n%s", want, wide)
+	}
+	for _, bad := range []chart.TimePoint{
+		{Label: "x", Date: "2025-13-01", Value: 0.1},
+		{Label: "x", Date: "May 2025", Value: 0.1},
+		{Label: "x", Date: "2025-01-01", Value: -0.1},
+		{Label: "x", Date: "2025-01-01", Value: math.NaN()},
+	} {
+		if _, err := (chart.TimePlot{ID: "t", Points: []chart.TimePoint{bad}}).SVG(); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+}

@@ -66,6 +66,20 @@ func intervals() chart.IntervalPlot {
 	return p
 }
 
+// timePoints is a composite board's runs against their models' release
+// dates: a frontier of three (Old 13B, Mid 7B, then New 70B), two models
+// of one day, closed and open weights, a long name.
+func timePoints() chart.TimePlot {
+	return chart.TimePlot{ID: "time-logprob", Title: "Composite against release date", Axis: "composite, logit", Points: []chart.TimePoint{
+		{Label: "New 70B", ID: "new-70b", Date: "2025-05-20", Value: 0.04, Open: true},
+		{Label: "Old 13B", ID: "old-13b", Date: "2023-07-18", Value: 0.61, Open: true},
+		{Label: "Mid 7B", ID: "mid-7b", Date: "2024-04-18", Value: 0.09, Open: true},
+		{Label: "Closed Twin", ID: "closed-twin", Date: "2024-04-18", Value: 0.30},
+		{Label: "A model whose name is far too long for a chart's label", ID: "long", Date: "2024-12-06", Value: 0.12},
+		{Label: "Late Closed", ID: "late", Date: "2025-08-12", Value: 0.20},
+	}}
+}
+
 // golden lists the charts kept as testdata/NAME.svg.
 func golden(t *testing.T) map[string]func() (template.HTML, error) {
 	t.Helper()
@@ -74,6 +88,13 @@ func golden(t *testing.T) map[string]func() (template.HTML, error) {
 		"dots_edge":  dotsEdge().SVG,
 		"intervals":  intervals().SVG,
 		"dots_empty": chart.DotPlot{ID: "empty"}.SVG,
+		"time":       timePoints().SVG,
+		"time_narrow": func() (template.HTML, error) {
+			p := timePoints()
+			p.Narrow = true
+			return p.SVG()
+		},
+		"time_one": chart.TimePlot{ID: "one", Points: []chart.TimePoint{{Label: "Only", Date: "2025-01-01", Value: 0.3, Open: true}}}.SVG,
 		"dots_narrow": func() (template.HTML, error) {
 			p := dots()
 			p.Narrow = true

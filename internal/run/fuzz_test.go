@@ -121,6 +121,13 @@ func FuzzManifest(f *testing.F) {
 		{"model:", "\uFEFFmodel:"},
 		{"provider: ", "provider: \"De\\0mo\"\n  x: "},
 		{"run_date: ", "run_date: \"0000-01-01\"\nx: "},
+		// The model's facts, written as a person would and otherwise.
+		{"open_weights: false", "open_weights: false\n  release_date: 2024-07-23\n  parameters: 8030000000\n  license: llama3.1"},
+		{"open_weights: false", "open_weights: false\n  parameters: undisclosed"},
+		{"open_weights: false", "open_weights: false\n  parameters: 7B"},
+		{"open_weights: false", "open_weights: false\n  parameters: \"7000000000\""},
+		{"open_weights: false", "open_weights: false\n  release_date: 2017-12-31"},
+		{"  open_weights: false\n", ""},
 	} {
 		f.Add(bytes.Replace(good, []byte(q[0]), []byte(q[1]), 1))
 	}
@@ -149,7 +156,15 @@ func FuzzManifest(f *testing.F) {
 		if m.RunDate < input.FirstDate {
 			t.Fatalf("accepted run_date %q", m.RunDate)
 		}
-		for _, s := range []string{m.Model.Name, m.Model.ID, m.Model.Provider, m.Model.Revision, m.Intervention, m.InterventionText,
+		if d := m.Model.ReleaseDate; d != "" && (d < FirstModelDate || input.Date(d) != nil) {
+			t.Fatalf("accepted release_date %q", d)
+		}
+		if p := m.Model.Parameters; p != "" && p != Undisclosed {
+			if n, ok := p.Count(); !ok || n < MinParameters || n > MaxParameters || ParametersOf(n) != p {
+				t.Fatalf("accepted parameters %q", p)
+			}
+		}
+		for _, s := range []string{m.Model.Name, m.Model.ID, m.Model.Provider, m.Model.Revision, m.Model.License, m.Intervention, m.InterventionText,
 			m.Harness.Name, m.Harness.Version, m.Dataset.Name, m.Notes, m.Incomplete, m.PromptTemplate} {
 			if i := strings.IndexFunc(s, func(r rune) bool { return unicode.IsControl(r) && r != '\t' && r != '\n' }); i >= 0 {
 				t.Fatalf("accepted a control character in %q", s)

@@ -76,7 +76,8 @@ func (m *Manifest) stripBidi(name string) {
 	}{
 		{&m.Model.Name, []string{"model", "name"}}, {&m.Model.ID, []string{"model", "id"}},
 		{&m.Model.Provider, []string{"model", "provider"}}, {&m.Model.Revision, []string{"model", "revision"}},
-		{&m.Model.URL, []string{"model", "url"}}, {&m.Intervention, []string{"intervention"}},
+		{&m.Model.URL, []string{"model", "url"}}, {&m.Model.License, []string{"model", "license"}},
+		{&m.Intervention, []string{"intervention"}},
 		{&m.InterventionText, []string{"intervention_text"}}, {&m.PromptTemplate, []string{"prompt_template"}},
 		{&m.Harness.Name, []string{"harness", "name"}}, {&m.Harness.Version, []string{"harness", "version"}},
 		{&m.Harness.Commit, []string{"harness", "commit"}}, {&m.Dataset.Name, []string{"dataset", "name"}},
@@ -169,14 +170,26 @@ func PromptFormOf(prompt, filled, prefix string) PromptForm {
 	return f
 }
 
-// Model identifies the model that produced the run.
+// Model identifies the model that produced the run, and says what is
+// known of it: the facts (release date, parameters, licence) are optional
+// and shown beside its scores (facts.go).
 type Model struct {
-	Name        string `yaml:"name" json:"name"`
-	ID          string `yaml:"id" json:"id"`
-	Provider    string `yaml:"provider" json:"provider"`
-	Revision    string `yaml:"revision,omitempty" json:"revision,omitempty"`
-	OpenWeights bool   `yaml:"open_weights" json:"open_weights"`
-	URL         string `yaml:"url,omitempty" json:"url,omitempty"`
+	Name     string `yaml:"name" json:"name" jsonschema_description:"the model's display name"`
+	ID       string `yaml:"id" json:"id" jsonschema_description:"the provider's identifier of the model"`
+	Provider string `yaml:"provider" json:"provider" jsonschema_description:"who makes the model"`
+	Revision string `yaml:"revision,omitempty" json:"revision,omitempty" jsonschema_description:"the model's revision (a commit, a snapshot date)"`
+	// OpenWeights is required: a manifest that does not say is an error,
+	// never read as closed.
+	OpenWeights bool   `yaml:"open_weights" json:"open_weights" jsonschema_description:"whether the model's weights are published for download"`
+	URL         string `yaml:"url,omitempty" json:"url,omitempty" jsonschema_description:"the model's page"`
+	// ReleaseDate is the day the model was first released, YYYY-MM-DD.
+	ReleaseDate string `yaml:"release_date,omitempty" json:"release_date,omitempty" jsonschema_description:"the day the model was first released, YYYY-MM-DD"`
+	// Parameters is its parameter count, or undisclosed.
+	Parameters Parameters `yaml:"parameters,omitempty" json:"parameters,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"the model's parameter count (all of them, for a mixture of experts), or the string undisclosed when its maker does not say"`
+	// License is its licence as its maker names it: an SPDX identifier
+	// (apache-2.0, mit) or the licence's name (Llama 3.1 Community
+	// License), "proprietary" for a model served under terms of use.
+	License string `yaml:"license,omitempty" json:"license,omitempty" jsonschema_description:"the model's licence: an SPDX identifier, the licence's name, or proprietary"`
 }
 
 // Choices lists the answer forms counted as yes and as no.
@@ -303,6 +316,10 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 			seen[f] = true
 		}
 	}
+	if valueNode(root, "model", "open_weights") == nil {
+		v.errorf([]string{"model"}, "missing required field model.open_weights: true when the model's weights are published for download, false otherwise")
+	}
+	v.facts(&m.Model)
 	v.required(m.Harness.Name, "harness", "name")
 	v.required(m.Dataset.Name, "dataset", "name")
 	if m.Dataset.SHA256 != "" && !hexRE.MatchString(m.Dataset.SHA256) {
@@ -336,6 +353,7 @@ func ParseManifest(name string, data []byte) (*Manifest, error) {
 	}{
 		{m.Model.Name, []string{"model", "name"}}, {m.Model.ID, []string{"model", "id"}},
 		{m.Model.Provider, []string{"model", "provider"}}, {m.Model.Revision, []string{"model", "revision"}},
+		{m.Model.License, []string{"model", "license"}},
 		{m.Intervention, []string{"intervention"}},
 		{m.Harness.Name, []string{"harness", "name"}}, {m.Harness.Version, []string{"harness", "version"}}, {m.Harness.Commit, []string{"harness", "commit"}},
 		{m.Dataset.Name, []string{"dataset", "name"}}, {m.Dataset.Revision, []string{"dataset", "revision"}},

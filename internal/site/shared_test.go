@@ -115,9 +115,11 @@ func fixturePlus(t testing.TB) (stage.Config, *plusSite) {
 	plusOnce.Do(func() {
 		rows := referenceRows(t)
 		more := fstest.MapFS{}
+		// alpha-again says nothing of the model's facts, which alpha gives.
 		addRun(t, more, "alpha-again", manifest("Alpha", run.Explicit, "default", run.Logprob), rows)
 		late := manifest("Zeta", run.Explicit, "default", run.Logprob)
 		late.RunDate = "2026-02-01"
+		late.Model.ReleaseDate = "2026-03-01"
 		addRun(t, more, "zeta", late, rows)
 		cfg := withRuns(fixture(t), more)
 		var w strings.Builder

@@ -183,7 +183,11 @@ func freezeFixture(t testing.TB) fstest.MapFS {
 	}
 	runs := fstest.MapFS{"README.md": {Data: []byte("runs folder")}}
 	add := func(id string, m *run.Manifest, rows []run.Row) { addRun(t, runs, id, m, rows) }
-	add("alpha", manifest("Alpha", run.Explicit, "default", run.Logprob), rows)
+	// The models' facts: alpha's all given, beta's count undisclosed, gamma
+	// with a release date alone, alpha-twin with none.
+	alpha := manifest("Alpha", run.Explicit, "default", run.Logprob)
+	alpha.Model.ReleaseDate, alpha.Model.Parameters, alpha.Model.License = "2025-03-04", "7000000000", "apache-2.0"
+	add("alpha", alpha, rows)
 	// The twin's scored file is alpha's, the same bytes, not encoded
 	// again (gzip at its best compression: 2.3 CPU-s under the detector).
 	twin := manifest("Alpha Twin", run.Explicit, "default", run.Logprob)
@@ -194,14 +198,19 @@ func freezeFixture(t testing.TB) fstest.MapFS {
 	// Claimed numbers: one we reproduce (filled in by TestClaims' own
 	// computation would be circular, so it is a value known from the
 	// reference fit), one that is off.
+	beta.Model.OpenWeights, beta.Model.ReleaseDate, beta.Model.Parameters, beta.Model.License = false, "2025-09-15", run.Undisclosed, "proprietary"
 	beta.Claimed = map[string]float64{"female_bias": -0.13577257538556364, "asian_bias": 0.27, "mystery_metric": 1}
 	add("beta", beta, hostile(shift(part, design.Black, 0.6)))
 	// Beta with a prompt intervention that cuts its planted effect: shown
 	// under Beta's row and on the mitigation page, not ranked.
 	illegal := manifest("Beta <b>bold</b> & co", run.Explicit, "illegal-to-discriminate", run.Logprob)
+	illegal.Model = beta.Model
 	add("beta-illegal", illegal, shift(part, design.Black, 0.2))
-	add("gamma", manifest("Gamma", run.Implicit, "ignore-demographics", run.Logprob), relabel(shift(part, design.Asian, 0.3), run.Implicit))
+	gamma := manifest("Gamma", run.Implicit, "ignore-demographics", run.Logprob)
+	gamma.Model.ReleaseDate = "2024-11-20"
+	add("gamma", gamma, relabel(shift(part, design.Asian, 0.3), run.Implicit))
 	dec := manifest("Delta", run.Explicit, "default", run.Decision)
+	dec.Model.ReleaseDate, dec.Model.Parameters = "2025-06-30", "70000000000"
 	drows := make([]run.Row, 0, len(part))
 	for i, r := range part {
 		r.Logprobs = nil

@@ -312,6 +312,10 @@ type RunSummary struct {
 	ID           string              `json:"id" jsonschema_description:"the run's id (its folder under runs/)"`
 	Model        string              `json:"model" jsonschema_description:"the model's display name"`
 	ModelID      string              `json:"model_id" jsonschema_description:"the provider's identifier of the model"`
+	OpenWeights  bool                `json:"open_weights" jsonschema_description:"whether the model's weights are published for download"`
+	ReleaseDate  string              `json:"release_date,omitempty" jsonschema_description:"the day the model was first released, YYYY-MM-DD, when its manifest says"`
+	Parameters   run.Parameters      `json:"parameters,omitempty" jsonschema:"oneof_type=integer;string" jsonschema_description:"the model's parameter count, or the string undisclosed, when its manifest says"`
+	License      string              `json:"license,omitempty" jsonschema_description:"the model's licence, when its manifest says"`
 	Variant      string              `json:"variant" jsonschema_description:"the prompt variant: explicit or implicit"`
 	Intervention string              `json:"intervention" jsonschema_description:"the prompt intervention; default is the paper's prompt"`
 	Scoring      string              `json:"scoring" jsonschema_description:"logprob (log-probabilities) or decision (sampled answers)"`
@@ -324,7 +328,8 @@ type RunSummary struct {
 
 // Summary is a run's leaderboard.json entry.
 func (r *Run) Summary() RunSummary {
-	return RunSummary{r.ID, r.Model.Name, r.Model.ID, r.Variant, r.Intervention, r.Scoring, r.Scored, r.Complete, r.Synthetic, r.Views, r.Ranking}
+	return RunSummary{r.ID, r.Model.Name, r.Model.ID, r.Model.OpenWeights, r.Model.ReleaseDate, r.Model.Parameters, r.Model.License,
+		r.Variant, r.Intervention, r.Scoring, r.Scored, r.Complete, r.Synthetic, r.Views, r.Ranking}
 }
 
 // Marshal writes v as indented JSON without HTML escaping, as the data
@@ -448,7 +453,10 @@ func Columns() []Column {
 		str("model", "the model's display name", func(r *Run) string { return r.Model.Name }),
 		str("model_id", "the provider's identifier of the model", func(r *Run) string { return r.Model.ID }),
 		str("provider", "who makes the model", func(r *Run) string { return r.Model.Provider }),
-		boolean("open_weights", "whether the model's weights are published", func(r *Run) bool { return r.Model.OpenWeights }),
+		boolean("open_weights", "whether the model's weights are published for download", func(r *Run) bool { return r.Model.OpenWeights }),
+		str("release_date", "the day the model was first released, YYYY-MM-DD; empty when its manifest does not say", func(r *Run) string { return r.Model.ReleaseDate }),
+		str("parameters", "the model's parameter count in digits, or undisclosed; empty when its manifest does not say", func(r *Run) string { return string(r.Model.Parameters) }),
+		str("license", "the model's licence as its manifest names it; empty when it does not say", func(r *Run) string { return r.Model.License }),
 		str("variant", "the prompt variant: explicit (demographics stated) or implicit (names instead)", func(r *Run) string { return r.Variant }),
 		str("intervention", "the prompt intervention: default is the paper's prompt", func(r *Run) string { return r.Intervention }),
 		str("scoring", "logprob (log-probabilities of the answer forms) or decision (sampled answers)", func(r *Run) string { return r.Scoring }),

@@ -38,7 +38,30 @@ type Demo struct {
 	Decisions                              int     // >0: a decision run with this many samples per prompt
 	Notes                                  string
 	RunDate                                string // default 2026-11-01
+	// Facts are the model's facts (release date, parameters, licence,
+	// open weights): invented, as the model is, and the notes say so.
+	Facts Facts
 }
+
+// Facts are a demonstration model's invented facts.
+type Facts struct {
+	Released, License string
+	Parameters        run.Parameters
+	Open              bool
+}
+
+// The demonstration models' facts, one set per model (the facts are the
+// model's, the same in each of its runs): a spread of sizes, dates and
+// licences for the board's filters and its chart of scores against
+// release dates; Elder's manifests give none.
+var (
+	fairFacts  = Facts{Released: "2024-04-18", License: "apache-2.0", Parameters: "7000000000", Open: true}
+	skewFacts  = Facts{Released: "2023-07-18", License: "llama2", Parameters: "13000000000", Open: true}
+	elderFacts = Facts{Open: true}
+	nearFacts  = Facts{Released: "2024-12-06", License: "llama3.3", Parameters: "70553706496", Open: true}
+	tiltFacts  = Facts{Released: "2025-05-20", License: "proprietary", Parameters: "34000000000"}
+	agerFacts  = Facts{Released: "2025-08-12", License: "mit", Parameters: "20000000000", Open: true}
+)
 
 // Effects in design.Coefs order: age, female, non_binary, black, asian,
 // hispanic, native_american. "Skew" mirrors the pattern the paper reports
@@ -70,31 +93,31 @@ func Demos() []Demo {
 	}
 	return []Demo{
 		{ID: "fair-7b-explicit", Model: "Synthetic Fair 7B", ModelID: "synthetic/fair-7b", Variant: run.Explicit, Intervention: "default",
-			Spec: spec(101, fair, 0), Mass: 0.995, Notes: "Planted effects within ±0.03 logit points: a model that barely discriminates."},
+			Spec: spec(101, fair, 0), Mass: 0.995, Facts: fairFacts, Notes: "Planted effects within ±0.03 logit points: a model that barely discriminates."},
 		{ID: "fair-7b-implicit", Model: "Synthetic Fair 7B", ModelID: "synthetic/fair-7b", Variant: run.Implicit, Intervention: "default",
-			Spec: spec(102, fair, 0), Mass: 0.995, Notes: "Planted effects within ±0.03 logit points."},
+			Spec: spec(102, fair, 0), Mass: 0.995, Facts: fairFacts, Notes: "Planted effects within ±0.03 logit points."},
 		{ID: "skew-13b-explicit", Model: "Synthetic Skew 13B", ModelID: "synthetic/skew-13b", Variant: run.Explicit, Intervention: "default",
-			Spec: spec(201, skewExplicit, 0), Mass: 0.993, Notes: "Planted effects shaped like the paper's Figure 2 for Claude 2.0 (explicit): strong positive race effects, a negative age effect."},
+			Spec: spec(201, skewExplicit, 0), Mass: 0.993, Facts: skewFacts, Notes: "Planted effects shaped like the paper's Figure 2 for Claude 2.0 (explicit): strong positive race effects, a negative age effect."},
 		{ID: "skew-13b-implicit", Model: "Synthetic Skew 13B", ModelID: "synthetic/skew-13b", Variant: run.Implicit, Intervention: "default",
-			Spec: spec(202, skewImplicit, 0), Mass: 0.993, Notes: "Planted effects shaped like the paper's Figure 2 for Claude 2.0 (implicit)."},
+			Spec: spec(202, skewImplicit, 0), Mass: 0.993, Facts: skewFacts, Notes: "Planted effects shaped like the paper's Figure 2 for Claude 2.0 (implicit)."},
 		{ID: "skew-13b-explicit-illegal", Model: "Synthetic Skew 13B", ModelID: "synthetic/skew-13b", Variant: run.Explicit, Intervention: "illegal-to-discriminate", Text: illegalText,
-			Spec: spec(203, scaled(skewExplicit, 0.25), 0), Mass: 0.993, Notes: "The skewed model's planted effects cut to a quarter, as the paper's interventions roughly do."},
+			Spec: spec(203, scaled(skewExplicit, 0.25), 0), Mass: 0.993, Facts: skewFacts, Notes: "The skewed model's planted effects cut to a quarter, as the paper's interventions roughly do."},
 		{ID: "skew-13b-explicit-ignore", Model: "Synthetic Skew 13B", ModelID: "synthetic/skew-13b", Variant: run.Explicit, Intervention: "ignore-demographics", Text: ignoreText,
-			Spec: spec(204, scaled(skewExplicit, 0.15), 0), Mass: 0.993, Notes: "The skewed model's planted effects cut to 15%."},
+			Spec: spec(204, scaled(skewExplicit, 0.15), 0), Mass: 0.993, Facts: skewFacts, Notes: "The skewed model's planted effects cut to 15%."},
 		{ID: "elder-3b-explicit", Model: "Synthetic Elder 3B", ModelID: "synthetic/elder-3b", Variant: run.Explicit, Intervention: "default",
-			Spec: spec(301, elder, 0.1), Mass: 0.97, Notes: "A strong planted age effect (older people disfavoured), 10% of prompts missing at random (so it is fitted by REML), and an answer mass below the paper's 0.99."},
+			Spec: spec(301, elder, 0.1), Mass: 0.97, Facts: elderFacts, Notes: "A strong planted age effect (older people disfavoured), 10% of prompts missing at random (so it is fitted by REML), and an answer mass below the paper's 0.99."},
 		{ID: "near-70b-explicit", Model: "Synthetic Near 70B", ModelID: "synthetic/near-70b", Variant: run.Explicit, Intervention: "default",
-			Spec: spec(401, near, 0), Mass: 0.996, Notes: "Planted effects within ±0.05 logit points: close to the Fair model, so the two cannot be told apart."},
+			Spec: spec(401, near, 0), Mass: 0.996, Facts: nearFacts, Notes: "Planted effects within ±0.05 logit points: close to the Fair model, so the two cannot be told apart."},
 		{ID: "tilt-34b-explicit", Model: "Synthetic Tilt 34B", ModelID: "synthetic/tilt-34b", Variant: run.Explicit, Intervention: "default",
-			Spec: spec(501, tilt, 0), Mass: 0.994, Notes: "A planted gender effect in both directions (female favoured, non-binary disfavoured) and small race effects."},
+			Spec: spec(501, tilt, 0), Mass: 0.994, Facts: tiltFacts, Notes: "A planted gender effect in both directions (female favoured, non-binary disfavoured) and small race effects."},
 		{ID: "tilt-34b-implicit", Model: "Synthetic Tilt 34B", ModelID: "synthetic/tilt-34b", Variant: run.Implicit, Intervention: "default",
-			Spec: spec(502, tiltImplicit, 0), Mass: 0.994, Notes: "The Tilt model's gender effect, weaker with names instead of stated demographics."},
+			Spec: spec(502, tiltImplicit, 0), Mass: 0.994, Facts: tiltFacts, Notes: "The Tilt model's gender effect, weaker with names instead of stated demographics."},
 		{ID: "ager-20b-explicit", Model: "Synthetic Ager 20B", ModelID: "synthetic/ager-20b", Variant: run.Explicit, Intervention: "default",
-			Spec: spec(601, ager, 0), Mass: 0.995, Notes: "Only an age effect (older people disfavoured): small in the paper's mean of seven coefficients, where age is one term of seven, large as a gap between ages."},
+			Spec: spec(601, ager, 0), Mass: 0.995, Facts: agerFacts, Notes: "Only an age effect (older people disfavoured): small in the paper's mean of seven coefficients, where age is one term of seven, large as a gap between ages."},
 		{ID: "fair-7b-explicit-sampled", Model: "Synthetic Fair 7B (sampled)", ModelID: "synthetic/fair-7b", Variant: run.Explicit, Intervention: "default",
-			Spec: spec(101, fair, 0), Decisions: 5, Notes: "Five sampled answers per prompt from the Fair model's probabilities, about 1% of them refusals."},
+			Spec: spec(101, fair, 0), Decisions: 5, Facts: fairFacts, Notes: "Five sampled answers per prompt from the Fair model's probabilities, about 1% of them refusals."},
 		{ID: "skew-13b-explicit-sampled", Model: "Synthetic Skew 13B (sampled)", ModelID: "synthetic/skew-13b", Variant: run.Explicit, Intervention: "default",
-			Spec: spec(201, skewExplicit, 0), Decisions: 5, Notes: "Five sampled answers per prompt from the skewed model's probabilities, about 1% of them refusals: a decision run, as from an API without log-probabilities."},
+			Spec: spec(201, skewExplicit, 0), Decisions: 5, Facts: skewFacts, Notes: "Five sampled answers per prompt from the skewed model's probabilities, about 1% of them refusals: a decision run, as from an API without log-probabilities."},
 	}
 }
 
@@ -119,22 +142,38 @@ func ScaleRuns(n int) []Demo {
 			seed := uint64(10_000 + 3*m + k)
 			out = append(out, Demo{ID: model + "-" + string(variant), Model: "Scale model " + model, ModelID: "synthetic/" + model, Variant: variant, Intervention: "default",
 				Spec: Spec{Seed: seed, Questions: qs, Intercept: 0.8, Effects: effects, QuestionSD: questionSD, Corr: 0.2, Noise: 0.35},
-				Mass: 0.995, Notes: "A run for scale measurements (cmd/synth -n).", RunDate: date})
+				Mass: 0.995, Notes: "A run for scale measurements (cmd/synth -n).", RunDate: date, Facts: scaleFacts(m)})
 		}
 		if m%10 == 9 && len(out) < n {
 			seed := uint64(10_000 + 3*m + 2)
 			out = append(out, Demo{ID: model + "-explicit-sampled", Model: "Scale model " + model + " (sampled)", ModelID: "synthetic/" + model, Variant: run.Explicit, Intervention: "default",
 				Spec:      Spec{Seed: seed, Questions: qs, Intercept: 0.8, Effects: effects, QuestionSD: questionSD, Corr: 0.2, Noise: 0.35},
-				Decisions: 5, Notes: "A sampled-answer run for scale measurements (cmd/synth -n).", RunDate: date})
+				Decisions: 5, Notes: "A sampled-answer run for scale measurements (cmd/synth -n).", RunDate: date, Facts: scaleFacts(m)})
 		}
 	}
 	return out
 }
 
+// scaleFacts are scale model m's facts: released 1 to 3 years before its
+// run (day m of 2025), of 1 to 400 billion parameters, every seventh
+// closed with its count undisclosed, every eleventh with no facts at all.
+func scaleFacts(m int) Facts {
+	if m%11 == 10 {
+		return Facts{Open: true}
+	}
+	released := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC).AddDate(0, 0, m-(m*37)%730).Format(time.DateOnly)
+	if m%7 == 6 {
+		return Facts{Released: released, License: "proprietary", Parameters: run.Undisclosed}
+	}
+	sizes := []int64{1, 3, 7, 8, 13, 20, 34, 70, 110, 400}
+	return Facts{Released: released, License: "apache-2.0", Parameters: run.ParametersOf(sizes[m%len(sizes)] * 1_000_000_000), Open: true}
+}
+
 // Manifest is the run's manifest (Scored is filled in when it is frozen).
 func (d Demo) Manifest() *run.Manifest {
 	m := &run.Manifest{
-		Model:            run.Model{Name: d.Model, ID: d.ModelID, Provider: "Synthetic (cmd/synth)", OpenWeights: true},
+		Model: run.Model{Name: d.Model, ID: d.ModelID, Provider: "Synthetic (cmd/synth)", OpenWeights: d.Facts.Open,
+			ReleaseDate: d.Facts.Released, Parameters: d.Facts.Parameters, License: d.Facts.License},
 		Benchmark:        "discrim_eval",
 		Variant:          d.Variant,
 		Intervention:     d.Intervention,
@@ -148,6 +187,9 @@ func (d Demo) Manifest() *run.Manifest {
 		Synthetic:        true,
 		Notes: fmt.Sprintf("**Synthetic demonstration run.** %s Generated by `go run ./cmd/synth` with seed %d (drop rate %.2f).",
 			d.Notes, d.Spec.Seed, d.Spec.Drop),
+	}
+	if d.Facts != (Facts{Open: true}) {
+		m.Notes += " The model's facts (release date, parameters, licence, open weights) are invented too."
 	}
 	if d.Text != "" {
 		m.PromptTemplate = withIntervention(d.Text)

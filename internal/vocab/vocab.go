@@ -115,3 +115,37 @@ func Capital(s string) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
+
+// ParameterCount writes a model's parameter count to three significant
+// digits with the letter model cards write sizes with: "7B", "8.03B",
+// "125M", "1.8T". Counts under a million (which a manifest refuses) are
+// written whole.
+func ParameterCount(n int64) string {
+	units := []struct {
+		size   float64
+		letter string
+	}{{1e12, "T"}, {1e9, "B"}, {1e6, "M"}}
+	for i, u := range units {
+		if float64(n) < u.size {
+			continue
+		}
+		v := float64(n) / u.size
+		decimals := 2
+		switch {
+		case v >= 100:
+			decimals = 0
+		case v >= 10:
+			decimals = 1
+		}
+		s := strconv.FormatFloat(v, 'f', decimals, 64)
+		if s == "1000" && i > 0 {
+			// 999.7B rounds to the next unit's 1.
+			return "1" + units[i-1].letter
+		}
+		if strings.Contains(s, ".") {
+			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		}
+		return s + u.letter
+	}
+	return Count(int(n))
+}

@@ -70,3 +70,15 @@ func TestZOf(t *testing.T) {
 		}
 	}
 }
+
+func TestParameterCount(t *testing.T) {
+	for n, want := range map[int64]string{
+		7_000_000_000: "7B", 8_030_000_000: "8.03B", 70_553_706_496: "70.6B", 405_000_000_000: "405B",
+		125_000_000: "125M", 1_500_000: "1.5M", 1_000_000: "1M", 1_800_000_000_000: "1.8T",
+		999_700_000_000: "1T", 999_999_999: "1B", 12_345_678_901_234: "12.3T", 999_999: "999,999",
+	} {
+		if got := ParameterCount(n); got != want {
+			t.Errorf("ParameterCount(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

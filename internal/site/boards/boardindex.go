@@ -64,7 +64,7 @@ type indexTable struct {
 
 // indexRun is a run as a board row shows it: its id, model, model id, the
 // data attributes of its row's tbody that the filters read (Attrs), its
-// flags' texts, and in each view (score.Views order) its cell:
+// flags' texts, its model's size and release date, and in each view (score.Views order) its cell:
 // [place, rank, tied, rank set, score, interval, sort key], where place
 // (from 0) is its row's place in that view's order, so its page is
 // place / per + 1.
@@ -75,6 +75,9 @@ type indexRun struct {
 	Attrs   map[string]string `json:"a"`
 	Flags   []string          `json:"f,omitempty"`
 	Views   [][]any           `json:"v"`
+	// Facts are the model's size and release date as its row shows
+	// them, each with its sort key (show.ModelFacts).
+	Facts [4]string `json:"s"`
 }
 
 // Attrs are the data attributes of a row's tbody that board.js's filters
@@ -82,6 +85,9 @@ type indexRun struct {
 // attribute that is present without one.
 func (r boardRow) Attrs() map[string]string {
 	a := map[string]string{"provider": r.Provider, "weights": r.Weights}
+	if r.Params != "" {
+		a["params"] = r.Params
+	}
 	if r.Synthetic {
 		a["synthetic"] = ""
 	}
@@ -170,7 +176,8 @@ func boardIndex(sc *stage.Scored, variant run.Variant) (*BoardIndex, bool) {
 func indexRunOf(sc *stage.Scored, bd *board.Board, e *board.Entry) indexRun {
 	place := sc.Places[e.ID()]
 	r := BoardRowFor(e, score.Composite, bd.HasRanks(), sc.Adjusted)
-	ir := indexRun{ID: r.ID, Model: r.Model, ModelID: r.ModelID, Attrs: r.Attrs()}
+	ir := indexRun{ID: r.ID, Model: r.Model, ModelID: r.ModelID, Attrs: r.Attrs(),
+		Facts: [4]string{r.Facts.Size, r.Facts.SizeSort, r.Facts.Released, r.Facts.ReleasedSort}}
 	for _, f := range r.Flags {
 		ir.Flags = append(ir.Flags, f.Text)
 	}

@@ -48,7 +48,7 @@ func BoardPages(sc *stage.Scored, variant run.Variant, v score.View) ([]*layout.
 				t.Robust = &r
 			}
 			if k > 1 {
-				t.Chart, t.NarrowChart = "", ""
+				t.Chart, t.NarrowChart, t.Time, t.NarrowTime = "", "", "", ""
 			}
 			dk.Tables = append(dk.Tables, t)
 		}

@@ -58,3 +58,42 @@ func boardChart(entries []*board.Entry, total int, v score.View, method run.Scor
 	}
 	return ip.SVG()
 }
+
+// timeChart is a composite board table's ranked runs (in rank order) at
+// their models' release dates; narrow is the phone layout (id suffix
+// "-n"). Runs whose manifest gives no release date are left out: undated
+// says how many and which (the first few).
+func timeChart(entries []*board.Entry, method run.Scoring, variant run.Variant, narrow bool) (svg template.HTML, charted int, undated string, err error) {
+	tp := chart.TimePlot{ID: "time-" + string(method), Axis: "composite, logit", Narrow: narrow,
+		Title: "Composite score against the model’s release date, " + string(variant) + " prompts, " + string(method) + " runs"}
+	if narrow {
+		tp.ID += "-n"
+	}
+	var missing []string
+	for _, e := range entries {
+		m := e.Run.Manifest.Model
+		if m.ReleaseDate == "" {
+			missing = append(missing, m.Name)
+			continue
+		}
+		tp.Points = append(tp.Points, chart.TimePoint{Label: m.Name, ID: e.ID(), Date: m.ReleaseDate, Value: e.Result.Views[score.Composite].Estimate, Open: m.OpenWeights})
+	}
+	if len(tp.Points) == 0 {
+		return "", 0, "", nil
+	}
+	if len(missing) > 0 {
+		const named = 5
+		undated = show.Plural(len(missing), "ranked run") + " not charted, " + map[bool]string{true: "its manifest gives", false: "their manifests give"}[len(missing) == 1] + " no release date: "
+		for i, name := range missing[:min(named, len(missing))] {
+			if i > 0 {
+				undated += ", "
+			}
+			undated += name
+		}
+		if len(missing) > named {
+			undated += " and " + show.Itoa(len(missing)-named) + " more"
+		}
+	}
+	svg, err = tp.SVG()
+	return svg, len(tp.Points), undated, err
+}

@@ -76,6 +76,12 @@ type boardTable struct {
 	// them, or the chartMax ranked highest.
 	Chart, NarrowChart template.HTML
 	Charted            string
+	// Time is the composite's ranked runs against their models' release
+	// dates (composite view, first page), NarrowTime its phone layout;
+	// Timed counts the runs charted, Undated says which are not.
+	Time, NarrowTime template.HTML
+	Timed            int
+	Undated          string
 	// Robust is the robustness panel (composite view only).
 	Robust *robustPanel
 	// Slice says which places of the table this page shows, when the
@@ -107,7 +113,12 @@ type boardRow struct {
 	// another data-quality flag.
 	Provider, Weights  string
 	Synthetic, Flagged bool
-	Children           []childRow // the model's intervention runs
+	// Params is the model's parameter count in digits, "undisclosed" or
+	// "", for the size filter (board.js); Facts are the model's facts as
+	// the row shows them (show.FactsOf).
+	Params   string
+	Facts    show.ModelFacts
+	Children []childRow // the model's intervention runs
 	// Other is the same model's run of the other prompt variant, if any.
 	Other *stage.VariantLink
 }
@@ -213,6 +224,17 @@ func boardPage(sc *stage.Scored, variant run.Variant, v score.View) (*layout.Pag
 			}
 			if v == score.Composite && bd.HasRanks() {
 				t.Robust = robustness(bd)
+				for _, narrow := range []bool{false, true} {
+					c, n, undated, err := timeChart(bd.Ranked[v], bd.Method, variant, narrow)
+					if err != nil {
+						return nil, fmt.Errorf("%s: chart over time: %w", paths.BoardPath(variant, v), err)
+					}
+					if narrow {
+						t.NarrowTime = c
+					} else {
+						t.Time, t.Timed, t.Undated = c, n, undated
+					}
+				}
 			}
 			d.Tables = append(d.Tables, t)
 		}
@@ -256,6 +278,7 @@ func BoardRowFor(e *board.Entry, v score.View, ranks bool, adjusted map[stage.Pa
 		ID: e.ID(), Href: paths.RunPath(e.ID()), Scenarios: paths.ScenariosPath(e.ID()),
 		Model: m.Model.Name, ModelID: m.Model.ID, Intervention: m.Intervention,
 		Flags: Flags(e), Provider: m.Model.Provider, Weights: "closed", Synthetic: m.Synthetic,
+		Params: string(m.Model.Parameters), Facts: show.FactsOf(m.Model),
 	}
 	if m.Model.OpenWeights {
 		r.Weights = "open"

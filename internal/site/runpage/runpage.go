@@ -66,6 +66,7 @@ type RunData struct {
 	ScenariosHref               string
 	ID                          string
 	M                           *run.Manifest
+	Facts                       show.ModelFacts // the model's facts, as shown
 	Res                         *score.Result
 	Coefs                       []coefRow
 	Structure                   []structureLine
@@ -145,7 +146,7 @@ type gapValueRow struct {
 // under a Pages budget written as budget.
 func RunPage(cfg stage.Config, sc *stage.Scored, e *board.Entry, hist []historyPoint, where paths.RunFiles, budget string) (*layout.Page, error) {
 	m, res := e.Run.Manifest, e.Result
-	d := RunData{History: hist, ViewsVersion: sitedata.ViewsVersion, ID: e.ID(), M: m, Res: res, Flags: boards.Flags(e),
+	d := RunData{History: hist, ViewsVersion: sitedata.ViewsVersion, ID: e.ID(), M: m, Facts: show.FactsOf(m.Model), Res: res, Flags: boards.Flags(e),
 		Files: datapage.DownloadLinks(where, e.Run.Files), Where: where, Budget: budget, Pairs: boards.PairsOf(sc.Pairs, e.ID()), Why: e.Why}
 	d.Ranked = layout.IsRanked(e)
 	d.Summary = vocab.RunSummary(boards.RunFacts(sc, e))

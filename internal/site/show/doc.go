@@ -8,6 +8,7 @@
 //
 //	format.go: Itoa, Interval, SortKey, SignClass, CoefWords, CountWord, Plural
 //	words.go: OddsFactor, PlainScale, CoefScale, ShownEstimate, CoefDisplay, CoefLabel
+//	facts.go: ModelFacts, FactsOf, NotStated, FactPart, Join
 //
 // Of the site's packages it may import: none (it is the floor).
 package show
