@@ -64,8 +64,8 @@ func TestBidiIsolated(t *testing.T) {
 	// The names are there, without their controls, and the manifest as
 	// stored says what it held.
 	for page, want := range map[string]string{
-		"index.html": "<bdi>Demo Model \u05e9\u05dc\u05d5\u05dd</bdi>",
-		"runs/fair-7b-explicit/index.html": "· <bdi>apache \u05e9</bdi> ·",
+		"index.html":                               "<bdi>Demo Model \u05e9\u05dc\u05d5\u05dd</bdi>",
+		"runs/fair-7b-explicit/index.html":         "· <bdi>apache \u05e9</bdi> ·",
 		"runs/skew-13b-explicit-ignore/index.html": "<bdi>ignore \u05e2\u05d1\u05e8\u05d9\u05ea</bdi>",
 		"runs/fair-7b-explicit/provenance.html":    "[U+202E]Model",
 		"data/leaderboard.csv":                     ",Demo Model \u05e9\u05dc\u05d5\u05dd,",
