@@ -157,17 +157,17 @@
     return s;
   }
 
-  // The size filter's ranges of parameter counts.
-  var B = 1e9;
-  var sizes = [
-    { key: "", label: "all", keep: function () { return true; } },
-    { key: "under-10b", label: "under 10B parameters", keep: function (n) { return n < 10 * B; } },
-    { key: "10b-100b", label: "10B to 100B", keep: function (n) { return n >= 10 * B && n < 100 * B; } },
-    { key: "over-100b", label: "100B or more", keep: function (n) { return n >= 100 * B; } },
-    { key: "unknown", label: "undisclosed or not stated", keep: function (n) { return isNaN(n); } }
-  ];
-
   function filters() {
+    // The size filter's ranges of parameter counts (declared here: the
+    // script calls filters() before the lines below its own run).
+    var B = 1e9;
+    var sizes = [
+      { key: "", label: "all", keep: function () { return true; } },
+      { key: "under-10b", label: "under 10B parameters", keep: function (n) { return n < 10 * B; } },
+      { key: "10b-100b", label: "10B to 100B", keep: function (n) { return n >= 10 * B && n < 100 * B; } },
+      { key: "over-100b", label: "100B or more", keep: function (n) { return n >= 100 * B; } },
+      { key: "unknown", label: "undisclosed or not stated", keep: function (n) { return isNaN(n); } }
+    ];
     var slot = document.getElementById("board-filters");
     var tables = Array.prototype.slice.call(document.querySelectorAll("table.board"));
     if (!slot || !tables.length) { return; }
