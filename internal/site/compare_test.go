@@ -1,7 +1,6 @@
 package site
 
 import (
-	"bytes"
 	"fmt"
 	"html"
 	"html/template"
@@ -21,7 +20,6 @@ import (
 	"github.com/discrimeval/leaderboard/internal/site/grid"
 	"github.com/discrimeval/leaderboard/internal/site/layout"
 	"github.com/discrimeval/leaderboard/internal/site/paths"
-	"github.com/discrimeval/leaderboard/internal/site/render"
 	"github.com/discrimeval/leaderboard/internal/site/show"
 	"github.com/discrimeval/leaderboard/internal/site/stage"
 )
@@ -72,18 +70,30 @@ func TestComparePages(t *testing.T) {
 		for _, g := range d.Groups {
 			// The spread of a group's prompts is over its runs: run i's
 			// differences are all i/100.
-			lowest, highest, person := int32(1<<30), int32(-1), 0
-			for _, r := range g.Runs {
+			var lowest, highest grid.DeltaCell
+			person := 0
+			for j, r := range g.Runs {
 				i, _ := strconv.Atoi(strings.TrimPrefix(r.ID, "r"))
-				v := grid.NewDeltaCell(score.Delta{Value: float64(i) / 100, Present: true, HasBase: true}, sc.Kept[r.ID].Decision).Digits
-				lowest, highest = min(lowest, v), max(highest, v)
-				if v > 0 {
+				v := grid.NewDeltaCell(score.Delta{Value: float64(i) / 100, Present: true, HasBase: true}, sc.Kept[r.ID].Decision)
+				if j == 0 || v.Digits < lowest.Digits {
+					lowest = v
+				}
+				if j == 0 || v.Digits > highest.Digits {
+					highest = v
+				}
+				if v.Digits > 0 {
 					person++
 				}
 			}
-			for _, row := range g.Spread.Rows {
-				if row.Low.Digits != lowest || row.High.Digits != highest || row.Person != person || row.Baseline != 0 {
-					t.Fatalf("page %d, %s, %s: spread %d to %d, %d/%d runs favour person/baseline; want %d to %d, %d/0", k+1, g.Title, row.Cell.Anchor(), row.Low.Digits, row.High.Digits, row.Person, row.Baseline, lowest, highest, person)
+			wantHigh := highest.Text()
+			if lowest.Digits == highest.Digits {
+				wantHigh = ""
+			}
+			for _, row := range g.Spread {
+				for _, c := range row.Cells {
+					if c.Low != lowest.Text() || c.High != wantHigh || c.Person != person || c.Baseline != 0 {
+						t.Fatalf("page %d, %s, age %d: spread %s to %s, %d/%d runs favour person/baseline; want %s to %s, %d/0", k+1, g.Title, row.Age, c.Low, c.High, c.Person, c.Baseline, lowest.Text(), wantHigh, person)
+					}
 				}
 			}
 		}
@@ -104,8 +114,8 @@ func TestComparePages(t *testing.T) {
 			pageDate = max(pageDate, date)
 			// Its largest difference, in its unit, with its prompt.
 			i, _ := strconv.Atoi(r.ID[1:])
-			if want := ">" + grid.NewDeltaCell(score.Delta{Value: float64(i) / 100, Present: true, HasBase: true}, dec).Text() + "<small>20, female, white</small>"; !strings.Contains(string(r.Cells), want) {
-				t.Errorf("run %s: cells %s do not hold its largest difference %s", r.ID, r.Cells, want)
+			if want := grid.NewDeltaCell(score.Delta{Value: float64(i) / 100, Present: true, HasBase: true}, dec).Text(); r.Largest == nil || r.Largest.Text != want || r.Largest.Prompt != "20, female, white" {
+				t.Errorf("run %s: largest difference %+v, want %s on 20, female, white", r.ID, r.Largest, want)
 			}
 		}
 		lastDate = pageDate
@@ -123,16 +133,20 @@ func TestComparePages(t *testing.T) {
 			t.Errorf("page %d changed when a later run was added", k+1)
 		}
 	}
-	// The grid written in Go holds ages and numbers, nothing else.
-	row := regexp.MustCompile("^<tr><th scope=\"row\">[0-9]+</th>(<td>(—|[+−]?[0-9.]+( … [+−]?[0-9.]+)?\n[0-9]+ : [0-9]+)</td>){15}$")
-	rows := strings.Split(strings.TrimSuffix(string(pages[0].Body.(browse.CompareData).Groups[0].Spread.HTML()), "</tr>\n"), "</tr>\n")
-	if len(rows) != 9 {
-		t.Errorf("%d rows, want 9", len(rows))
+	// The spread: an age a row, a gender and race a column, numbers only.
+	number := regexp.MustCompile(`^([+−]?[0-9.]+)?$`)
+	rows := pages[0].Body.(browse.CompareData).Groups[0].Spread
+	if len(rows) != len(design.Ages) {
+		t.Errorf("%d rows, want %d", len(rows), len(design.Ages))
 	}
-	for _, r := range rows {
-		if !row.MatchString(r) {
-			t.Errorf("row %q", r)
-			break
+	for i, r := range rows {
+		if r.Age != design.Ages[i] || len(r.Cells) != design.NumCells/len(design.Ages) {
+			t.Errorf("row %d: age %d, %d cells", i, r.Age, len(r.Cells))
+		}
+		for _, c := range r.Cells {
+			if !c.None && (c.Low == "" || !number.MatchString(c.Low) || !number.MatchString(c.High)) {
+				t.Errorf("age %d: a cell %+v", r.Age, c)
+			}
 		}
 	}
 }
@@ -151,8 +165,15 @@ func pageRuns(d browse.CompareData) []browse.CompareRun {
 // class names whatever the numbers.
 func TestDeltaCellHTML(t *testing.T) {
 	tmpl := template.Must(template.New("").Parse(`<td class="{{.Class}}">{{.Text}}</td>`))
+	type cell struct{ Class, Text string }
+	html := func(c cell) string {
+		var b strings.Builder
+		if err := tmpl.Execute(&b, c); err != nil {
+			t.Fatal(err)
+		}
+		return html.UnescapeString(b.String())
+	}
 	want := func(d score.Delta, decision bool) string {
-		type cell struct{ Class, Text string }
 		c := cell{grid.ColourClass(d.Value, decision), show.Signed(d.Value, show.DeltaDecimals(decision))}
 		switch {
 		case !d.Present:
@@ -160,11 +181,11 @@ func TestDeltaCellHTML(t *testing.T) {
 		case !d.HasBase:
 			c = cell{"nobase", "n/a"}
 		}
-		var b strings.Builder
-		if err := tmpl.Execute(&b, c); err != nil {
-			t.Fatal(err)
-		}
-		return html.UnescapeString(b.String())
+		return html(c)
+	}
+	got := func(d score.Delta, decision bool) string {
+		c := grid.NewDeltaCell(d, decision)
+		return html(cell{c.Class(), c.Text()})
 	}
 	values := []float64{0, math.Copysign(0, -1), 0.005, -0.005, 0.004999, 0.015, 0.125, -0.125, 1.5, -1.499, 12.345, 99.95, -100, 2e4, 1e-9}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -174,50 +195,22 @@ func TestDeltaCellHTML(t *testing.T) {
 	for _, v := range values {
 		for _, dec := range []bool{false, true} {
 			d := score.Delta{Value: v, Present: true, HasBase: true}
-			if got, w := grid.NewDeltaCell(d, dec).Html(), want(d, dec); got != w {
-				t.Fatalf("%v (decision %v): %s, the template writes %s", v, dec, got, w)
+			if g, w := got(d, dec), want(d, dec); g != w {
+				t.Fatalf("%v (decision %v): %s, the template writes %s", v, dec, g, w)
 			}
 		}
 	}
 	for _, d := range []score.Delta{{Value: 1}, {Value: 1, Present: true}} {
-		if got, w := grid.NewDeltaCell(d, false).Html(), want(d, false); got != w {
-			t.Errorf("%+v: %s, want %s", d, got, w)
+		if g, w := got(d, false), want(d, false); g != w {
+			t.Errorf("%+v: %s, want %s", d, g, w)
 		}
 	}
 	ok := regexp.MustCompile(`^(<td class="(b[0-8]|missing|nobase)">([+−]?[0-9]+(\.[0-9]+)?|[+−]∞|—|n/a)</td>)*$`)
 	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e300, -1e300, -1e-300} {
 		for _, dec := range []bool{false, true} {
-			if h := grid.NewDeltaCell(score.Delta{Value: v, Present: true, HasBase: true}, dec).Html(); !ok.MatchString(h) {
+			if h := got(score.Delta{Value: v, Present: true, HasBase: true}, dec); !ok.MatchString(h) {
 				t.Errorf("%v (decision %v) writes %q", v, dec, h)
 			}
-		}
-	}
-}
-
-// TestGridRowHTML: a scenario grid row written in Go holds only our own
-// characters: class names, a design anchor, digits, a transcript file
-// name made of numbers, and fixed notes; minified, as the minifier would
-// leave it.
-func TestGridRowHTML(t *testing.T) {
-	for _, common := range []string{"", "b4"} {
-		r := grid.GridRow{Age: 60, Common: common, Class: map[string]string{"b4": "r4"}[common]}
-		for i, c := range design.Cells()[:40] {
-			d := score.Delta{Value: float64(i-20) / 7, Present: i%9 != 0, HasBase: i%11 != 0}
-			r.Cells = append(r.Cells, grid.GridCell{Present: d.Present, P: float64(i) / 40, Delta: grid.NewDeltaCell(d, i%2 == 0), Base: c == design.Baseline || i == 5,
-				Transcript: i % 3, Q: 17, Cell: c, Differs: i%4 == 0, LowMass: float64(i%5) * 0.2, Unparsed: i % 6})
-		}
-		ok := regexp.MustCompile("^<tr( class=r4)?><th scope=row>60(<td( class=((b[0-8]|missing|nobase|base)|\"(b[0-8]|missing|nobase) base\"))?( id=age-[0-9]+-[a-z-]+)?>(—|[0-9.]+%?\n([+−]?[0-9.]+|n/a))" +
-			"(\n<a href=q17-transcripts(-[0-9]+)?\\.html#age-[0-9]+-[a-z-]+>transcript</a>)?(\n<small>[a-z0-9. ]+</small>)*)+$")
-		h := r.AppendHTML(nil)
-		if !ok.Match(h) {
-			t.Errorf("a grid row writes\n%s", h)
-		}
-		var min bytes.Buffer
-		if err := render.NewMinifier().Minify("text/html", &min, bytes.NewReader(h)); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(min.Bytes(), h) {
-			t.Errorf("a grid row writes\n%s\nwhich the minifier makes\n%s", h, min.Bytes())
 		}
 	}
 }

@@ -60,13 +60,17 @@
 // Every URL is made in package paths. Each page kind is a Go type, its data,
 // and a template, templates/<kind>.html, which receives a pageData whose
 // Data is of that type; TestTemplatesTypeCheck checks every field a
-// template names, in every branch, against it. Scenario pages, 70 a run
-// and most of a site's files, are written by Go already minified
-// (scenarios/scenariowrite.go): their template renders the layout around them once
-// a run, and the parts that show text from the inputs on their own, which
-// the check covers too; TestScenarioPagesAsTemplate holds them to what a
-// template of the whole page and the minifier made. The kinds are one
-// table, pageKinds in kinds.go, from which this one is written:
+// template names, in every branch, against it. All of a page's markup
+// and words are its template's (TestHTMLInTemplates: at most four lines
+// of Go write HTML). Scenario pages, 70 a run and most of a site's files,
+// are written from stencils (render/stencil.go,
+// scenarios/scenariowrite.go): their template, executed once for each
+// shape of page a run has with marks where a page's own numbers go,
+// minified and cut at the marks, its grid's rows and cells likewise; a
+// page writes its numbers into the holes. TestScenarioPagesAsTemplate
+// holds every one to what the template executed whole and the minifier
+// make of it. The kinds are one table, pageKinds in kinds.go, from which
+// this one is written:
 //
 //	kind           URL                                            file                       inputs
 //	leaderboard    index.html, board/<variant>-<view>[-<k>].html  boards/leaderboard.go      boards
@@ -173,9 +177,10 @@
 // Text from inputs (prompts, model outputs, manifests) reaches HTML only
 // through html/template; template.HTML holds only HTML we generated
 // (goldmark output of our own content, chroma output, SVG charts). What Go
-// writes of a page itself (the grids, the scenario pages around their
-// templates' parts) is our own markup, digits and class names.
-// Templates get every path, count and display value from Go.
+// writes into a stencil's holes is digits, our class names and paths;
+// text from the inputs in a scenario page's stencil was escaped by
+// html/template there. Templates get every path, count and display value
+// from Go.
 //
 // Every name and title from the inputs that a page prints in a line of its
 // own words (a model's name, id and provider, an intervention, a harness,

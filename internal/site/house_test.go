@@ -2,9 +2,11 @@ package site
 
 import (
 	"bufio"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -336,5 +338,74 @@ func TestPackageDocs(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// maxHTMLLines is how many lines of Go may write HTML in string literals:
+// a page's markup and words are its template's (templates/), which Go
+// fills with values.
+const maxHTMLLines = 4
+
+var (
+	// htmlTag is an element's start or end tag (a name in angle brackets
+	// after a letter, digit or underscore is a placeholder: sample_<i>).
+	htmlTag = regexp.MustCompile(`(^|[^A-Za-z0-9_])</?(a|abbr|article|aside|b|body|br|button|caption|code|col|colgroup|dd|details|div|dl|dt|em|figcaption|figure|footer|form|h[1-6]|head|header|hr|html|i|img|input|label|li|link|main|meta|nav|ol|option|p|pre|script|section|select|small|span|strong|style|sub|summary|sup|table|tbody|td|textarea|tfoot|th|thead|time|title|tr|ul)([\s>/]|$)`)
+	// htmlAttr is an attribute written out: ` class=`, `" href=`.
+	htmlAttr = regexp.MustCompile(`(^|[\s"'])(class|id|href|src|rel|scope|colspan|rowspan|tabindex|type|style|role|download|data-[a-z-]+|aria-[a-z-]+)=`)
+)
+
+// notPages are the module's packages whose Go writes or reads HTML that
+// is no page of the site, and why.
+var notPages = map[string]string{
+	"cmd/scale":            "a page for hugo, whose build is timed beside ours",
+	"internal/changes":     "Markdown for a pull request's summary on GitHub",
+	"internal/browsertest": "reads the pages",
+	"internal/crawl":       "reads the pages",
+}
+
+// htmlLiterals are the lines of the module's Go (not its tests, nor
+// notPages) with a string literal that holds markup, as file:line and
+// the literal.
+func htmlLiterals(t *testing.T) []string {
+	var out []string
+	for _, dir := range modulePackageDirs(t) {
+		if notPages[dir] != "" {
+			continue
+		}
+		p := readPackage(t, dir)
+		for _, name := range slices.Sorted(maps.Keys(p.files)) {
+			seen := map[int]bool{}
+			ast.Inspect(p.files[name], func(n ast.Node) bool {
+				lit, ok := n.(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					return true
+				}
+				s, err := strconv.Unquote(lit.Value)
+				if err != nil || !htmlTag.MatchString(s) && !htmlAttr.MatchString(s) {
+					return true
+				}
+				if line := p.fset.Position(lit.Pos()).Line; !seen[line] {
+					seen[line] = true
+					out = append(out, fmt.Sprintf("%s/%s:%d: %q", dir, name, line, s))
+				}
+				return true
+			})
+		}
+	}
+	return out
+}
+
+// TestHTMLInTemplates: at most maxHTMLLines lines of the module's Go write
+// the site's HTML in string literals; the rest is in templates (a go/ast
+// scan of every string literal for a tag or an attribute). It logs each
+// (go test -run TestHTMLInTemplates -v).
+func TestHTMLInTemplates(t *testing.T) {
+	t.Parallel()
+	lines := htmlLiterals(t)
+	for _, l := range lines {
+		t.Log(l)
+	}
+	if len(lines) > maxHTMLLines {
+		t.Errorf("%d lines of Go write HTML in string literals, more than %d: put the markup in a template", len(lines), maxHTMLLines)
 	}
 }

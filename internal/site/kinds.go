@@ -27,7 +27,7 @@ var pageKinds = []render.KindInfo{
 	render.KindOf[datapage.RunProvenanceData]("runprovenance", "runs/<id>/provenance.html", "datapage/runprovenance.go", "manifest, files, claimed numbers", "runs/beta/provenance.html"),
 	render.KindOf[scenarios.ScenarioIndexData]("scenarios", "runs/<id>/scenarios.html", "scenarios/scenarios.go", "per-question coefficients, coloured", "runs/beta/scenarios.html"),
 	render.KindOf[scenarios.ScenarioData]("scenario", "runs/<id>/q<N>.html", "scenarios/scenario.go", "the run's cells of one question", "runs/beta/q3.html").
-		WrittenBy(scenarios.ScenarioParts...),
+		StencilledBy(scenarios.ScenarioParts...),
 	render.KindOf[runpage.SwingsData]("swings", "runs/<id>/swings.html", "runpage/swings.go", "the run's cells, the noise reference of score.RunSwings", "runs/beta/swings.html"),
 	render.KindOf[scenarios.TranscriptData]("transcript", "runs/<id>/q<N>-transcripts[-<n>].html", "scenarios/transcript.go", "a second pass over the run's file", "runs/beta/q2-transcripts.html"),
 	render.KindOf[browse.PromptIndexData]("promptindex", "prompts/<variant>/index.html", "browse/prompt.go", "dataset texts", "prompts/explicit/index.html"),

@@ -3,10 +3,8 @@ package site
 import (
 	"bytes"
 	"fmt"
-	"html/template"
 	"io/fs"
-	"os"
-	"path"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,47 +13,17 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
-	"github.com/discrimeval/leaderboard/internal/site/grid"
 	"github.com/discrimeval/leaderboard/internal/site/layout"
-	"github.com/discrimeval/leaderboard/internal/site/paths"
 	"github.com/discrimeval/leaderboard/internal/site/render"
 	"github.com/discrimeval/leaderboard/internal/site/scenarios"
-	"github.com/discrimeval/leaderboard/internal/site/show"
 	"github.com/discrimeval/leaderboard/internal/site/stage"
-	"github.com/discrimeval/leaderboard/templates"
 )
 
-// scenarioBefore is the template set of the scenario pages as they were
-// rendered before Go wrote them: the layout, the partials and
-// testdata/scenario-before.html, which was templates/scenario.html. The
-// pages Go writes must be what this set and the minifier make of the same
-// data (TestScenarioPagesAsTemplate): change the two together.
-func scenarioBefore(t *testing.T) *render.Renderer {
-	t.Helper()
-	fsys := fstest.MapFS{}
-	for _, n := range []string{"layout.html", "partials.html"} {
-		data, err := fs.ReadFile(templates.FS, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fsys[n] = &fstest.MapFile{Data: data}
-	}
-	data, err := os.ReadFile("testdata/scenario-before.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fsys["scenario.html"] = &fstest.MapFile{Data: data}
-	set, err := template.New("layout.html").Funcs(render.Funcs).Funcs(template.FuncMap{"rowHTML": rowHTML}).ParseFS(fsys, "layout.html", "partials.html", "scenario.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return render.WithSets(map[render.Kind]*template.Template{"scenario": set}, pageKinds)
-}
-
-// TestScenarioPagesAsTemplate: every scenario page is, byte for byte,
-// what the page's template (scenarioBefore) and the minifier make of its
-// data, and the minifier leaves it as it is (and renderer.page refuses
-// to render one whole): on the fixture's runs and on
+// TestScenarioPagesAsTemplate: every scenario page, written from
+// stencils, is byte for byte what its template executed whole and the
+// minifier make of its data (renderer.Page), and the minifier leaves it
+// as it is; no page was written whole for want of a stencil: on the
+// fixture's runs and on
 // runs with every note a grid has (low answer mass on one cell or on
 // every one, unparsed answers, a question without the baseline), and on a
 // site whose every text a scenario page shows is hostile — the site's
@@ -66,14 +34,28 @@ func scenarioBefore(t *testing.T) *render.Renderer {
 func TestScenarioPagesAsTemplate(t *testing.T) {
 	t.Parallel()
 	skipWholeSitesUnderRace(t)
-	before := scenarioBefore(t)
 	// What the pages compared hold, by the branch of the page it takes.
 	var seen sync.Map
-	check := func(t *testing.T, cfg stage.Config) {
-		var pages atomic.Int64
+	// check builds the site, holding every scenario page to the template;
+	// those of run whole are to be written whole (its text holds marks).
+	check := func(t *testing.T, cfg stage.Config, whole string) {
+		var pages, wholePages atomic.Int64
+		var renderer atomic.Pointer[render.Renderer]
+		var first sync.Map // a run's first page's data
 		cfg.CheckWritten = func(r *render.Renderer, p *layout.Page, got []byte) error {
 			pages.Add(1)
+			renderer.Store(r)
 			d := p.Body.(scenarios.ScenarioData)
+			if d.RunID == whole {
+				wholePages.Add(1)
+			}
+			// The fields a stencil shows as its first page has them.
+			f, _ := first.LoadOrStore(d.RunID, d)
+			for _, name := range scenarios.RunFields {
+				if a, b := reflect.ValueOf(f).FieldByName(name).Interface(), reflect.ValueOf(d).FieldByName(name).Interface(); !reflect.DeepEqual(a, b) {
+					return fmt.Errorf("%s: %s is %v, on another page of the run %v: not the run's (scenarios.RunFields)", p.Path, name, b, a)
+				}
+			}
 			for what, ok := range map[string]bool{"no baseline": d.NoBaseline, "every mass low": d.AllLow, "a mass low": d.LowMarked > 0,
 				"unparsed": d.Unparsed > 0, "differs": d.Differs > 0, "transcripts": d.Stored > 0, "first": d.Prev == "", "last": d.Next == "",
 				"decision": d.Decision, "no colour class": d.Common == "", "no banner": !r.Site.Synthetic} {
@@ -81,11 +63,7 @@ func TestScenarioPagesAsTemplate(t *testing.T) {
 					seen.Store(what, true)
 				}
 			}
-			ref := before.WithSite(r.Site)
-			if _, err := r.Page(p); err == nil {
-				return fmt.Errorf("%s: rendered whole by renderer.page, which gives only its frame", p.Path)
-			}
-			want, err := ref.Minified(p, "") // the whole page, as renderer.page did
+			want, err := r.Minified(p, "") // the whole page, as renderer.Page renders it
 			if err != nil {
 				return err
 			}
@@ -111,6 +89,12 @@ func TestScenarioPagesAsTemplate(t *testing.T) {
 		if pages.Load() == 0 {
 			t.Fatal("no scenario page written")
 		}
+		if whole != "" && wholePages.Load() == 0 {
+			t.Errorf("no page of run %s", whole)
+		}
+		if n, want := renderer.Load().Whole.Load(), wholePages.Load(); n != want {
+			t.Errorf("%d scenario pages written whole, not from their stencils; want %d (run %q's)", n, want, whole)
+		}
 		t.Logf("%d scenario pages as the template's", pages.Load())
 	}
 	rows := referenceRows(t)
@@ -126,7 +110,16 @@ func TestScenarioPagesAsTemplate(t *testing.T) {
 		}
 		addRun(t, runs, "low", manifest("Low", run.Explicit, "default", run.Logprob), low)
 		addRun(t, runs, "alllow", manifest("All Low", run.Explicit, "default", run.Logprob), allLow)
-		check(t, cfg)
+		check(t, cfg, "")
+	})
+	// A run whose model's name holds a mark of either set: its pages are
+	// written whole, the others from their stencils.
+	t.Run("marks", func(t *testing.T) {
+		t.Parallel()
+		cfg := fixture(t)
+		runs := cfg.Runs.(fstest.MapFS)
+		addRun(t, runs, "marked", manifest("Model "+render.MarksA.Text(31)+" "+render.MarksB.Text(3), run.Explicit, "default", run.Logprob), rows)
+		check(t, cfg, "marked")
 	})
 	t.Run("hostile", func(t *testing.T) {
 		t.Parallel()
@@ -180,7 +173,7 @@ func TestScenarioPagesAsTemplate(t *testing.T) {
 		}
 		addRun(t, runs, "hostile-sampled", dec, drows)
 		cfg.Runs = runs
-		check(t, cfg)
+		check(t, cfg, "")
 	})
 	t.Cleanup(func() {
 		for _, what := range []string{"no baseline", "every mass low", "a mass low", "unparsed", "differs", "transcripts", "first", "last", "decision", "no banner"} {
@@ -194,60 +187,4 @@ func TestScenarioPagesAsTemplate(t *testing.T) {
 // excerpt is b around byte i.
 func excerpt(b []byte, i int) string {
 	return string(b[max(0, i-80):min(len(b), i+80)])
-}
-
-// rowHTML is a grid row as testdata/scenario-before.html had it written
-// (before gridRow.appendHTML wrote it minified), for scenarioBefore.
-func rowHTML(r grid.GridRow) template.HTML {
-	var b strings.Builder
-	b.Grow(len(r.Cells) * 40)
-	for _, c := range r.Cells {
-		cls := "missing"
-		if c.Present {
-			cls = c.Delta.Class()
-		}
-		if cls == r.Common {
-			cls = ""
-		}
-		if c.Base {
-			cls = strings.TrimSpace(cls + " base")
-		}
-		b.WriteString(`<td`)
-		if cls != "" {
-			b.WriteString(` class="` + cls + `"`)
-		}
-		if c.Transcript > 0 {
-			b.WriteString(` id="`)
-			b.WriteString(c.Cell.Anchor())
-			b.WriteString(`"`)
-		}
-		b.WriteString(`>`)
-		if !c.Present {
-			b.WriteString(`—`)
-		} else {
-			if c.Delta.Decision {
-				b.WriteString(show.Fixed(100*c.P, 0) + "%")
-			} else {
-				b.WriteString(show.Fixed(c.P, 2))
-			}
-			b.WriteString("\n")
-			b.WriteString(c.Delta.Text())
-		}
-		if c.Transcript > 0 {
-			b.WriteString("\n" + `<a href="`)
-			b.WriteString(path.Base(paths.TranscriptPath("x", c.Q, c.Transcript)) + "#" + c.Cell.Anchor())
-			b.WriteString(`">transcript</a>`)
-		}
-		if c.Differs {
-			b.WriteString("\n<small>prompt differs</small>")
-		}
-		if c.LowMass > 0 {
-			b.WriteString("\n<small>mass " + show.MassText(c.LowMass) + "</small>")
-		}
-		if c.Unparsed > 0 {
-			b.WriteString("\n<small>" + show.Itoa(c.Unparsed) + " unparsed</small>")
-		}
-		b.WriteString(`</td>`)
-	}
-	return template.HTML(b.String())
 }

@@ -40,15 +40,6 @@ func checkTemplates(fsys fs.FS) error {
 		if err := templatecheck.Check(set.Tree, lookup, k.Data, render.Funcs); err != nil {
 			errs = append(errs, fmt.Errorf("page kind %s: %w", k.Name, err))
 		}
-		// The parts a kind's writer renders on their own, with the same
-		// data.
-		for _, name := range k.Parts {
-			if part := set.Lookup(name); part == nil {
-				errs = append(errs, fmt.Errorf("page kind %s: no %s template", k.Name, name))
-			} else if err := templatecheck.Check(part.Tree, lookup, k.Data, render.Funcs); err != nil {
-				errs = append(errs, fmt.Errorf("page kind %s: %s: %w", k.Name, name, err))
-			}
-		}
 		// The navigation list, which renderer.nav renders on its own.
 		if nav := set.Lookup("navitems"); nav == nil {
 			errs = append(errs, fmt.Errorf("page kind %s: no navitems template", k.Name))
@@ -69,8 +60,8 @@ func TestTemplatesTypeCheck(t *testing.T) {
 }
 
 // TestTemplateCheckFindsMisspelledFields: a misspelled field in a branch
-// that no page takes, in each template (in scenario.html, in a part its
-// pages' writer renders on its own), fails the check, named at its
+// that no page takes, in each template (in scenario.html, in a grid
+// cell, which its stencils render on its own), fails the check, named at its
 // template and line. Under the race detector with -short (make race) it
 // skips: it runs no concurrent code, and cost the race step 1.5 CPU-s.
 func TestTemplateCheckFindsMisspelledFields(t *testing.T) {
@@ -86,8 +77,9 @@ func TestTemplateCheckFindsMisspelledFields(t *testing.T) {
 		"layout.html":    {"{{template \"main\" .}}", "{{if false}}{{.Site.Titel}}{{end}}"},
 		"partials.html":  {"{{define \"rank\"}}", "{{if false}}{{.Rnak}}{{end}}"},
 		"benchmark.html": {"{{$p := .Data.Page}}", "{{if eq $p.Metric.Direction \"no such direction\"}}{{$p.Metric.NoSuchField}}{{end}}"},
-		// A part that the scenario pages' writer renders on its own.
-		"scenario.html": {"{{define \"scenario-caption\"}}", "{{with .Data}}{{if false}}{{.NoSuchField}}{{end}}{{end}}"},
+		// A cell of the grid, which the scenario pages' stencils
+		// render on its own.
+		"scenario.html": {"{{define \"grid-cell\"}}", "{{if false}}{{.NoSuchField}}{{end}}"},
 	}
 	for _, n := range names {
 		if _, ok := inject[n]; !ok {

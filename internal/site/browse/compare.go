@@ -11,7 +11,6 @@ package browse
 
 import (
 	"fmt"
-	"html/template"
 	"math"
 	"slices"
 	"strconv"
@@ -72,64 +71,49 @@ type compareGroup struct {
 	// group has them.
 	ViewNames, Names []string
 	Runs             []CompareRun
-	Spread           compareRows
+	// Spread is a row of the prompts' grid an age, in the scenario
+	// pages' shape (a gender and race a column): the first grid of a
+	// page gets its cells' ids from browse.js, for links to a variant
+	// (#age-60-male-white).
+	Spread []spreadRow
 }
 
-// compareRun is one run's row: its heading (through the template: the
-// model's name and intervention are the manifest's text) and its cells,
-// numbers written in Go.
+// CompareRun is one run's row: its heading (the model's name and
+// intervention are the manifest's text) and its numbers on the question.
 type CompareRun struct {
 	ID, Model, Intervention, Href string
 	Ranked                        bool
-	Cells                         template.HTML
+	// Views and Coefs are the run's own views and coefficients on the
+	// question, when its group shows them: "–" for a view it has none
+	// of, a coefficient without a Value for one it has none of.
+	Views []string
+	Coefs []grid.CoefCell
+	// Largest is its largest difference from the baseline, nil when it
+	// has none; Prompts how many of the prompts it answered.
+	Largest *largestCell
+	Prompts int
 }
 
-// compareRow is a prompt's cell of the spread: over the page's runs of
-// the group, the lowest and highest difference from the baseline and how
-// many runs favour either side.
-type compareRow struct {
-	Cell             design.Cell
-	Low, High        grid.DeltaCell
+// largestCell is a run's largest difference: its text, colour class and
+// size to sort by, and the prompt it is on.
+type largestCell struct {
+	Text, Class, Sort, Prompt string
+}
+
+// spreadRow is an age's row of the spread: a cell a gender and race.
+type spreadRow struct {
+	Age   int
+	Cells []spreadCell
+}
+
+// spreadCell is a prompt's cell of the spread: over the page's runs of
+// the group, the lowest and highest difference from the baseline (High
+// empty when they agree) and how many runs favour either side; None when
+// no run answered. It reads "−0.65 … +1.11" over "4 : 3".
+type spreadCell struct {
+	Low, High        string
 	Person, Baseline int
-}
-
-// compareRows are a group's 135 prompts, as a grid of the scenario
-// pages' shape (an age a row, a gender and race a column): the first grid
-// of a page gets its cells' ids from browse.js, for links to a variant
-// (#age-60-male-white).
-type compareRows struct {
-	Rows []compareRow
-}
-
-// HTML writes the grid's rows in Go: the ages and numbers only, no input
-// text, one template call for the table body. A cell reads "−0.65 …
-// +1.11" over "4 : 3" (runs favouring the person : the baseline), one
-// number when the runs agree, "—" when no run answered.
-func (rs compareRows) HTML() template.HTML {
-	var b strings.Builder
-	for i, r := range rs.Rows {
-		if i == 0 || r.Cell.Age != rs.Rows[i-1].Cell.Age {
-			if i > 0 {
-				b.WriteString("</tr>\n")
-			}
-			b.WriteString(`<tr><th scope="row">` + show.Itoa(r.Cell.Age) + `</th>`)
-		}
-		b.WriteString("<td>")
-		switch {
-		case r.Low.Code > 8:
-			b.WriteString("—")
-		case r.Low.Digits == r.High.Digits:
-			b.WriteString(r.Low.Text())
-		default:
-			b.WriteString(r.Low.Text() + " … " + r.High.Text())
-		}
-		if r.Low.Code <= 8 {
-			b.WriteString("\n" + show.Itoa(r.Person) + " : " + show.Itoa(r.Baseline))
-		}
-		b.WriteString("</td>")
-	}
-	b.WriteString("</tr>\n")
-	return template.HTML(b.String())
+	None             bool
 }
 
 // compareColumn is a run with an answer on the question.
@@ -219,7 +203,9 @@ func comparePage(texts *layout.DatasetTexts, variant run.Variant, q int, cols []
 		}
 		for _, c := range group {
 			m := c.entry.Run.Manifest
-			g.Runs = append(g.Runs, CompareRun{c.entry.ID(), m.Model.Name, m.Intervention, paths.ScenarioPath(c.entry.ID(), q), layout.IsRanked(c.entry), compareRunCells(c, q, own)})
+			r := CompareRun{ID: c.entry.ID(), Model: m.Model.Name, Intervention: m.Intervention, Href: paths.ScenarioPath(c.entry.ID(), q), Ranked: layout.IsRanked(c.entry)}
+			r.numbers(c, q, own)
+			g.Runs = append(g.Runs, r)
 		}
 		g.Spread = compareSpread(group)
 		d.Groups = append(d.Groups, g)
@@ -241,12 +227,10 @@ func ownQuestion(res *score.Result, q int) (*score.Question, bool) {
 	return nil, false
 }
 
-// compareRunCells are a run's cells on the question, written in Go from
-// numbers: its own views and coefficients (when own), its largest
-// difference from the baseline with the prompt it is on, and how many of
-// the prompts it answered.
-func compareRunCells(c compareColumn, q int, own bool) template.HTML {
-	var b strings.Builder
+// numbers sets the run's numbers on question q: its own views and
+// coefficients (when own), its largest difference from the baseline with
+// the prompt it is on, and how many of the prompts it answered.
+func (r *CompareRun) numbers(c compareColumn, q int, own bool) {
 	if own {
 		qq, ok := ownQuestion(c.entry.Result, q)
 		var views []grid.QviewCell
@@ -258,18 +242,18 @@ func compareRunCells(c compareColumn, q int, own bool) template.HTML {
 			if i < len(views) {
 				v = views[i].Value
 			}
-			b.WriteString("<td>" + v + "</td>")
+			r.Views = append(r.Views, v)
 		}
 		for _, k := range design.Coefs {
 			v := math.NaN()
 			if ok {
 				v = qq.Coefs[k] * show.CoefScale(c.entry.Result, k)
 			}
-			if math.IsNaN(v) {
-				b.WriteString("<td>–</td>")
-				continue
+			cell := grid.CoefCell{}
+			if !math.IsNaN(v) {
+				cell = grid.CoefCell{Value: show.Signed(v, 2), Class: grid.CoefClass(v)}
 			}
-			b.WriteString(`<td class="` + grid.CoefClass(v) + `">` + show.Signed(v, 2) + "</td>")
+			r.Coefs = append(r.Coefs, cell)
 		}
 	}
 	// The largest difference by size, the first in design order of equals.
@@ -279,16 +263,13 @@ func compareRunCells(c compareColumn, q int, own bool) template.HTML {
 			at = i
 		}
 	}
-	if at < 0 {
-		b.WriteString("<td>–</td>")
-	} else {
+	if at >= 0 {
 		cell := c.deltas.Cell(at, c.decision)
 		mag := cell
 		mag.Digits = abs32(cell.Digits)
-		b.WriteString(`<td class="` + cell.Class() + `" data-sort="` + strings.TrimPrefix(mag.DigitText(), "+") + `">` + cell.Text() + "<small>" + design.Cells()[at].Label() + "</small></td>")
+		r.Largest = &largestCell{Text: cell.Text(), Class: cell.Class(), Sort: strings.TrimPrefix(mag.DigitText(), "+"), Prompt: design.Cells()[at].Label()}
 	}
-	b.WriteString(`<td>` + show.Itoa(c.deltas.Present()) + "</td>")
-	return template.HTML(b.String())
+	r.Prompts = c.deltas.Present()
 }
 
 func abs32(n int32) int32 {
@@ -298,32 +279,46 @@ func abs32(n int32) int32 {
 	return n
 }
 
-// compareSpread is a group's row per prompt: over its runs, the lowest and
-// highest difference from the baseline and how many runs favour the
-// person described (a shown difference above zero) or the baseline.
-func compareSpread(group []compareColumn) compareRows {
-	var rs compareRows
+// compareSpread is a group's row per age of the prompts: over its runs,
+// each prompt's lowest and highest difference from the baseline and how
+// many runs favour the person described (a shown difference above zero)
+// or the baseline.
+func compareSpread(group []compareColumn) []spreadRow {
+	var rows []spreadRow
 	for i, cell := range design.Cells() {
-		r := compareRow{Cell: cell, Low: grid.DeltaCell{Code: grid.CellMissing}, High: grid.DeltaCell{Code: grid.CellMissing}}
+		low, high := grid.DeltaCell{Code: grid.CellMissing}, grid.DeltaCell{Code: grid.CellMissing}
+		var sc spreadCell
 		for _, c := range group {
 			dc := c.deltas.Cell(i, c.decision)
 			if dc.Code > 8 {
 				continue
 			}
-			if r.Low.Code > 8 || dc.Digits < r.Low.Digits {
-				r.Low = dc
+			if low.Code > 8 || dc.Digits < low.Digits {
+				low = dc
 			}
-			if r.High.Code > 8 || dc.Digits > r.High.Digits {
-				r.High = dc
+			if high.Code > 8 || dc.Digits > high.Digits {
+				high = dc
 			}
 			switch {
 			case dc.Digits > 0:
-				r.Person++
+				sc.Person++
 			case dc.Digits < 0:
-				r.Baseline++
+				sc.Baseline++
 			}
 		}
-		rs.Rows = append(rs.Rows, r)
+		switch {
+		case low.Code > 8:
+			sc.None = true
+		case low.Digits == high.Digits:
+			sc.Low = low.Text()
+		default:
+			sc.Low, sc.High = low.Text(), high.Text()
+		}
+		if len(rows) == 0 || rows[len(rows)-1].Age != cell.Age {
+			rows = append(rows, spreadRow{Age: cell.Age})
+		}
+		r := &rows[len(rows)-1]
+		r.Cells = append(r.Cells, sc)
 	}
-	return rs
+	return rows
 }

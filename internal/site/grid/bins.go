@@ -1,6 +1,7 @@
 package grid
 
 import (
+	"fmt"
 	"math"
 	"path"
 	"strconv"
@@ -80,10 +81,11 @@ func signedLegend(v float64, d int) string {
 	return "−" + strings.TrimPrefix(s, "-")
 }
 
-// gridCell is one variant of the scenario grid, as numbers and flags: the
-// grid is written in Go (gridRow.appendHTML), and nothing in it comes from
-// input text — digits, our class names, a design anchor and a file name
-// made of numbers.
+// GridCell is one variant of the scenario grid, as numbers and flags;
+// the template "grid-cell" (templates/scenario.html) shows its View, and
+// the scenario pages' stencils write the same from the numbers
+// (AppendValue): nothing in it comes from input text — digits, our class
+// names, a design anchor and a file name made of numbers.
 type GridCell struct {
 	Present bool
 	P       float64 // P(yes), or the share of yes answers
@@ -112,81 +114,186 @@ type GridRow struct {
 	Common, Class string
 }
 
-// appendHTML writes the row, minified (the end tags of rows and cells
-// left out, attribute values without quotes where they need none): its
-// age, then each cell's difference colour class (" base" on the
-// baseline), P(yes) and the difference on two lines (a newline, shown as
-// a break by CSS: a byte where <br> takes four, in 135 cells of 70 pages a
-// run), then a transcript link and notes where they apply.
-func (r GridRow) AppendHTML(b []byte) []byte {
-	b = append(b, "<tr"...)
-	if r.Class != "" {
-		b = append(b, " class="...)
-		b = append(b, r.Class...)
+// CellView is a grid cell as the template "grid-cell" shows it, in text:
+// each field a value, "" where the cell shows none. P(yes) and the
+// difference go on two lines (a newline, shown as a break by CSS: a byte
+// where <br> takes four, in 135 cells of 70 pages a run), then the
+// transcript's link and the notes that apply.
+type CellView struct {
+	Class      string // the colour class, "" where it is the row's common
+	ID         string // the variant's anchor, on a cell with a transcript
+	P, Delta   string // P(yes), or the share of yes answers, and the difference
+	Transcript string // the transcript's link, in the scenario page's folder
+	Mass       string // the answer mass, when under board.MinMass
+	Unparsed   string // how many sampled answers were neither yes nor no
+	Present    bool   // else the cell shows "—"
+	Base       bool   // the baseline person
+	Differs    bool   // the run's prompt differs from the prompt page's
+}
+
+// Views are the row's cells as "grid-cell" shows them.
+func (r GridRow) Views() []CellView {
+	out := make([]CellView, len(r.Cells))
+	for i, c := range r.Cells {
+		out[i] = c.View(r.Common)
 	}
-	b = append(b, "><th scope=row>"...)
-	b = strconv.AppendInt(b, int64(r.Age), 10)
-	for _, c := range r.Cells {
-		cls := "missing"
-		if c.Present {
-			cls = c.Delta.Class()
-		}
-		if cls == r.Common {
-			cls = ""
-		}
-		b = append(b, "<td"...)
-		switch {
-		case c.Base && cls != "":
-			b = append(b, ` class="`...)
-			b = append(b, cls...)
-			b = append(b, ` base"`...)
-		case c.Base:
-			b = append(b, " class=base"...)
-		case cls != "":
-			b = append(b, " class="...)
-			b = append(b, cls...)
-		}
-		if c.Transcript > 0 {
-			b = append(b, " id="...)
-			b = append(b, c.Cell.Anchor()...)
-		}
-		b = append(b, '>')
-		if !c.Present {
-			b = append(b, "—"...)
-		} else {
-			if c.Delta.Decision {
-				// A share of answers, in the unit of its difference.
-				b = numfmt.AppendFixed(b, 100*c.P, 0)
-				b = append(b, '%')
-			} else {
-				b = numfmt.AppendFixed(b, c.P, 2)
-			}
-			b = append(b, '\n')
-			b = c.Delta.AppendText(b)
-		}
-		if c.Transcript > 0 {
-			// The transcript pages are in the scenario page's folder.
-			b = append(b, "\n<a href="...)
-			b = append(b, path.Base(paths.TranscriptPath("x", c.Q, c.Transcript))...)
-			b = append(b, '#')
-			b = append(b, c.Cell.Anchor()...)
-			b = append(b, ">transcript</a>"...)
-		}
-		if c.Differs {
-			b = append(b, "\n<small>prompt differs</small>"...)
-		}
-		if c.LowMass > 0 {
-			b = append(b, "\n<small>mass "...)
-			b = append(b, show.MassText(c.LowMass)...)
-			b = append(b, "</small>"...)
-		}
-		if c.Unparsed > 0 {
-			b = append(b, "\n<small>"...)
-			b = strconv.AppendInt(b, int64(c.Unparsed), 10)
-			b = append(b, " unparsed</small>"...)
+	return out
+}
+
+// The values of a cell's view, by their number in a stencil of
+// "grid-cell" (the row's are RowClass and RowAge).
+const (
+	CellClass = 10 + iota
+	CellID
+	CellP
+	CellDelta
+	CellTranscript
+	CellMass
+	CellUnparsed
+	RowClass
+	RowAge
+)
+
+// View is the cell as "grid-cell" shows it in a row whose common class
+// is common: its values in the text AppendValue writes. (What it shows is
+// decided here on its own, not from Shape, so that TestGridStencils
+// holds the stencils' shapes to it.)
+func (c GridCell) View(common string) CellView {
+	v := CellView{Class: c.class(common), Present: c.Present, Base: c.Base, Differs: c.Differs}
+	value := func(n int) string { return string(c.AppendValue(nil, n, common)) }
+	if c.Present {
+		v.P, v.Delta = value(CellP), value(CellDelta)
+	}
+	if c.Transcript > 0 {
+		v.ID, v.Transcript = c.Cell.Anchor(), value(CellTranscript)
+	}
+	if c.LowMass > 0 {
+		v.Mass = show.MassText(c.LowMass)
+	}
+	if c.Unparsed > 0 {
+		v.Unparsed = strconv.Itoa(c.Unparsed)
+	}
+	return v
+}
+
+// CellShape is which values a cell shows, a bit for each (1<<(n-CellClass)
+// for value n), and its flags: what decides every branch of "grid-cell".
+type CellShape uint16
+
+const (
+	shapePresent CellShape = 1 << (10 + iota)
+	shapeBase
+	shapeDiffers
+)
+
+// Shape is the cell's shape in a row whose common class is common.
+func (c GridCell) Shape(common string) CellShape {
+	var s CellShape
+	set := func(n int, ok bool) {
+		if ok {
+			s |= 1 << (n - CellClass)
 		}
 	}
-	return b
+	set(CellClass, c.class(common) != "")
+	set(CellID, c.Transcript > 0)
+	set(CellP, c.Present)
+	set(CellDelta, c.Present)
+	set(CellTranscript, c.Transcript > 0)
+	set(CellMass, c.LowMass > 0)
+	set(CellUnparsed, c.Unparsed > 0)
+	for _, f := range []struct {
+		bit CellShape
+		ok  bool
+	}{{shapePresent, c.Present}, {shapeBase, c.Base}, {shapeDiffers, c.Differs}} {
+		if f.ok {
+			s |= f.bit
+		}
+	}
+	return s
+}
+
+// Marks are what a stencil's probe holds for its value n, as text or as
+// a number (render.Marks).
+type Marks interface {
+	Text(n int) string
+	Int(n int) int
+}
+
+// Probe is the view of a cell of shape s with a mark for each value n
+// it shows: what a stencil of "grid-cell" is made from.
+func (s CellShape) Probe(m Marks) CellView {
+	v := CellView{Present: s&shapePresent != 0, Base: s&shapeBase != 0, Differs: s&shapeDiffers != 0}
+	for n, f := range []*string{&v.Class, &v.ID, &v.P, &v.Delta, &v.Transcript, &v.Mass, &v.Unparsed} {
+		if s&(1<<n) != 0 {
+			*f = m.Text(CellClass + n)
+		}
+	}
+	return v
+}
+
+// class is the cell's colour class as its row shows it: none where it is
+// the row's common class.
+func (c GridCell) class(common string) string {
+	cls := "missing"
+	if c.Present {
+		cls = c.Delta.Class()
+	}
+	if cls == common {
+		return ""
+	}
+	return cls
+}
+
+// AppendValue appends the cell's value n (CellClass…CellUnparsed) in a
+// row whose common class is common.
+func (c GridCell) AppendValue(b []byte, n int, common string) []byte {
+	switch n {
+	case CellClass:
+		return append(b, c.class(common)...)
+	case CellID:
+		return append(b, c.Cell.Anchor()...)
+	case CellP:
+		if c.Delta.Decision {
+			// A share of answers, in the unit of its difference.
+			return append(numfmt.AppendFixed(b, 100*c.P, 0), '%')
+		}
+		return numfmt.AppendFixed(b, c.P, 2)
+	case CellDelta:
+		return c.Delta.AppendText(b)
+	case CellTranscript:
+		// The transcript pages are in the scenario page's folder.
+		b = append(b, path.Base(paths.TranscriptPath("x", c.Q, c.Transcript))...)
+		return append(append(b, '#'), c.Cell.Anchor()...)
+	case CellMass:
+		return append(b, show.MassText(c.LowMass)...)
+	case CellUnparsed:
+		return strconv.AppendInt(b, int64(c.Unparsed), 10)
+	}
+	panic(fmt.Sprintf("grid cell: no value %d", n))
+}
+
+// RowShape says whether a row carries a class of its own ("grid-row").
+func (r GridRow) RowShape() bool { return r.Class != "" }
+
+// RowProbe is a row with a mark for each of its values (a class when
+// class), and one cell: what a stencil of "grid-row" is made from.
+func RowProbe(class bool, m Marks) GridRow {
+	r := GridRow{Age: m.Int(RowAge), Cells: make([]GridCell, 1)}
+	if class {
+		r.Class = m.Text(RowClass)
+	}
+	return r
+}
+
+// AppendValue appends the row's value n (RowClass or RowAge).
+func (r GridRow) AppendValue(b []byte, n int) []byte {
+	switch n {
+	case RowClass:
+		return append(b, r.Class...)
+	case RowAge:
+		return strconv.AppendInt(b, int64(r.Age), 10)
+	}
+	panic(fmt.Sprintf("grid row: no value %d", n))
 }
 
 type GridHead struct {

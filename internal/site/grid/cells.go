@@ -178,13 +178,6 @@ func (c DeltaCell) Class() string {
 	return BinClass(int(c.Code))
 }
 
-// html writes the cell as the template
-// <td class="{{.Class}}">{{.Text}}</td> would (up to the entities it
-// writes for "+", which the minifier undoes).
-func (c DeltaCell) Html() string {
-	return `<td class="` + c.Class() + `">` + c.Text() + `</td>`
-}
-
 // keptQuestion is a run's differences on one question, as the compare
 // pages show them: 3 bytes a variant, the digits in 16 bits when they fit
 // (a difference within ±327.67 logit points, every real one), in wide

@@ -28,15 +28,17 @@ type KindInfo struct {
 	// golden is the fixture site's page of this kind whose golden the
 	// tests keep.
 	Golden string
-	// parts, for a kind whose pages are written in Go (scenario pages:
-	// scenariowrite.go), are the templates of its set that the writer
-	// renders on their own with the page's data; its template then
-	// renders the layout around the body, once a run.
+	// Parts, for a kind whose pages are written from stencils (scenario
+	// pages: scenarios/scenariowrite.go, stencil.go), are the templates
+	// of its set that a stencil leaves a hole for, hole n for Parts[n]:
+	// its writer fills them, rendering them on their own or from
+	// stencils of their own.
 	Parts []string
 }
 
-// writtenBy marks a kind whose pages Go writes from its templates' parts.
-func (k KindInfo) WrittenBy(parts ...string) KindInfo {
+// StencilledBy marks a kind whose pages are written from stencils with
+// holes for the given parts.
+func (k KindInfo) StencilledBy(parts ...string) KindInfo {
 	k.Parts = parts
 	return k
 }

@@ -80,7 +80,10 @@ func NewMinifier() *minify.M {
 // renderer executes templates, minifies, and puts the page into the
 // site; it is safe for concurrent use.
 type Renderer struct {
-	Sets  map[Kind]*template.Template
+	Sets map[Kind]*template.Template
+	// parts are the sets of the kinds with parts, for their stencils
+	// (stencil.go).
+	parts map[Kind]map[Marks]*template.Template
 	kinds map[reflect.Type]*KindInfo
 	Min   *minify.M
 	// memo, when set, is the build cache, where pages that span runs are
@@ -99,6 +102,16 @@ type Renderer struct {
 	// key (once: a scenario page's heading, one a question and title).
 	onceMu sync.Mutex
 	onces  map[any][]byte
+	// stencils are the stencils that pages of every run share, by key
+	// (Stencil); Whole counts the pages written whole where their
+	// stencil could not be made (ErrMarkInText).
+	stencils Stencils[any]
+	Whole    atomic.Int64
+}
+
+// Stencil is key's stencil, made by make the first time it is asked for.
+func (r *Renderer) Stencil(key any, make func() (*Stencil, error)) (*Stencil, error) {
+	return r.stencils.Get(key, make)
 }
 
 // once is make's bytes for key, made the first time key is asked for.
@@ -124,13 +137,17 @@ func (r *Renderer) Once(key any, make func() ([]byte, error)) ([]byte, error) {
 
 // WithSets is a renderer of the given template sets (for tests: another
 // set of templates than templates/), putting its pages nowhere.
-func WithSets(sets map[Kind]*template.Template, kinds []KindInfo) *Renderer {
-	return &Renderer{Sets: sets, kinds: kindsByBody(kinds), Min: NewMinifier()}
+func WithSets(sets map[Kind]*template.Template, kinds []KindInfo) (*Renderer, error) {
+	parts, err := partSets(sets, kinds)
+	if err != nil {
+		return nil, err
+	}
+	return &Renderer{Sets: sets, parts: parts, kinds: kindsByBody(kinds), Min: NewMinifier()}, nil
 }
 
 // WithSite is a copy of r's templates and kinds for the pages of site.
 func (r *Renderer) WithSite(site *layout.SiteInfo) *Renderer {
-	return &Renderer{Sets: r.Sets, kinds: r.kinds, Min: r.Min, Site: site}
+	return &Renderer{Sets: r.Sets, parts: r.parts, kinds: r.kinds, Min: r.Min, Site: site}
 }
 
 func NewRenderer(templates fs.FS, kinds []KindInfo, site *layout.SiteInfo, out outdir.Sink) (*Renderer, error) {
@@ -138,15 +155,16 @@ func NewRenderer(templates fs.FS, kinds []KindInfo, site *layout.SiteInfo, out o
 	if err != nil {
 		return nil, fmt.Errorf("templates: %w", err)
 	}
-	return &Renderer{Sets: sets, kinds: kindsByBody(kinds), Min: NewMinifier(), Site: site, Out: out}, nil
+	r, err := WithSets(sets, kinds)
+	if err != nil {
+		return nil, fmt.Errorf("templates: %w", err)
+	}
+	r.Site, r.Out = site, out
+	return r, nil
 }
 
 // page renders one page into a minified file.
 func (r *Renderer) Page(p *layout.Page) (outdir.File, error) {
-	if k, err := r.kindOfBody(p.Body); err == nil && len(k.Parts) > 0 {
-		// Its template renders only the frame around a mark.
-		return outdir.File{}, fmt.Errorf("%s: %s pages are written by Go (writeScenario), not rendered whole", p.Path, k.Name)
-	}
 	data, err := r.Minified(p, "")
 	if err != nil {
 		return outdir.File{}, err
@@ -178,11 +196,16 @@ func (r *Renderer) Execute(buf *bytes.Buffer, p *layout.Page, name string) error
 	if err != nil {
 		return fmt.Errorf("%s: %w", p.Path, err)
 	}
-	t := r.Sets[k.Name]
+	return r.executeSet(buf, r.Sets[k.Name], k, p, name)
+}
+
+// executeSet is execute with the template set t of p's kind k.
+func (r *Renderer) executeSet(buf *bytes.Buffer, t *template.Template, k *KindInfo, p *layout.Page, name string) error {
 	if t == nil {
 		return fmt.Errorf("%s: no template for page kind %q", p.Path, k.Name)
 	}
 	var nav template.HTML
+	var err error
 	if name == "" {
 		if nav, err = r.Nav(t, p); err != nil {
 			return fmt.Errorf("%s: %w", p.Path, err)

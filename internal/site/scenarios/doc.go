@@ -1,12 +1,12 @@
 // Package scenarios builds a run's scenario pages: the index of its
 // questions (ScenarioIndexData), one page per question with its 135-cell
-// grid (ScenarioData, written by WriteScenario from its template's parts),
+// grid (ScenarioData, written by WriteScenario from its template's stencils),
 // and the transcripts (TranscriptData).
 //
 // # Files
 //
 //	scenario.go: ScenarioData, ScenarioPage
-//	scenariowrite.go: ScenarioRun, WriteScenario
+//	scenariowrite.go: ScenarioParts, RunFields, ScenarioRun, WriteScenario
 //	scenarios.go: ScenarioIndexData, ScenarioIndexPage
 //	transcript.go: TranscriptData, TranscriptJob
 //

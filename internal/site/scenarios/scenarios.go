@@ -7,11 +7,9 @@ package scenarios
 // accessible table.
 
 import (
-	"html/template"
 	"maps"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -48,27 +46,6 @@ type scenarioIndexRow struct {
 	Views          []grid.QviewCell // the question's own views, score.Views order
 	Push, PushSort string
 	Driver         bool
-}
-
-// Cells writes the row's numbers, after its heading: its own views with
-// their intervals, its coefficients in their colour classes, its push on
-// the composite and its count of prompts. One template call for a row's
-// fourteen cells (a run's scenario index has 70 rows); nothing in them
-// comes from input text — digits, signs and our class names.
-func (r scenarioIndexRow) Cells() template.HTML {
-	var b strings.Builder
-	for _, v := range r.Views {
-		b.WriteString("<td>" + v.Value)
-		if v.CI != "" {
-			b.WriteString("<small>" + v.CI + "</small>")
-		}
-		b.WriteString("</td>")
-	}
-	for _, c := range r.Coefs {
-		b.WriteString(`<td class="` + c.Class + `">` + c.Value + "</td>")
-	}
-	b.WriteString(`<td data-sort="` + r.PushSort + `">` + r.Push + "</td><td>" + show.Itoa(r.Rows) + "</td>")
-	return template.HTML(b.String())
 }
 
 // maxDrivers is how many questions at most are marked as driving a run's

@@ -1,19 +1,25 @@
 package scenarios
 
 // The scenario pages' writer. A run has 70 of them, most of a site's
-// files: they are written in Go, minified as the minifier would leave them,
-// instead of executed from a template and minified one by one; the parts
-// that show text from the inputs are still html/template's
-// (templates/scenario.html), rendered once a run or a question.
-// TestScenarioPagesAsTemplate holds the pages to what the page's template
-// and the minifier made of them.
+// files; executed and minified one by one they took a fifth of a build.
+// So each is written from stencils of its template (render/stencil.go):
+// templates/scenario.html executed once for each shape of page a run
+// has, with marks for what is a page's own, and its grid's rows and cells
+// from stencils of "grid-row" and "grid-cell", one a shape of row or
+// cell. The template holds all of the page's markup and words; Go writes
+// only numbers, class names and paths into the holes, and the parts
+// that show text from the inputs per question or page (the heading, the
+// cells' data) are rendered on their own with html/template.
+// TestScenarioPagesAsTemplate holds every page to what the template and
+// the minifier make of it whole.
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"slices"
+	"path"
 	"strconv"
-	"sync"
+	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/site/grid"
@@ -23,302 +29,278 @@ import (
 	"github.com/discrimeval/leaderboard/internal/site/render"
 )
 
-// scenarioParts are the templates of scenario.html that a scenario page's
-// writer renders on their own, with the page's data (checked as the
-// kind's template is: TestTemplatesTypeCheck). Each shows only what a
-// run's pages share, but for the question's number (found by rendering
-// questions 1 and 2), the heading (rendered for each question) and the
-// cells (for each page).
-var ScenarioParts = []string{"scenario-crumbs", "scenario-heading", "scenario-nobase", "scenario-caption", "scenario-legend", "scenario-files", "scenario-cells"}
+// ScenarioParts are the templates of scenario.html that a page's
+// stencil leaves a hole for, hole n for ScenarioParts[n]: the grid's rows
+// (from the stencils of "grid-row" and "grid-cell"), the cells' data
+// (rendered once a page), and in a row's stencil its cells. A part is
+// what an element holds, or an element that the element before it
+// cannot end on (a <p> ends on a heading, which its mark is not, so the
+// minifier would leave the </p>).
+var ScenarioParts = []string{"scenario-rows", "scenario-cells", "grid-cells"}
 
-// scenarioRun is what a run's scenario pages share, made by the first of
-// them to be rendered: minified HTML, each part rendered with
-// html/template as the page's template once was, with the page's data.
-// Text from the inputs (the model's name, its manifest's, the site's,
-// the dataset's) reaches the page only through these parts. A page is, in
-// order (* marks what Go writes):
-//
-//	before     the layout up to main's mark: head, title, header,
-//	           navigation, banner
-//	crumbs     "scenario-crumbs"
-//	heading    "scenario-heading", once a question (scenarioHeading)
-//	*          the links to the next and previous questions, prompts
-//	           and compare pages; the question's coefficients
-//	nobase     "scenario-nobase", on a question without the baseline
-//	*          the note on answer mass, the table
-//	caption    "scenario-caption", then * its notes, the grid
-//	legend     "scenario-legend"
-//	*          the count of transcripts
-//	files      "scenario-files", from after its "<p>"
-//	*          the cell view's box
-//	cells      "scenario-cells", the page's own
-//	after      the layout after main's mark: footer, scripts
-//
-// before, crumbs and after hold the question's number, in qText.
+const (
+	holeRows = iota
+	holeCells
+	holeRowCells
+)
+
+// A page's own values, by their holes in its stencil (a row's and a
+// cell's are grid.CellClass…grid.RowAge).
+const (
+	holeQ = 30 + iota
+	holeTitle
+	holePrev
+	holeNext
+	holePrompt
+	holeCompare
+	holePromptData
+	holeStored
+	holeLowRange
+	holeCommon
+	holeCoef // and on, one a coefficient shown
+)
+
+// hidden are the page's values that its template only tests: shown,
+// they would be an error (render.Hidden).
+const (
+	hiddenUnparsed = render.Hidden + iota
+	hiddenLowMarked
+	hiddenDiffers
+)
+
+// ScenarioRun is what a run's scenario pages share: a stencil for each
+// shape of page, made from the first page of the shape.
 type ScenarioRun struct {
-	once                           sync.Once
-	err                            error
-	before, crumbs, after          qText
-	nobase, caption, legend, files []byte
+	pages render.Stencils[pageShape]
 }
 
-// get makes the run's parts from one of its pages, the first time.
-func (s *ScenarioRun) Get(r *render.Renderer, p *layout.Page) (*ScenarioRun, error) {
-	s.once.Do(func() { s.err = s.make(r, p) })
-	return s, s.err
+// pageShape is what decides each branch of a page's template but for
+// the values in its holes, which differ from page to page of a run.
+type pageShape struct {
+	prev, next, noBaseline, allLow, common, stored, unparsed, lowMarked, differs bool
+	coefs                                                                        string // the names of the coefficients shown
 }
 
-// scenarioMain is main's mark in the layout as the minifier writes it;
-// it stands where a page's body starts (a <p>, as the crumbs) and leaves
-// the minified layout around it as it is around the body.
-const scenarioMain = "<p id=scenario-main>"
+func (d *ScenarioData) shape() pageShape {
+	names := make([]string, len(d.Coefs))
+	for i, c := range d.Coefs {
+		names[i] = c.Name
+	}
+	return pageShape{prev: d.Prev != "", next: d.Next != "", noBaseline: d.NoBaseline, allLow: d.AllLow, common: d.Common != "",
+		stored: d.Stored > 0, unparsed: d.Unparsed > 0, lowMarked: d.LowMarked > 0, differs: d.Differs > 0, coefs: strings.Join(names, "\x00")}
+}
 
-func (s *ScenarioRun) make(r *render.Renderer, p *layout.Page) error {
-	// The question's number: each part that shows it rendered for
-	// questions 1 and 2, which differ only there.
-	var frames, crumbs [2][]byte
-	for i := range 2 {
-		q := i + 1
-		d := p.Body.(ScenarioData)
-		d.Q, d.PromptData = q, grid.PromptDataPath(d.Variant, q)
-		pq := &layout.Page{Path: p.Path, Title: scenarioTitle(d.Model, d.Variant, q), Section: p.Section, Body: d}
-		var err error
-		if frames[i], err = r.Minified(pq, ""); err != nil {
-			return err
+// RunFields are the fields of ScenarioData that are the same on every
+// page of a run, which a page's stencil shows as the first page of its
+// shape has them; probe marks every other field that a page shows
+// (TestProbeMarksAPagesOwn, and TestScenarioPagesAsTemplate checks that
+// these are the same on every page).
+var RunFields = []string{"RunID", "Model", "Intervention", "Variant", "Decision", "IndexHref", "RunHref", "ScoredName", "FilesHref",
+	"Unit", "Heads", "RaceCols", "MinMass", "Legend", "CellsJS", "Template", "TemplateHref"}
+
+// probe is the page p of data d as its stencil is made: a mark (m) for
+// each of its own values, and nothing where its parts go.
+func (d ScenarioData) probe(p *layout.Page, m render.Marks) *layout.Page {
+	// A path in the page's folder is its own name in a link.
+	here := func(n int) string { return path.Dir(p.Path) + "/" + m.Text(n) }
+	d.Q = m.Int(holeQ)
+	d.Title, d.Grid, d.CellData = m.Text(holeTitle), nil, grid.CellsData{}
+	d.PromptHref, d.CompareHref, d.PromptData = here(holePrompt), here(holeCompare), here(holePromptData)
+	if d.Prev != "" {
+		d.Prev = here(holePrev)
+	}
+	if d.Next != "" {
+		d.Next = here(holeNext)
+	}
+	d.Coefs = append([]grid.CoefCell(nil), d.Coefs...)
+	for i := range d.Coefs {
+		d.Coefs[i].Value = m.Text(holeCoef + i)
+	}
+	for _, v := range []struct {
+		n    int
+		text *string
+		num  *int
+	}{{holeStored, nil, &d.Stored}, {holeLowRange, &d.LowRange, nil}, {holeCommon, &d.Common, nil},
+		{hiddenUnparsed, nil, &d.Unparsed}, {hiddenLowMarked, nil, &d.LowMarked}, {hiddenDiffers, nil, &d.Differs}} {
+		switch {
+		case v.text != nil && *v.text != "":
+			*v.text = m.Text(v.n)
+		case v.num != nil && *v.num != 0:
+			*v.num = m.Int(v.n)
 		}
-		if crumbs[i], err = r.Minified(pq, "scenario-crumbs"); err != nil {
-			return err
-		}
 	}
-	frame, err := splitQ(frames[0], frames[1])
-	if err == nil {
-		s.before, s.after, err = frame.cut(scenarioMain, "</p>")
+	return &layout.Page{Path: p.Path, Title: scenarioTitle(d.Model, d.Variant, d.Q), Section: p.Section, Body: d}
+}
+
+// pageFill writes a page's values and parts into its stencil's holes.
+type pageFill struct {
+	d            *ScenarioData
+	r            *render.Renderer
+	from         string // the page's path
+	title, cells []byte
+	err          *error // appendRows's
+}
+
+func (f pageFill) Fill(b []byte, n int) []byte {
+	d := f.d
+	rel := func(to string) []byte { return append(b, paths.RelPath(f.from, to)...) }
+	switch n {
+	case holeTitle:
+		return append(b, f.title...)
+	case holeRows:
+		b, *f.err = appendRows(f.r, b, d.Grid)
+		return b
+	case holeCells:
+		return append(b, f.cells...)
+	case holeQ:
+		return strconv.AppendInt(b, int64(d.Q), 10)
+	case holePrev:
+		return rel(d.Prev)
+	case holeNext:
+		return rel(d.Next)
+	case holePrompt:
+		return rel(d.PromptHref)
+	case holeCompare:
+		return rel(d.CompareHref)
+	case holePromptData:
+		return rel(d.PromptData)
+	case holeStored:
+		return strconv.AppendInt(b, int64(d.Stored), 10)
+	case holeLowRange:
+		return append(b, d.LowRange...)
+	case holeCommon:
+		return append(b, d.Common...)
 	}
-	if err == nil {
-		s.crumbs, err = splitQ(crumbs[0], crumbs[1])
+	if i := n - holeCoef; i >= 0 && i < len(d.Coefs) {
+		return append(b, d.Coefs[i].Value...)
 	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", p.Path, err)
-	}
-	for _, part := range []struct {
-		name string
-		out  *[]byte
-	}{{"scenario-nobase", &s.nobase}, {"scenario-caption", &s.caption}, {"scenario-legend", &s.legend}, {"scenario-files", &s.files}} {
-		if *part.out, err = r.Minified(p, part.name); err != nil {
-			return err
-		}
-	}
-	// The caption goes on with the page's notes, the files after the
-	// page's count of transcripts.
-	var ok1, ok2 bool
-	s.caption, ok1 = bytes.CutSuffix(s.caption, []byte("</caption>"))
-	s.files, ok2 = bytes.CutPrefix(s.files, []byte("<p>"))
-	if !ok1 || !ok2 {
-		return fmt.Errorf("%s: scenario-caption or scenario-files minified as %q, %q", p.Path, s.caption, s.files)
-	}
-	return nil
+	panic("scenario page: no hole " + strconv.Itoa(n))
 }
 
 // scenarioTitle is a scenario page's title.
 func scenarioTitle(model string, variant run.Variant, q int) string {
-	return fmt.Sprintf("Question %d · %s · %s", q, model, variant)
+	return "Question " + strconv.Itoa(q) + " · " + model + " · " + string(variant)
 }
 
-// scenario writes a scenario page from its run's parts.
+// WriteScenario writes a scenario page from its run's stencils.
 func WriteScenario(r *render.Renderer, run *ScenarioRun, p *layout.Page) (outdir.File, error) {
 	if r.Stopped.Load() {
 		return outdir.File{}, render.ErrStopped
 	}
-	s, err := run.Get(r, p)
-	if err != nil {
-		return outdir.File{}, err
-	}
-	heading, err := scenarioHeading(r, p)
-	if err != nil {
-		return outdir.File{}, err
-	}
-	cells, err := cellsScript(r, p)
-	if err != nil {
-		return outdir.File{}, err
-	}
 	d := p.Body.(ScenarioData)
-	q := strconv.Itoa(d.Q)
-	b := make([]byte, 0, 8<<10)
-	b = s.before.appendTo(b, q)
-	b = s.crumbs.appendTo(b, q)
-	b = append(b, heading...)
-	b = d.appendLinks(b, p.Path)
-	if d.NoBaseline {
-		b = append(b, s.nobase...)
+	s, err := run.pages.Get(d.shape(), func() (*render.Stencil, error) {
+		return r.PageStencil(func(m render.Marks) *layout.Page { return d.probe(p, m) })
+	})
+	if errors.Is(err, render.ErrMarkInText) {
+		// Text of the run's holds a mark's digits: the page whole.
+		r.Whole.Add(1)
+		return r.Page(p)
 	}
-	if d.AllLow {
-		b = append(b, "<p class=warn>Every variant’s answer mass P(yes)+P(no) on this question is under "...)
-		b = append(append(append(b, d.MinMass...), " ("...), d.LowRange...)
-		b = append(b, "): the model often answers something other than yes or no."...)
+	if err != nil {
+		return outdir.File{}, err
 	}
-	b = d.appendGrid(b, s.caption)
-	b = append(b, s.legend...)
-	b = append(b, "<p>"...)
-	if d.Stored > 0 {
-		b = strconv.AppendInt(append(b, "Transcripts kept by the run: "...), int64(d.Stored), 10)
-		b = append(b, " of the variants, linked in their cells. "...)
+	title, err := r.Once(titleKey{d.Variant, d.Q, d.Title}, func() ([]byte, error) { return questionTitle(r, p) })
+	if err != nil {
+		return outdir.File{}, err
 	}
-	b = append(b, s.files...)
-	b = append(b, `<div id=cv class=cell-view></div><script type=application/json id=cv-data>`...)
-	b = append(append(b, cells...), "</script>"...)
-	b = s.after.appendTo(b, q)
+	cells, err := r.Minified(p, "scenario-cells")
+	if err != nil {
+		return outdir.File{}, err
+	}
+	var rowsErr error
+	b := render.Fill(make([]byte, 0, 8<<10), s, pageFill{&d, r, p.Path, title, cells, &rowsErr})
+	if rowsErr != nil {
+		return outdir.File{}, rowsErr
+	}
 	return outdir.File{Path: p.Path, Data: b}, nil
 }
 
-// appendLinks writes the links to the previous and next questions and to
-// the question's prompt and compare pages, and the question's
-// coefficients.
-func (d *ScenarioData) appendLinks(b []byte, from string) []byte {
-	rel := func(b []byte, to string) []byte { return append(b, paths.RelPath(from, to)...) }
-	b = append(b, "<p class=pager>"...)
-	if d.Prev != "" {
-		b = rel(append(b, "<a href="...), d.Prev)
-		b = append(b, " rel=prev>← previous question</a> "...)
-	}
-	b = rel(append(b, "<a href="...), d.PromptHref)
-	b = rel(append(b, ">full prompts</a> · <a href="...), d.CompareHref)
-	b = append(b, ">all runs on these prompts</a>"...)
-	if d.Next != "" {
-		b = rel(append(b, " <a href="...), d.Next)
-		b = append(b, " rel=next>next question →</a>"...)
-	}
-	if len(d.Coefs) > 0 {
-		b = append(b, "<p class=qcoefs>This scenario’s own coefficients: "...)
-		for i, c := range d.Coefs {
-			if i > 0 {
-				b = append(b, " · "...)
-			}
-			b = append(append(append(b, c.Name...), ' '), c.Value...)
-		}
-	}
-	return b
-}
-
-// appendGrid writes the table: the run's caption and the page's notes to
-// it, the headings and the grid.
-func (d *ScenarioData) appendGrid(b, caption []byte) []byte {
-	b = append(b, "<div class=table-wrap tabindex=0><table class="...)
-	if d.Common != "" {
-		b = append(append(append(b, `"grid `...), d.Common...), '"')
-	} else {
-		b = append(b, "grid"...)
-	}
-	b = append(append(b, '>'), caption...)
-	if d.Decision {
-		if d.Unparsed > 0 {
-			b = append(b, " “2 unparsed”: sampled answers neither yes nor no, shown in the transcript."...)
-		}
-	} else if d.LowMarked > 0 {
-		b = append(b, " “mass 0.953”: answer mass P(yes)+P(no) under "...)
-		b = append(append(b, d.MinMass...), ", the paper’s minimum for a run’s mean."...)
-	}
-	if d.Differs > 0 {
-		b = append(b, " “prompt differs”: the run sent a text other than the prompt page’s."...)
-	}
-	b = append(b, "</caption><thead><tr><th scope=col rowspan=2>Age"...)
-	for _, h := range d.Heads {
-		b = strconv.AppendInt(append(b, "<th scope=colgroup colspan="...), int64(d.RaceCols), 10)
-		b = append(append(b, '>'), h.Gender...)
-	}
-	b = append(b, "<tr>"...)
-	for _, h := range d.Heads {
-		for _, race := range h.Races {
-			b = append(append(b, "<th>"...), race...)
-		}
-	}
-	b = append(b, "<tbody>"...)
-	for _, row := range d.Grid {
-		b = row.AppendHTML(b)
-	}
-	return append(b, "</table></div>"...)
-}
-
-// scenarioHeading is a question's heading (scenario-heading), rendered once for
-// all runs of a variant with the same title.
-func scenarioHeading(r *render.Renderer, p *layout.Page) ([]byte, error) {
-	d := p.Body.(ScenarioData)
-	return r.Once(headingKey{d.Variant, d.Q, d.Title}, func() ([]byte, error) { return r.Minified(p, "scenario-heading") })
-}
-
-type headingKey struct {
+// titleKey names a question's title as its heading shows it: once for
+// all runs of a variant that have the same.
+type titleKey struct {
 	variant run.Variant
 	q       int
 	title   string
 }
 
-// cellsScript is the content of a page's script of its cells' data
-// (scenario-cells): the JSON html/template writes there, which the
-// minifier leaves as it is.
-func cellsScript(r *render.Renderer, p *layout.Page) ([]byte, error) {
-	buf := render.ExecBuffers.Get().(*bytes.Buffer)
-	defer render.ExecBuffers.Put(buf)
-	buf.Reset()
-	if err := r.Execute(buf, p, "scenario-cells"); err != nil {
+// questionTitle is the question's title (the dataset's text) as its
+// page's heading shows it, minified: what the heading
+// ("scenario-heading") holds in its stencil's hole for the title.
+func questionTitle(r *render.Renderer, p *layout.Page) ([]byte, error) {
+	d := p.Body.(ScenarioData)
+	s, err := r.Stencil(headingKey{}, func() (*render.Stencil, error) {
+		return r.PartStencil("scenario-heading", func(m render.Marks) *layout.Page { return d.probe(p, m) })
+	})
+	if err != nil {
 		return nil, err
 	}
-	const open, end = `<script type="application/json" id="cv-data">`, `</script>`
-	js, ok := bytes.CutPrefix(buf.Bytes(), []byte(open))
-	if js, ok2 := bytes.CutSuffix(js, []byte(end)); ok && ok2 {
-		return bytes.Clone(js), nil
+	h, err := r.Minified(p, "scenario-heading")
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("%s: scenario-cells wrote %.100q", p.Path, buf.Bytes())
+	title, err := s.Value(h, holeTitle, pageFill{d: &d, from: p.Path})
+	if err != nil {
+		return nil, fmt.Errorf("%s: scenario-heading: %w", p.Path, err)
+	}
+	return bytes.Clone(title), nil
 }
 
-// qText is minified HTML with the places where a question's number goes:
-// parts[0], the number, parts[1], …
-type qText [][]byte
+type headingKey struct{}
 
-func (t qText) appendTo(b []byte, q string) []byte {
-	for i, part := range t {
-		if i > 0 {
-			b = append(b, q...)
-		}
-		b = append(b, part...)
+// rowKey and cellKey name the stencils of a grid's rows and cells, which
+// every page of the site shares.
+type (
+	rowKey  struct{ class bool }
+	cellKey struct{ shape grid.CellShape }
+)
+
+// rowFill and cellFill write a row's and a cell's values into their
+// stencils' holes.
+type (
+	rowFill struct {
+		row   *grid.GridRow
+		cells []byte
 	}
-	return b
+	cellFill struct {
+		c      *grid.GridCell
+		common string
+	}
+)
+
+func (f rowFill) Fill(b []byte, n int) []byte {
+	if n == holeRowCells {
+		return append(b, f.cells...)
+	}
+	return f.row.AppendValue(b, n)
 }
 
-// splitQ finds the question's number in the same HTML rendered for
-// questions 1 and 2: where, and only where, the two differ.
-func splitQ(one, two []byte) (qText, error) {
-	if len(one) != len(two) {
-		return nil, fmt.Errorf("questions 1 and 2 rendered in %d and %d bytes", len(one), len(two))
-	}
-	var t qText
-	last := 0
-	for i := range one {
-		if one[i] == two[i] {
-			continue
-		}
-		if one[i] != '1' || two[i] != '2' {
-			return nil, fmt.Errorf("questions 1 and 2 rendered with %q and %q at byte %d", one[i], two[i], i)
-		}
-		t, last = append(t, one[last:i]), i+1
-	}
-	return append(t, one[last:]), nil
-}
+func (f cellFill) Fill(b []byte, n int) []byte { return f.c.AppendValue(b, n, f.common) }
 
-// cut splits t at its one mark (which input text cannot write: it
-// starts a tag), leaving out the mark and the end tag that may follow it.
-func (t qText) cut(mark, end string) (before, after qText, err error) {
-	n := 0
-	for _, part := range t {
-		n += bytes.Count(part, []byte(mark))
-	}
-	for i, part := range t {
-		j := bytes.Index(part, []byte(mark))
-		if j < 0 || n != 1 {
-			continue
+// appendRows writes the grid's rows from their stencils and their cells'.
+func appendRows(r *render.Renderer, b []byte, rows []grid.GridRow) ([]byte, error) {
+	kind := render.KindName[ScenarioData](r)
+	var cells []byte
+	for i := range rows {
+		row := &rows[i]
+		cells = cells[:0]
+		for j := range row.Cells {
+			c := &row.Cells[j]
+			shape := c.Shape(row.Common)
+			cs, err := r.Stencil(cellKey{shape}, func() (*render.Stencil, error) {
+				return r.DefineStencil(kind, "grid-cell", func(m render.Marks) any { return shape.Probe(m) })
+			})
+			if err != nil {
+				return b, err
+			}
+			cells = render.Fill(cells, cs, cellFill{c, row.Common})
 		}
-		rest, _ := bytes.CutPrefix(part[j+len(mark):], []byte(end))
-		before = append(slices.Clone(t[:i]), part[:j])
-		after = append(qText{rest}, t[i+1:]...)
-		return before, after, nil
+		rs, err := r.Stencil(rowKey{row.RowShape()}, func() (*render.Stencil, error) {
+			return r.DefineStencil(kind, "grid-row", func(m render.Marks) any { return grid.RowProbe(row.RowShape(), m) })
+		})
+		if err != nil {
+			return b, err
+		}
+		b = render.Fill(b, rs, rowFill{row, cells})
 	}
-	return nil, nil, fmt.Errorf("the layout holds %q %d times, not once", mark, n)
+	return b, nil
 }
