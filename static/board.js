@@ -109,6 +109,16 @@
         }
       } else if (key === "size" || key === "released") {
         factCell(c, key, r.s);
+      } else if (key === "move") {
+        // The rank change since the previous release: [mark, sort, words].
+        var mv = r.v[vi].slice(7);
+        c.className = "c-move";
+        c.dataset.sort = mv[1] || "";
+        if (mv.length) {
+          c.title = mv[2];
+          span(c, "", mv[0]).setAttribute("aria-hidden", "true");
+          span(c, "vh", mv[2]);
+        }
       } else if (cell) {
         c.className = (th.classList.contains("current") ? "current " : "") + "c-" + key;
         c.dataset.sort = cell[6];

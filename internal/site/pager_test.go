@@ -2,8 +2,10 @@ package site
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
+	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -228,6 +230,17 @@ func dataPartsAreTheWhole(t *testing.T, whole, paged map[string][]byte) {
 	}
 	if paged[sitedata.LeaderboardCSV] != nil {
 		t.Error("a site in parts has a data/leaderboard.csv too")
+	}
+	// One file holds every run's row: the whole site's CSV, byte for byte.
+	zr, err := gzip.NewReader(bytes.NewReader(paged[sitedata.RunsCSVGz]))
+	if err != nil {
+		t.Fatalf("%s: %v", sitedata.RunsCSVGz, err)
+	}
+	if one, err := io.ReadAll(zr); err != nil || !bytes.Equal(one, whole[sitedata.LeaderboardCSV]) {
+		t.Errorf("%s is not the whole CSV (%v)", sitedata.RunsCSVGz, err)
+	}
+	if !bytes.Contains(paged[paths.DownloadsPath], []byte(sitedata.RunsCSVGz)) {
+		t.Errorf("%s does not name %s", paths.DownloadsPath, sitedata.RunsCSVGz)
 	}
 	a, err := changes.ReadFiles(whole)
 	if err != nil {

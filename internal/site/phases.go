@@ -125,6 +125,11 @@ func (b *build) boards() (string, error) {
 	sc.Adjusted = boards.AdjustedByPair(sc.Pairs)
 	sc.Variants = boards.VariantPairs(sc.Entries)
 	sc.VariantDiffs = boards.VariantDiffs(sc.Entries, sc.Variants)
+	if prev := b.in.Content.Previous; prev != nil {
+		if sc.Previous, err = boards.PreviousRanksOf(b.cfg.ContentLabel, prev); err != nil {
+			return "", fmt.Errorf("previous release: %w", err)
+		}
+	}
 	warnRuns(b.cfg.Warnings, b.cfg.RunsLabel, sc.Entries, b.in.Content.Site.Release.Date)
 	return fmt.Sprintf("%d boards", len(sc.Boards)), nil
 }

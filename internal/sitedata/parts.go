@@ -1,6 +1,8 @@
 package sitedata
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -11,7 +13,10 @@ import (
 // (the boards, the pairs) and names the parts in run_parts, in order;
 // part k is data/leaderboard-runs-<k>.json with the same runs as
 // data/leaderboard-runs-<k>.csv. A release of at most one part's runs has
-// them in data/leaderboard.json and data/leaderboard.csv, as before.
+// them in data/leaderboard.json and data/leaderboard.csv, as before. A
+// release in parts has every run's row in one file too,
+// data/leaderboard-runs.csv.gz (RunsCSVGz): the whole CSV, header and
+// all, gzip-compressed, for a reader who wants one download.
 
 // RunsSchema is the JSON Schema of a part of the runs.
 const RunsSchema = "data/schema/leaderboard-runs.schema.json"
@@ -20,6 +25,9 @@ const RunsSchema = "data/schema/leaderboard-runs.schema.json"
 // patterns name them all.
 func RunsPartJSON(k int) string { return runsPart + strconv.Itoa(k) + ".json" }
 func RunsPartCSV(k int) string  { return runsPart + strconv.Itoa(k) + ".csv" }
+
+// RunsCSVGz is the whole CSV of a release in parts, in one gzip file.
+const RunsCSVGz = "data/leaderboard-runs.csv.gz"
 
 const (
 	runsPart            = "data/leaderboard-runs-"
@@ -53,7 +61,8 @@ type DataFile struct {
 // SplitRuns writes data/leaderboard.json and data/leaderboard.csv from a
 // leaderboard and its runs' records (in the same order): when there are
 // more than per runs, the runs go to parts of per runs each, the JSON's
-// run_parts naming them, and the CSV is in parts alone.
+// run_parts naming them, and the CSV is in parts, and whole in one gzip
+// file (RunsCSVGz).
 func SplitRuns(lb Leaderboard, records []Run, per int) ([]DataFile, error) {
 	if len(lb.Runs) != len(records) {
 		return nil, fmt.Errorf("leaderboard.json: %d runs but %d records", len(lb.Runs), len(records))
@@ -86,11 +95,36 @@ func SplitRuns(lb Leaderboard, records []Run, per int) ([]DataFile, error) {
 		}
 		parts = append(parts, DataFile{RunsPartJSON(k), data}, DataFile{RunsPartCSV(k), csv})
 	}
+	csv, err := CSV(records)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", RunsCSVGz, err)
+	}
+	gz, err := Gzip(csv)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", RunsCSVGz, err)
+	}
 	data, err := MarshalLeaderboard(lb)
 	if err != nil {
 		return nil, err
 	}
-	return append([]DataFile{{LeaderboardJSON, data}}, parts...), nil
+	return append(append([]DataFile{{LeaderboardJSON, data}}, parts...), DataFile{RunsCSVGz, gz}), nil
+}
+
+// Gzip compresses data to the same bytes at every build: no name and no
+// time in the header, the best compression.
+func Gzip(data []byte) ([]byte, error) {
+	var b bytes.Buffer
+	w, err := gzip.NewWriterLevel(&b, gzip.BestCompression)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := w.Write(data); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
 }
 
 // JoinRuns reads the runs of a data/leaderboard.json, from the file or,

@@ -2,6 +2,8 @@ package sitedata
 
 import (
 	"bytes"
+	"compress/gzip"
+	"io"
 	"strings"
 	"testing"
 
@@ -30,7 +32,7 @@ func TestSplitRunsRoundTrip(t *testing.T) {
 		byPath[f.Path] = f.Data
 		paths = append(paths, f.Path)
 	}
-	want := []string{LeaderboardJSON, RunsPartJSON(1), RunsPartCSV(1), RunsPartJSON(2), RunsPartCSV(2), RunsPartJSON(3), RunsPartCSV(3)}
+	want := []string{LeaderboardJSON, RunsPartJSON(1), RunsPartCSV(1), RunsPartJSON(2), RunsPartCSV(2), RunsPartJSON(3), RunsPartCSV(3), RunsCSVGz}
 	if diff := cmp.Diff(want, paths); diff != "" {
 		t.Fatalf("files (-want +got):\n%s", diff)
 	}
@@ -56,6 +58,17 @@ func TestSplitRunsRoundTrip(t *testing.T) {
 	}
 	if !bytes.Equal(joined, rows) {
 		t.Errorf("the CSV parts' rows are not the whole CSV's")
+	}
+	// And the whole CSV is in one file too.
+	zr, err := gzip.NewReader(bytes.NewReader(byPath[RunsCSVGz]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one, err := io.ReadAll(zr); err != nil || !bytes.Equal(one, whole) {
+		t.Errorf("%s is not the whole CSV (%v):\n%s", RunsCSVGz, err, one)
+	}
+	if zr.Name != "" || !zr.ModTime.IsZero() {
+		t.Errorf("%s names %q at %v: a rebuild would differ", RunsCSVGz, zr.Name, zr.ModTime)
 	}
 	// A part of another release, or missing, is an error naming it.
 	swapped := func(p string) ([]byte, error) {

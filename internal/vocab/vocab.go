@@ -149,3 +149,30 @@ func ParameterCount(n int64) string {
 	}
 	return Count(int(n))
 }
+
+// A Move is a run's change of rank since an earlier release, as a board
+// row shows it: Mark is short ("↑3", "↓1", "same", "new"), Words say it
+// in full, and Sort is its sort key, the places moved up ("" when new).
+type Move struct{ Mark, Words, Sort string }
+
+// RankMove is the move of a model's run from rank then in the release
+// named release (0: not ranked there) to rank now. Rank 1 is the best, so
+// a smaller rank is a move up.
+func RankMove(then, now int, release string) Move {
+	places := func(n int) string {
+		if n == 1 {
+			return "1 place"
+		}
+		return strconv.Itoa(n) + " places"
+	}
+	switch d := then - now; {
+	case then == 0:
+		return Move{Mark: "new", Words: "not ranked in " + release}
+	case d > 0:
+		return Move{Mark: "↑" + strconv.Itoa(d), Words: "up " + places(d) + " since " + release + ", " + Ordinal(then) + " there", Sort: strconv.Itoa(d)}
+	case d < 0:
+		return Move{Mark: "↓" + strconv.Itoa(-d), Words: "down " + places(-d) + " since " + release + ", " + Ordinal(then) + " there", Sort: strconv.Itoa(d)}
+	default:
+		return Move{Mark: "same", Words: "the same place as in " + release, Sort: "0"}
+	}
+}

@@ -82,3 +82,19 @@ func TestParameterCount(t *testing.T) {
 		}
 	}
 }
+
+func TestRankMove(t *testing.T) {
+	for _, c := range []struct {
+		then, now int
+		want      Move
+	}{
+		{5, 2, Move{"↑3", "up 3 places since r1, 5th there", "3"}},
+		{2, 3, Move{"↓1", "down 1 place since r1, 2nd there", "-1"}},
+		{4, 4, Move{"same", "the same place as in r1", "0"}},
+		{0, 1, Move{"new", "not ranked in r1", ""}},
+	} {
+		if got := RankMove(c.then, c.now, "r1"); got != c.want {
+			t.Errorf("RankMove(%d, %d) = %+v, want %+v", c.then, c.now, got, c.want)
+		}
+	}
+}

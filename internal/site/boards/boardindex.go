@@ -67,7 +67,8 @@ type indexTable struct {
 // flags' texts, its model's size and release date, and in each view (score.Views order) its cell:
 // [place, rank, tied, rank set, score, interval, sort key], where place
 // (from 0) is its row's place in that view's order, so its page is
-// place / per + 1.
+// place / per + 1, then, when the board shows rank changes since the
+// previous release (rankmove.go), [mark, its sort key, its words].
 type indexRun struct {
 	ID      string            `json:"id"`
 	Model   string            `json:"m"`
@@ -188,7 +189,11 @@ func indexRunOf(sc *stage.Scored, bd *board.Board, e *board.Entry) indexRun {
 		if e.Tied[v] {
 			tied = 1
 		}
-		ir.Views = append(ir.Views, []any{place[v], e.Rank[v], tied, RankSetText(e.RankSet[v]), c.Value, c.CI, c.Sort})
+		cell := []any{place[v], e.Rank[v], tied, RankSetText(e.RankSet[v]), c.Value, c.CI, c.Sort}
+		if mv := moveOf(sc.Previous, e, v); mv != nil {
+			cell = append(cell, mv.Mark, mv.Sort, mv.Words)
+		}
+		ir.Views = append(ir.Views, cell)
 	}
 	return ir
 }

@@ -60,6 +60,11 @@ type BoardData struct {
 	// Index is the variant's board index (boardindex.go), which a board
 	// of more than one page loads; "" for a board of one page.
 	Index string
+	// Since is the previous release's label, against which the rows of
+	// a table with Moves show their rank change (rankmove.go);
+	// MovesNote says why none is shown when that release is on another
+	// scale.
+	Since, MovesNote string
 }
 
 type boardTable struct {
@@ -90,6 +95,9 @@ type boardTable struct {
 	Slice     string
 	Elsewhere bool
 	Runs      string
+	// Moves says the table has the column of rank changes since the
+	// previous release (rankmove.go).
+	Moves bool
 }
 
 type boardRow struct {
@@ -116,8 +124,11 @@ type boardRow struct {
 	// Params is the model's parameter count in digits, "undisclosed" or
 	// "", for the size filter (board.js); Facts are the model's facts as
 	// the row shows them (show.FactsOf).
-	Params   string
-	Facts    show.ModelFacts
+	Params string
+	Facts  show.ModelFacts
+	// Move is the run's rank change since the previous release
+	// (rankmove.go); nil when its table shows none.
+	Move     *vocab.Move
 	Children []childRow // the model's intervention runs
 	// Other is the same model's run of the other prompt variant, if any.
 	Other *stage.VariantLink
@@ -186,11 +197,14 @@ func boardPage(sc *stage.Scored, variant run.Variant, v score.View) (*layout.Pag
 		}
 	}
 	d.Summary = vocab.BoardSummary(string(variant), facts)
+	if sc.Previous != nil {
+		d.Since, d.MovesNote = sc.Previous.Release, movesNote(sc.Previous)
+	}
 	for _, bd := range sc.Boards {
 		if bd.Variant != variant {
 			continue
 		}
-		t := boardTable{Method: bd.Method, HasRanks: bd.HasRanks()}
+		t := boardTable{Method: bd.Method, HasRanks: bd.HasRanks(), Moves: bd.HasRanks() && sc.Previous != nil && sc.Previous.Comparable}
 		if bd.Method == run.Decision {
 			t.Caption = "Decision runs (sampled answers, no log-probabilities): ranked only against each other"
 		} else {
@@ -201,6 +215,7 @@ func boardPage(sc *stage.Scored, variant run.Variant, v score.View) (*layout.Pag
 			if o, ok := sc.Variants[e.ID()]; ok {
 				r.Other = &o
 			}
+			r.Move = moveOf(sc.Previous, e, v)
 			t.Rows = append(t.Rows, r)
 		}
 		if len(t.Rows) > 0 {

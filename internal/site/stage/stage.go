@@ -147,7 +147,28 @@ type Scored struct {
 	Places map[string][score.NumViews]int
 	// per is the site's places a listing page (siteInfo.PageRows).
 	Per layout.Paging
+	// Previous is the previous release's ranks (site.yaml's previous:),
+	// against which the board rows show each run's rank change; nil
+	// without a previous release.
+	Previous *PreviousRanks
 }
+
+// PreviousRanks are a release's ranks by model run, per view: a model's
+// default-prompt run of one variant and scoring method, whatever its run
+// id, as the run pages' history knows it across releases.
+type PreviousRanks struct {
+	Release string // its label
+	// Comparable is false when it defined the views otherwise (its
+	// views_version, Version): its ranks are then not on this release's
+	// scale and no move is shown.
+	Comparable bool
+	Version    int
+	Ranks      map[ModelRun][score.NumViews]int // 0: not ranked in that view
+}
+
+// ModelRun names a model's default-prompt run of one variant and scoring
+// method across releases.
+type ModelRun struct{ ModelID, Variant, Scoring string }
 
 // keptCells is a run's prompts reduced to what the compare, prompt and
 // rubric pages show.
