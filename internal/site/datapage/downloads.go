@@ -94,7 +94,7 @@ func DownloadsPage(sc *stage.Scored, site *layout.SiteInfo, where paths.RunFiles
 	}
 	if site.CSV != paths.LeaderboardCSVPath {
 		d.Per, d.Whole = int(sc.Per), sitedata.RunsCSVGz
-		d.Files[0] = downloadFile{sitedata.RunsCSVGz, sitedata.RunsCSVGz, "", "Every run's row in one file: the whole CSV, header and all, gzip-compressed (gunzip, or most spreadsheet and data tools, opens it): one row per run, its board, ranks, views with intervals, other composites and coefficients. The columns are below."}
+		d.Files[0] = downloadFile{sitedata.RunsCSVGz, sitedata.RunsCSVGz, "", "Every run's row in one file: the whole CSV, header and all, gzip-compressed. The columns are below."}
 		d.Files = append(d.Files[:1], append([]downloadFile{{sitedata.RunsPartCSVPattern, "", "", "The same rows in parts: part k of the runs, " + show.Itoa(int(sc.Per)) + " a part, in the order of data/leaderboard.json's run_parts. The parts are listed below the columns."}}, d.Files[1:]...)...)
 		d.Files = append(d.Files, downloadFile{sitedata.RunsPartJSONPattern, "", sitedata.RunsSchema, "Part k of the runs' summaries of data/leaderboard.json, which lists the parts in order (run_parts)."})
 		for k := 1; (k-1)*int(sc.Per) < len(sc.Entries); k++ {
