@@ -111,10 +111,16 @@ func TestPreviousRanksOtherScale(t *testing.T) {
 	if got := p.Ranks[k]; !p.Comparable || got[score.Composite] != 3 || got[score.AgeView] != 1 || len(p.Ranks) != 1 {
 		t.Errorf("ranks %v (comparable %v), want composite 3 and age 1 of the one model run, comparable", p.Ranks, p.Comparable)
 	}
+	if boards.MovesNote(p) != "" {
+		t.Errorf("a comparable release: the boards say %q", boards.MovesNote(p))
+	}
 	if p, err = boards.PreviousRanksOf("content", release(1)); err != nil {
 		t.Fatal(err)
 	}
 	if p.Comparable || p.Version != 1 {
 		t.Errorf("a release of views version 1: comparable %v, version %d", p.Comparable, p.Version)
+	}
+	if note := boards.MovesNote(p); !strings.Contains(note, "since r: it defined the views otherwise (version 1, now "+strconv.Itoa(sitedata.ViewsVersion)+")") {
+		t.Errorf("a release of views version 1: the boards say %q", note)
 	}
 }

@@ -16,7 +16,7 @@
 //	boardindex.go: BoardIndex, BoardIndexFile
 //	charts.go: CoefChart
 //	summary.go: BoardOf, RunFacts, LargestEffect, Rules
-//	rankmove.go: PreviousRanksOf
+//	rankmove.go: PreviousRanksOf, MovesNote
 //
 // Of the site's packages it may import: layout, paths, render, show, stage.
 package boards

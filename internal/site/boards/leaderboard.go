@@ -198,7 +198,7 @@ func boardPage(sc *stage.Scored, variant run.Variant, v score.View) (*layout.Pag
 	}
 	d.Summary = vocab.BoardSummary(string(variant), facts)
 	if sc.Previous != nil {
-		d.Since, d.MovesNote = sc.Previous.Release, movesNote(sc.Previous)
+		d.Since, d.MovesNote = sc.Previous.Release, MovesNote(sc.Previous)
 	}
 	for _, bd := range sc.Boards {
 		if bd.Variant != variant {

@@ -60,12 +60,11 @@ func moveOf(p *stage.PreviousRanks, e *board.Entry, v score.View) *vocab.Move {
 	return &mv
 }
 
-// movesNote says why a board with a previous release shows no rank
+// MovesNote says why a board with a previous release shows no rank
 // changes; "" when it shows them or has no previous release.
-func movesNote(p *stage.PreviousRanks) string {
+func MovesNote(p *stage.PreviousRanks) string {
 	if p == nil || p.Comparable {
 		return ""
 	}
-	return fmt.Sprintf("No rank changes are shown: the previous release, %s, defined the views otherwise (views version %d; this release's is %d), so its ranks are not on this scale.",
-		p.Release, p.Version, sitedata.ViewsVersion)
+	return fmt.Sprintf("No rank changes since %s: it defined the views otherwise (version %d, now %d).", p.Release, p.Version, sitedata.ViewsVersion)
 }
