@@ -43,12 +43,12 @@ func skipUnderRace(t *testing.T, why string) {
 	}
 }
 
-// cacheEntries lists the entries' files of a cache folder, sorted.
+// cacheEntries lists the entries' files of a cache folder (KEY-t), sorted.
 func cacheEntries(t *testing.T, dir string) []string {
 	t.Helper()
 	var entries []string
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, "-e") {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, "-t") {
 			entries = append(entries, p)
 		}
 		return err
@@ -141,7 +141,7 @@ func TestVerifyNeverTrustsTheCache(t *testing.T) {
 	}
 	forged := 0
 	for _, p := range cacheEntries(t, dir) {
-		key := strings.TrimSuffix(filepath.Base(p), "-e")
+		key := strings.TrimSuffix(filepath.Base(p), "-t")
 		v, err := c.GetEntry(key)
 		if err != nil || !bytes.Contains(v, []byte("<title>")) {
 			continue

@@ -45,12 +45,16 @@ func pagesKey(gen, runKey string, site *layout.SiteInfo, texts *layout.DatasetTe
 	return cache.Key(gen, "pages", r.ID, runKey, string(frame), hex.EncodeToString(h.Sum(nil))), nil
 }
 
-// pagesEntry lists a run's own pages by path and blob, and how many of its
-// prompts have a transcript (the hub says).
+// pagesEntry lists a run's own pages by path, SHA-256 and size, in path
+// order, and holds them in one blob, Pack, their bytes one after another
+// (a blob a page was a cache file a page, about 75 a run, whose creation
+// cost more than the pages' rendering); and how many of its prompts have
+// a transcript (the hub says).
 type pagesEntry struct {
-	Paths, Blobs []string
-	Sizes        []int64
-	Transcripts  int
+	Paths, Sums []string
+	Sizes       []int64
+	Pack        string
+	Transcripts int
 }
 
 // capture forwards a run's pages to the site and keeps them, to store in
@@ -101,12 +105,14 @@ func (c *capture) store(ch *cache.Cache, key string) error {
 		return 1
 	})
 	e := pagesEntry{Transcripts: c.transcripts}
+	var pack []byte
 	for _, f := range c.files {
-		sum, err := ch.Put(f.Data)
-		if err != nil {
-			return err
-		}
-		e.Paths, e.Blobs, e.Sizes = append(e.Paths, f.Path), append(e.Blobs, sum), append(e.Sizes, int64(len(f.Data)))
+		e.Paths, e.Sums, e.Sizes = append(e.Paths, f.Path), append(e.Sums, cache.Sum(f.Data)), append(e.Sizes, int64(len(f.Data)))
+		pack = append(pack, f.Data...)
+	}
+	var err error
+	if e.Pack, err = ch.Put(pack); err != nil {
+		return err
 	}
 	data, err := buildcache.EncodeGob(e)
 	if err != nil {
@@ -124,41 +130,48 @@ func cachedPages(ch *cache.Cache, key string, out outdir.Sink) (ok bool, transcr
 		return false, 0, nil
 	}
 	var e pagesEntry
-	if buildcache.DecodeGob(data, &e) != nil || len(e.Paths) != len(e.Blobs) || len(e.Sizes) != len(e.Blobs) {
+	if buildcache.DecodeGob(data, &e) != nil || len(e.Paths) != len(e.Sums) || len(e.Sizes) != len(e.Sums) {
 		ch.Forget(key)
 		return false, 0, nil
 	}
 	// A page the previous site has with the same hash is linked from it
-	// (byHash); the others are read from the cache, every one of them
-	// before any is put, so that a missing blob leaves nothing put. Both
-	// steps are reads and hashes, file by file: on every core (the runs
-	// are committed one at a time).
+	// (byHash, on every core: reads and hashes, file by file; the runs are
+	// committed one at a time); the others are cut from the pack, read
+	// once, when one is missing, and every one of them is ready before
+	// any is put, so that a missing pack leaves nothing put.
 	hashed, _ := out.(outdir.ByHash)
-	files := make([][]byte, len(e.Blobs))
-	linked := make([]bool, len(e.Blobs))
-	var missing atomic.Bool
-	render.Parallel(len(e.Blobs), func(i int) {
-		if hashed != nil && hashed.Has(e.Paths[i], e.Blobs[i], e.Sizes[i]) {
+	linked := make([]bool, len(e.Paths))
+	var all atomic.Bool
+	all.Store(true)
+	render.Parallel(len(e.Paths), func(i int) {
+		if hashed != nil && hashed.Has(e.Paths[i], e.Sums[i], e.Sizes[i]) {
 			linked[i] = true
-			ch.Touch(e.Blobs[i]) // used, for TrimTo
-			return
-		}
-		var err error
-		if !missing.Load() {
-			files[i], err = ch.Get(e.Blobs[i])
-		}
-		if err != nil {
-			missing.Store(true)
+		} else {
+			all.Store(false)
 		}
 	})
-	if missing.Load() {
-		ch.Forget(key)
-		return false, 0, nil
+	var files [][]byte
+	if all.Load() {
+		ch.Touch(e.Pack) // used, for TrimTo
+	} else {
+		pack, err := ch.Get(e.Pack)
+		var total int64
+		for _, n := range e.Sizes {
+			total += n
+		}
+		if err != nil || int64(len(pack)) != total {
+			ch.Forget(key)
+			return false, 0, nil
+		}
+		files = make([][]byte, len(e.Sizes))
+		for i, n := range e.Sizes {
+			files[i], pack = pack[:n:n], pack[n:]
+		}
 	}
 	errs := make([]error, len(e.Paths))
 	render.Parallel(len(e.Paths), func(i int) {
 		if linked[i] {
-			errs[i] = hashed.PutByHash(e.Paths[i], e.Blobs[i], e.Sizes[i])
+			errs[i] = hashed.PutByHash(e.Paths[i], e.Sums[i], e.Sizes[i])
 		} else {
 			errs[i] = out.Put(e.Paths[i], files[i])
 		}

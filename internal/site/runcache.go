@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/discrimeval/leaderboard/internal/cache"
-	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/fileerr"
 	"github.com/discrimeval/leaderboard/internal/input"
 	"github.com/discrimeval/leaderboard/internal/run"
@@ -121,7 +120,7 @@ func hashScored(cfg stage.Config, r *run.Run) (sum string, size int64, err error
 // fromCache returns a run read and scored from its cached record, or nil.
 // A scored file that cannot be hashed, or whose hash is not the manifest's,
 // is left to the uncached path, whose errors name the row at fault.
-func fromCache(cfg stage.Config, c *cache.Cache, gen string, m *run.Run) (*readRun, string, error) {
+func fromCache(cfg stage.Config, c *cache.Cache, gen string, m *run.Run, dataset *layout.DatasetTexts) (*readRun, string, error) {
 	sum, size, err := hashScored(cfg, m)
 	if err != nil {
 		return nil, "", nil
@@ -147,14 +146,13 @@ func fromCache(cfg stage.Config, c *cache.Cache, gen string, m *run.Run) (*readR
 		c.Forget(key)
 		return nil, key, nil
 	}
-	c.Touch(rec.TextsBlob) // used by this build even when not read, for TrimTo
 	if rec.Rows != m.Manifest.Scored.Rows {
 		return nil, "", fileerr.New(path.Join(cfg.RunsLabel, m.ID, "manifest.yaml"), m.Manifest.Line("scored", "rows"),
 			"scored.rows is %d, but %s has %d rows: restore the file, or re-freeze the run if the change is meant", m.Manifest.Scored.Rows, path.Join(cfg.RunsLabel, m.ID, m.Manifest.Scored.Path), rec.Rows)
 	}
 	files := append(slices.Clone(m.Files), run.File{Path: m.ScoredFS(), SHA256: sum, Size: size})
 	r := &run.Run{ID: m.ID, Manifest: m.Manifest, ManifestRaw: m.ManifestRaw, Files: files}
-	return &readRun{run: r, res: res, infos: infos, deltas: kept, first: rec.First, rows: cachedRows{cfg, m, c, &rec}, cached: true}, key, nil
+	return &readRun{run: r, res: res, infos: infos, deltas: kept, first: rec.First, rows: cachedRows{cfg, m, dataset}, cached: true}, key, nil
 }
 
 // runFile is the run's file at p (relative to the runs folder).
@@ -167,9 +165,15 @@ func runFile(r *run.Run, p string) (run.File, bool) {
 	return run.File{}, false
 }
 
-// makeCachedRun makes the cache's record of a run just read and scored, storing
-// its texts as a blob.
-func makeCachedRun(c *cache.Cache, rr *readRun) (*buildcache.CachedRun, error) {
+// makeCachedRun makes the cache's record of a run just read and scored.
+// Its prompt texts are not kept: the run's pages show the dataset's
+// texts, and a build needs a run's own only when the dataset lacks them
+// (the first run of a variant, by id, or a prompt no earlier run has),
+// when they are read again from its file (cachedRows.texts), as a
+// build's cached pages of the run are when they are rendered again. (A
+// blob of every run's 9,450 texts, 5.7 MB, encoded, hashed and compressed
+// for each run, was a third of what the cache added to a build.)
+func makeCachedRun(rr *readRun) (*buildcache.CachedRun, error) {
 	res, err := rr.res.MarshalBinary()
 	if err != nil {
 		return nil, err
@@ -183,17 +187,6 @@ func makeCachedRun(c *cache.Cache, rr *readRun) (*buildcache.CachedRun, error) {
 		return nil, err
 	}
 	rec.Rows = len(rec.Prompts) / buildcache.PromptRecord // a row a prompt: LoadRows refuses a prompt twice
-	texts, err := rr.rows.texts()
-	if err != nil {
-		return nil, err
-	}
-	blob, err := buildcache.EncodeGob(texts)
-	if err != nil {
-		return nil, err
-	}
-	if rec.TextsBlob, err = c.Put(blob); err != nil {
-		return nil, err
-	}
 	return rec, nil
 }
 
@@ -204,17 +197,4 @@ func deltas(cells map[int]*score.QuestionCells, decision bool) map[int]*grid.Kep
 		out[q] = grid.KeepQuestion(qs.Deltas(), decision)
 	}
 	return out
-}
-
-// cachedTexts reads a run's prompt texts from the cache.
-func cachedTexts(c *cache.Cache, rec *buildcache.CachedRun) (map[design.Prompt]string, error) {
-	data, err := c.Get(rec.TextsBlob)
-	if err != nil {
-		return nil, err
-	}
-	var texts map[design.Prompt]string
-	if err := buildcache.DecodeGob(data, &texts); err != nil {
-		return nil, err
-	}
-	return texts, nil
 }

@@ -72,7 +72,7 @@ func streamRuns(cfg stage.Config, in *stage.Loaded, site *layout.SiteInfo, pool 
 	var pages runPageWriter = renderRunPages{cfg, in, pool}
 	var cached *cachedRunPages
 	if cfg.Cache != nil {
-		src = cachedRuns{next: freshRuns{cfg: cfg}, c: cfg.Cache, gen: pool.R.Gen}
+		src = cachedRuns{next: freshRuns{cfg, in.Texts}, c: cfg.Cache, gen: pool.R.Gen}
 		cached = &cachedRunPages{next: renderRunPages{cfg, in, pool}, c: cfg.Cache, gen: pool.R.Gen, site: site, texts: in.Texts}
 		pages = cached
 	}
@@ -279,7 +279,7 @@ type cachedRuns struct {
 }
 
 func (s cachedRuns) read(m *run.Run) *readRun {
-	rr, key, err := fromCache(s.next.cfg, s.c, s.gen, m)
+	rr, key, err := fromCache(s.next.cfg, s.c, s.gen, m, s.next.dataset)
 	if err != nil {
 		return &readRun{err: err}
 	}
@@ -290,7 +290,7 @@ func (s cachedRuns) read(m *run.Run) *readRun {
 	rr = s.next.read(m)
 	rr.key = key
 	if rr.err == nil && key != "" {
-		rec, err := makeCachedRun(s.c, rr)
+		rec, err := makeCachedRun(rr)
 		if err == nil {
 			err = s.c.PutEntry(key, mustGob(rec))
 		}
@@ -301,21 +301,16 @@ func (s cachedRuns) read(m *run.Run) *readRun {
 	return rr
 }
 
-// cachedRows are the rows of a run from the cache: its texts from the
-// record's blob, its cells read again from its file.
+// cachedRows are the rows of a run from the cache, read again from its
+// file when needed: its texts that the dataset lacks, its cells.
 type cachedRows struct {
-	cfg stage.Config
-	m   *run.Run // of the load phase
-	c   *cache.Cache
-	rec *buildcache.CachedRun
+	cfg     stage.Config
+	m       *run.Run // of the load phase
+	dataset *layout.DatasetTexts
 }
 
 func (r cachedRows) texts() (map[design.Prompt]string, error) {
-	if texts, err := cachedTexts(r.c, r.rec); err == nil {
-		return texts, nil
-	}
-	// The blob is gone or damaged: read the texts again.
-	_, texts, _, err := readRows(r.cfg, r.m, nil)
+	_, texts, _, err := readRows(r.cfg, r.m, r.dataset)
 	return texts, err
 }
 

@@ -24,7 +24,6 @@ type CachedRun struct {
 	Result     []byte          // score.Result.MarshalBinary
 	Deltas     []byte          // packDeltas
 	Prompts    []byte          // packPrompts, in file order
-	TextsBlob  string          // the run's prompt texts, a blob
 	First      *grid.FirstCell // the first row, for the rubric's example (log-prob runs)
 }
 
