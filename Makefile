@@ -81,12 +81,17 @@ vet:
 fmt:
 	@$(PHASE) fmt bash -c 'out=$$(gofmt -l $$(git ls-files "*.go")); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi'
 
-# The GitHub workflows, checked by actionlint: built from its module
-# through the Go proxy at this version, so a fresh machine needs nothing
-# else (it also runs shellcheck on the scripts when that is installed).
-ACTIONLINT = github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
+# The GitHub workflows, checked by actionlint 1.7.12: a tool of its own
+# module, .ci/actionlint, whose go.mod pins it and every module it is
+# built from and whose go.sum holds their hashes (go refuses a download
+# that does not match), apart from the generator's go.mod. go tool builds
+# it through the Go proxy once and keeps it in Go's build cache, so a
+# fresh machine needs nothing else. Run in that folder, it checks every
+# workflow of the repository (it also runs shellcheck on the scripts when
+# that is installed). To move to another version:
+#   cd .ci/actionlint && go get -tool github.com/rhysd/actionlint/cmd/actionlint@vX.Y.Z && go mod tidy
 workflows:
-	@$(PHASE) workflows $(GO) run $(ACTIONLINT) $(wildcard .github/workflows/*.yml)
+	@$(PHASE) workflows $(GO) tool -C .ci/actionlint actionlint
 
 # Two builds under different GOMAXPROCS, TZ, LANG, umask and working
 # directory must give identical bytes.
