@@ -16,10 +16,13 @@
 //	go run ./cmd/scale [-n 25,50,100,200,400,1000] [-tries 3,3,3,2,1,1] [-dir /tmp/discrim-scale] [-hugo] [-hugo-max 400]
 //
 // Times are wall-clock seconds on whatever the machine is doing: run it on
-// a quiet machine, and compare ratios taken in the same run. Each clean
-// build, floor, -verify and hugo build is the fastest of its size's tries
-// (-tries: one number, or one a size), each after sync; the cached
-// rebuilds are timed once (each needs a fresh cache). A size's sites are
+// a quiet machine, and compare ratios taken in the same run; CPU time
+// (user + system) moves less with the load. Every timed step — clean
+// build, first cached build, floor, -verify, the two cached rebuilds and
+// hugo's build — is tried as many times as its size's -tries (one number,
+// or one a size), each after sync, and keeps the least wall time and the
+// least CPU time of its tries (each on its own); each try of the run
+// added starts from the same cache and site of one run fewer. A size's sites are
 // removed once it is measured. Every build is given -runs-url (an address
 // as long as the Pages workflow's), so that a site whose runs' copies
 // would pass its budget (1 GB: from about 770 runs) links them there.
@@ -55,7 +58,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fl := flag.NewFlagSet("scale", flag.ContinueOnError)
 	fl.SetOutput(stderr)
 	n := fl.String("n", "25,50,100,200,400", "numbers of runs to measure, comma-separated")
-	tries := fl.String("tries", "3", "tries of each clean build, floor, -verify and hugo build, the fastest kept: one number, or one for each size of -n")
+	tries := fl.String("tries", "3", "tries of each timed step (clean build, first cached build, floor, -verify, the cached rebuilds, hugo), the least wall and the least CPU time kept: one number, or one for each size of -n")
 	dir := fl.String("dir", filepath.Join(os.TempDir(), "discrim-scale"), "work folder (runs, sites, binaries)")
 	hugo := fl.Bool("hugo", false, "also time hugo building as many pages of the same mean size")
 	hugoMax := fl.Int("hugo-max", 400, "with -hugo, the largest number of runs to time hugo at (its memory grows with the pages: about 24 GB was not enough at 1,000 runs)")
@@ -141,7 +144,7 @@ func measureSize(bin, dir, all string, ids []string, tries int, hugoUpTo int, st
 	}
 	out := filepath.Join(dir, fmt.Sprintf("site-%d", r.runs))
 	defer func() {
-		for _, p := range []string{filepath.Base(out), "copy", "site-inc", "runs-inc", "cache", "site-cold", "cache-cold", "hugo-src", "hugo-out"} {
+		for _, p := range []string{filepath.Base(out), "copy", "site-inc", "runs-inc", "cache", "site-inc-before", "cache-before", "site-cold", "cache-cold", "hugo-src", "hugo-out"} {
 			os.RemoveAll(filepath.Join(dir, p))
 		}
 	}()
@@ -181,7 +184,7 @@ func measureSize(bin, dir, all string, ids []string, tries int, hugoUpTo int, st
 	}
 	if r.runs > 1 {
 		step("one run added, cached; then nothing changed")
-		if r.added, r.same, r.cache, err = incremental(bin, dir, all, ids, out); err != nil {
+		if r.added, r.same, r.cache, err = incremental(bin, dir, all, ids, out, tries); err != nil {
 			return r, err
 		}
 	}

@@ -154,3 +154,19 @@ func TestRowMarkdown(t *testing.T) {
 		t.Errorf("row of one run:\n%s\nwant\n%s", got, want)
 	}
 }
+
+// TestBest: the least wall and the least CPU of the tries, each on its
+// own, and the largest memory; an error stops the tries.
+func TestBest(t *testing.T) {
+	s := time.Second
+	tries := []usage{{wall: 5 * s, cpu: 3 * s, rssKB: 10}, {wall: 4 * s, cpu: 6 * s, rssKB: 30}, {wall: 7 * s, cpu: 2 * s, rssKB: 20}}
+	i := 0
+	got, err := best(len(tries), func() (usage, error) { i++; return tries[i-1], nil })
+	if want := (usage{wall: 4 * s, cpu: 2 * s, rssKB: 30}); err != nil || got != want || i != 3 {
+		t.Errorf("best = %+v, %v after %d tries; want %+v after 3", got, err, i, want)
+	}
+	i = 0
+	if _, err := best(3, func() (usage, error) { i++; return usage{}, errors.New("no") }); err == nil || i != 1 {
+		t.Errorf("best of a failing step: %v after %d tries, want the error after 1", err, i)
+	}
+}
