@@ -28,12 +28,12 @@ import (
 // the runs' files are (run pages, Downloads, each run's data file) come
 // once every other page is made and counted (budget.go), with the
 // models' histories read here.
-func assemblePages(cfg stage.Config, in *stage.Loaded, sc *stage.Scored, site *layout.SiteInfo, pool *render.Pool, out outdir.Sink) (runpage.History, error) {
-	queueBoards(sc, pool)
-	if err := boardIndexes(sc, out); err != nil {
+func assemblePages(cfg stage.Config, in *stage.Loaded, rs *stage.Runs, rk *stage.Ranked, site *layout.SiteInfo, pool *render.Pool, out outdir.Sink) (runpage.History, error) {
+	queueBoards(rk, pool)
+	if err := boardIndexes(rk, out); err != nil {
 		return nil, err
 	}
-	pool.Page(boards.MitigationPage(sc.Pairs))
+	pool.Page(boards.MitigationPage(rk.Pairs))
 	hist, err := runpage.ReadHistory(cfg.ContentLabel, in.Content.Releases)
 	if err != nil {
 		return nil, err
@@ -41,8 +41,8 @@ func assemblePages(cfg stage.Config, in *stage.Loaded, sc *stage.Scored, site *l
 	if err := contentPages(cfg, in, pool); err != nil {
 		return nil, err
 	}
-	browse.BrowserPages(in, sc, pool)
-	rubric, rubricJSON, err := datapage.RubricPage(cfg, in, sc)
+	browse.BrowserPages(in, rs, rk.Per, pool)
+	rubric, rubricJSON, err := datapage.RubricPage(cfg, in, rs)
 	if err != nil {
 		return nil, fmt.Errorf("rubric: %w", err)
 	}
@@ -51,11 +51,11 @@ func assemblePages(cfg stage.Config, in *stage.Loaded, sc *stage.Scored, site *l
 	if err != nil {
 		return nil, fmt.Errorf("provenance: %w", err)
 	}
-	for _, p := range datapage.ProvenancePages(sc.Per, datapage.ProvenancePage(cfg, sc, inputs)) {
+	for _, p := range datapage.ProvenancePages(rk.Per, datapage.ProvenancePage(cfg, rs, rk.Per, inputs)) {
 		pool.Page(p)
 	}
-	index := browse.SearchIndex(in.Texts, sc)
-	indexJS, err := browse.SearchIndexJS(index, browse.SearchParts(sc.Per))
+	index := browse.SearchIndex(in.Texts, rs, rk)
+	indexJS, err := browse.SearchIndexJS(index, browse.SearchParts(rk.Per))
 	if err != nil {
 		return nil, fmt.Errorf("search index: %w", err)
 	}
@@ -71,7 +71,7 @@ func assemblePages(cfg stage.Config, in *stage.Loaded, sc *stage.Scored, site *l
 		return nil, fmt.Errorf("404.html: %w", err)
 	}
 	pool.Page(&layout.Page{Path: paths.NotFoundPath, Title: "Page not found", Section: layout.SecNone, Body: layout.NotFound{CSS: template.CSS(css)}})
-	data, err := datapage.DataFiles(cfg, in, sc, site)
+	data, err := datapage.DataFiles(cfg, in, rs, rk, site)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +80,7 @@ func assemblePages(cfg stage.Config, in *stage.Loaded, sc *stage.Scored, site *l
 	// is settled later (budget.go), so they are made here as if copied.
 	var changes *layout.Page
 	if in.Content.Previous != nil {
-		runData, err := datapage.RunDataFiles(sc, paths.RunFiles{})
+		runData, err := datapage.RunDataFiles(rs, rk, paths.RunFiles{})
 		if err != nil {
 			return nil, err
 		}
@@ -170,9 +170,9 @@ func titleOr(md []byte, def string) string {
 }
 
 // boardIndexes puts the index of each variant whose boards are in pages.
-func boardIndexes(sc *stage.Scored, out outdir.Sink) error {
+func boardIndexes(rk *stage.Ranked, out outdir.Sink) error {
 	for _, variant := range board.Variants {
-		path, data, ok, err := boards.BoardIndexFile(sc, variant)
+		path, data, ok, err := boards.BoardIndexFile(rk, variant)
 		if err != nil {
 			return fmt.Errorf("board index: %w", err)
 		}
@@ -187,11 +187,11 @@ func boardIndexes(sc *stage.Scored, out outdir.Sink) error {
 
 // queueBoards queues every variant's boards, their pairwise pages and its
 // group page.
-func queueBoards(sc *stage.Scored, pool *render.Pool) {
+func queueBoards(rk *stage.Ranked, pool *render.Pool) {
 	for _, variant := range board.Variants {
 		for _, v := range score.Views {
 			pool.Submit(func(r *render.Renderer) error {
-				ps, err := boards.BoardPages(sc, variant, v)
+				ps, err := boards.BoardPages(rk, variant, v)
 				if err != nil {
 					return err
 				}
@@ -200,7 +200,7 @@ func queueBoards(sc *stage.Scored, pool *render.Pool) {
 						return err
 					}
 				}
-				for _, p := range boards.PairwisePages(sc, variant, v) {
+				for _, p := range boards.PairwisePages(rk, variant, v) {
 					if err := r.Emit(p); err != nil {
 						return err
 					}
@@ -208,9 +208,9 @@ func queueBoards(sc *stage.Scored, pool *render.Pool) {
 				return nil
 			})
 		}
-		if boards.HasGroupFigure(sc, variant) {
+		if boards.HasGroupFigure(rk, variant) {
 			pool.Submit(func(r *render.Renderer) error {
-				p, err := boards.GroupsPage(sc, variant)
+				p, err := boards.GroupsPage(rk, variant)
 				if err != nil {
 					return err
 				}

@@ -98,7 +98,7 @@ type placed struct {
 // copies when they fit, and puts them into rec, which holds every other
 // file of the site already.
 func (b *build) placeRunFiles() (placed, error) {
-	cfg, in, sc := b.cfg, b.in, b.sc
+	cfg, in, rs := b.cfg, b.in, b.scored
 	budget := in.Content.Site.Budget
 	var used int64
 	for _, f := range b.rec.Outputs() {
@@ -106,7 +106,7 @@ func (b *build) placeRunFiles() (placed, error) {
 	}
 	var copies []outdir.HashedFile
 	var copied int64
-	for _, e := range sc.Entries {
+	for _, e := range rs.Entries {
 		for _, f := range e.Run.Files {
 			copies = append(copies, outdir.HashedFile{Path: sitedata.RunCopy(f.Path), SHA256: f.SHA256, Size: f.Size})
 			copied += f.Size
@@ -139,7 +139,7 @@ func (b *build) placeRunFiles() (placed, error) {
 					return placed{}, err
 				}
 			}
-			return placed{}, datapage.PutRunCopies(cfg, sc.Entries, b.rec)
+			return placed{}, datapage.PutRunCopies(cfg, rs.Entries, b.rec)
 		}
 	}
 	total := used + copied
@@ -156,22 +156,22 @@ func (b *build) placeRunFiles() (placed, error) {
 // whereFiles puts into out the pages and data files that say where the
 // runs' files are: each run's page and data file, and the Downloads pages.
 func (b *build) whereFiles(where paths.RunFiles, out outdir.Sink) error {
-	cfg, in, sc := b.cfg, b.in, b.sc
+	cfg, in, rs, rk := b.cfg, b.in, b.scored, b.ranked
 	budget := budgetText(in)
 	pool := render.NewPool(b.r)
-	for _, e := range sc.Entries {
+	for _, e := range rs.Entries {
 		pool.Submit(func(r *render.Renderer) error {
-			p, err := runpage.RunPage(cfg, sc, e, b.hist.Of(e, in.Content.Site.Release), where, budget)
+			p, err := runpage.RunPage(cfg, rs, rk, e, b.hist.Of(e, in.Content.Site.Release), where, budget)
 			if err != nil {
 				return err
 			}
 			return r.EmitTo(p, out)
 		})
 	}
-	for _, p := range datapage.DownloadsPages(sc.Per, datapage.DownloadsPage(sc, b.site, where, budget)) {
+	for _, p := range datapage.DownloadsPages(rk.Per, datapage.DownloadsPage(rs, rk.Per, b.site, where, budget)) {
 		pool.Submit(func(r *render.Renderer) error { return r.EmitTo(p, out) })
 	}
-	data, err := datapage.RunDataFiles(sc, where)
+	data, err := datapage.RunDataFiles(rs, rk, where)
 	if err != nil {
 		pool.Wait()
 		return err
@@ -193,7 +193,7 @@ func (b *build) provenanceSize(outputs []outdir.HashedFile) (int64, error) {
 		return 0, err
 	}
 	var n int64
-	err = datapage.ProvenanceFiles(b.site, b.sc.Entries, inputs, outputs, func(_ string, data []byte) error {
+	err = datapage.ProvenanceFiles(b.site, b.scored.Entries, inputs, outputs, func(_ string, data []byte) error {
 		n += int64(len(data))
 		return nil
 	})

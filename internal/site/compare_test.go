@@ -24,14 +24,14 @@ import (
 	"github.com/discrimeval/leaderboard/internal/site/stage"
 )
 
-// TestComparePages: a question's runs are split sc.per to a
+// TestComparePages: a question's runs are split per to a
 // page in the order they were run, each page's log-probability runs first,
 // each run on exactly one page, every page linking all of them; a run
 // added with the latest date changes only the last page.
 func TestComparePages(t *testing.T) {
 	const logprob, decision = 183, 19
 	const compareRunsPerPage = stage.DefaultPageRows
-	sc := &stage.Scored{Kept: map[string]*stage.KeptCells{}, Per: compareRunsPerPage}
+	sc := &stage.Runs{Kept: map[string]*stage.KeptCells{}}
 	var runs []*board.Entry
 	for i := range logprob + decision {
 		id := fmt.Sprintf("r%03d", i)
@@ -45,7 +45,7 @@ func TestComparePages(t *testing.T) {
 		date := fmt.Sprintf("2026-%02d-01", 12-i%12)
 		runs = append(runs, &board.Entry{Run: &run.Run{ID: id, Manifest: &run.Manifest{Model: run.Model{Name: "model " + id}, RunDate: date}}})
 	}
-	pages := browse.ComparePages(layout.NewDatasetTexts(), sc, run.Explicit, 3, runs)
+	pages := browse.ComparePages(layout.NewDatasetTexts(), sc, compareRunsPerPage, run.Explicit, 3, runs)
 	if want := (logprob + decision + compareRunsPerPage - 1) / compareRunsPerPage; len(pages) != want {
 		t.Fatalf("%d pages, want %d", len(pages), want)
 	}
@@ -127,7 +127,7 @@ func TestComparePages(t *testing.T) {
 	d := new(score.QuestionDeltas)
 	sc.Kept["a-new"] = &stage.KeptCells{Deltas: map[int]*grid.KeptQuestion{3: grid.KeepQuestion(d, false)}}
 	added := append([]*board.Entry{{Run: &run.Run{ID: "a-new", Manifest: &run.Manifest{RunDate: "2027-01-01"}}}}, runs...)
-	after := browse.ComparePages(layout.NewDatasetTexts(), sc, run.Explicit, 3, added)
+	after := browse.ComparePages(layout.NewDatasetTexts(), sc, compareRunsPerPage, run.Explicit, 3, added)
 	for k := range len(runs) / compareRunsPerPage {
 		if !reflect.DeepEqual(after[k], pages[k]) {
 			t.Errorf("page %d changed when a later run was added", k+1)

@@ -12,7 +12,7 @@
 //	site/browse, datapage, runpage, scenarios, boards
 //	                         the page families: one data type and builder per kind
 //	site/buildcache          a scored run packed for the cache, the unchanged-rebuild check
-//	site/stage               what the phases hand each other: Config, Loaded, Scored
+//	site/stage               what the phases hand each other: Config, Loaded, Runs, Ranked
 //	site/render              templates, page kinds, the renderer and its pool
 //	site/grid                a run's cells as pages show them
 //	site/layout              what every page shares: Page, PageData, SiteInfo, paging, texts
@@ -28,7 +28,10 @@
 //
 // generate runs the phases, the list phases in phases.go, in order: each
 // is a method of build named as the phase, which is its progress line
-// ("build: runs: …") and the prefix of its errors ("runs: …"). It streams
+// ("build: runs: …") and the prefix of its errors ("runs: …"). Each
+// returns one typed value, complete, that the next ones take: load a
+// stage.Loaded, runs a stage.Runs, boards a stage.Ranked; the
+// configuration has its defaults from Build, Generate or Stream, once. It streams
 // the site to a sink (a folder being written, a comparison with a
 // published copy, or memory: package outdir) as pages are rendered, so the
 // build never holds the whole site, nor every run's rows, in memory:
@@ -41,7 +44,7 @@
 //	          scenarios, transcripts, provenance — are queued for rendering,
 //	          and its rows are let go, keeping what the pages spanning runs
 //	          need (runs.go, browser.go)
-//	boards    the runs ranked and compared (package board)
+//	boards    the runs ranked and compared (package board, boards/rank.go)
 //	assemble  the pages spanning runs queued; the data files written
 //	          (assemble.go, datapage/data.go)
 //	render    a pool renders queued pages in parallel; the assets

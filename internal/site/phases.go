@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/site/boards"
 	"github.com/discrimeval/leaderboard/internal/site/datapage"
 	"github.com/discrimeval/leaderboard/internal/site/layout"
@@ -35,7 +34,8 @@ func phaseName(ph func(*build) (string, error)) string {
 	return strings.TrimSuffix(name[strings.LastIndex(name, ".")+1:], "-fm")
 }
 
-// build is one build's state, filled in by its phases in turn.
+// build is one build: its configuration and output, and what each phase
+// returns for the next (each set once, by its phase).
 type build struct {
 	cfg  stage.Config
 	out  outdir.Sink
@@ -46,8 +46,10 @@ type build struct {
 	site *layout.SiteInfo
 	r    *render.Renderer
 	pool *render.Pool
-	// runs and boards
-	sc *stage.Scored
+	// runs
+	scored *stage.Runs
+	// boards
+	ranked *stage.Ranked
 	// assemble: the models' runs in earlier releases, for run pages
 	hist runpage.History
 	// render: where the runs' files went
@@ -57,9 +59,12 @@ type build struct {
 }
 
 // generate runs the phases, streaming every file to out, and returns the
-// files written.
+// files written. cfg has its defaults (stage.Config.WithDefaults), given
+// by the build's entry.
 func generate(cfg stage.Config, out outdir.Sink) ([]outdir.HashedFile, error) {
-	cfg = cfg.WithDefaults()
+	if !cfg.HasDefaults() {
+		return nil, fmt.Errorf("build: the configuration has not its defaults (stage.Config.WithDefaults)")
+	}
 	b := &build{cfg: cfg, out: out, prog: newProgress(cfg.Progress)}
 	defer func() {
 		if b.pool != nil {
@@ -102,42 +107,32 @@ func (b *build) load() (string, error) {
 // runs reads and scores each run, and commits it: its own pages queued,
 // its prompt texts joined to the dataset's (streamRuns).
 func (b *build) runs() (string, error) {
-	sc, msg, err := streamRuns(b.cfg, b.in, b.site, b.pool, b.prog)
+	runs, msg, err := streamRuns(b.cfg, b.in, b.site, b.pool, b.prog)
 	if err != nil {
 		return "", err
 	}
 	if m := b.cfg.More; m != nil {
-		m.Add(b.in, sc)
+		m.Add(b.in, runs)
 	}
-	b.sc = sc
+	b.scored = runs
 	return msg, nil
 }
 
 // boards ranks and compares the runs.
 func (b *build) boards() (string, error) {
-	sc := b.sc
-	var err error
-	if sc.Boards, err = board.Build(sc.Entries); err != nil {
+	ranked, err := boards.Rank(b.scored.Entries, b.site.PageRows, b.cfg.ContentLabel, b.in.Content.Previous)
+	if err != nil {
 		return "", err
 	}
-	sc.Places = boards.RowPlaces(sc.Boards)
-	sc.Pairs = boards.InterventionPairs(sc.Boards)
-	sc.Adjusted = boards.AdjustedByPair(sc.Pairs)
-	sc.Variants = boards.VariantPairs(sc.Entries)
-	sc.VariantDiffs = boards.VariantDiffs(sc.Entries, sc.Variants)
-	if prev := b.in.Content.Previous; prev != nil {
-		if sc.Previous, err = boards.PreviousRanksOf(b.cfg.ContentLabel, prev); err != nil {
-			return "", fmt.Errorf("previous release: %w", err)
-		}
-	}
-	warnRuns(b.cfg.Warnings, b.cfg.RunsLabel, sc.Entries, b.in.Content.Site.Release.Date)
-	return fmt.Sprintf("%d boards", len(sc.Boards)), nil
+	b.ranked = ranked
+	warnRuns(b.cfg.Warnings, b.cfg.RunsLabel, b.scored.Entries, b.in.Content.Site.Release.Date)
+	return fmt.Sprintf("%d boards", len(ranked.Boards)), nil
 }
 
 // assemble queues the pages that span runs and writes the data files.
 func (b *build) assemble() (string, error) {
 	var err error
-	if b.hist, err = assemblePages(b.cfg, b.in, b.sc, b.site, b.pool, b.rec); err != nil {
+	if b.hist, err = assemblePages(b.cfg, b.in, b.scored, b.ranked, b.site, b.pool, b.rec); err != nil {
 		return "", err
 	}
 	return "pages spanning runs queued, data files written", nil
@@ -184,7 +179,7 @@ func (b *build) write() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("provenance: %w", err)
 	}
-	if err := datapage.ProvenanceFiles(b.site, b.sc.Entries, inputs, b.rec.Outputs(), b.rec.Put); err != nil {
+	if err := datapage.ProvenanceFiles(b.site, b.scored.Entries, inputs, b.rec.Outputs(), b.rec.Put); err != nil {
 		return "", fmt.Errorf("provenance: %w", err)
 	}
 	b.files = b.rec.Outputs()

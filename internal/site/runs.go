@@ -65,9 +65,10 @@ type runSource interface {
 // first run to have a prompt, by id, gives its text), then its own pages
 // are put into the site and its rows dropped, keeping what the pages
 // that span runs need. Memory holds a few runs' rows at a time.
-func streamRuns(cfg stage.Config, in *stage.Loaded, site *layout.SiteInfo, pool *render.Pool, prog *progress) (*stage.Scored, string, error) {
+func streamRuns(cfg stage.Config, in *stage.Loaded, site *layout.SiteInfo, pool *render.Pool, prog *progress) (*stage.Runs, string, error) {
 	n := len(in.Runs)
-	sc := &stage.Scored{Entries: make([]*board.Entry, n), Kept: map[string]*stage.KeptCells{}, Transcripts: map[string]int{}, NeedCoefs: board.NeedsCoefficients(in.Runs), Per: site.PageRows}
+	rs := &stage.Runs{Entries: make([]*board.Entry, n), Kept: map[string]*stage.KeptCells{}, Transcripts: map[string]int{}}
+	needCoefs := board.NeedsCoefficients(in.Runs) // the runs compared coefficient by coefficient (commit)
 	var src runSource = freshRuns{cfg, in.Texts}
 	var pages runPageWriter = renderRunPages{cfg, in, pool}
 	var cached *cachedRunPages
@@ -128,11 +129,11 @@ func streamRuns(cfg stage.Config, in *stage.Loaded, site *layout.SiteInfo, pool 
 		if rr.cached {
 			scoresHit++
 		}
-		e, err := commit(in, sc, rr, pages)
+		e, err := commit(in, rs, rr, pages, needCoefs[rr.run.ID])
 		if err != nil {
 			return nil, "", err
 		}
-		sc.Entries[i] = e
+		rs.Entries[i] = e
 		prog.step("runs", i+1, n)
 	}
 	msg := fmt.Sprintf("%d runs read and scored, their pages queued", n)
@@ -142,19 +143,19 @@ func streamRuns(cfg stage.Config, in *stage.Loaded, site *layout.SiteInfo, pool 
 		}
 		msg += fmt.Sprintf(" (from the cache: %d runs' scores, %d runs' pages)", scoresHit, cached.hits)
 	}
-	return sc, msg, nil
+	return rs, msg, nil
 }
 
 // commit adds a run to the site, in id order: its texts to the dataset's,
-// what the pages spanning runs show of it to sc, and its own pages to the
-// site.
-func commit(in *stage.Loaded, sc *stage.Scored, rr *readRun, pages runPageWriter) (*board.Entry, error) {
+// what the pages spanning runs show of it to rs, and its own pages to the
+// site; its coefficients' replicates are kept only when needCoefs.
+func commit(in *stage.Loaded, rs *stage.Runs, rr *readRun, pages runPageWriter, needCoefs bool) (*board.Entry, error) {
 	r := rr.run
-	if !sc.NeedCoefs[r.ID] {
+	if !needCoefs {
 		rr.res.DropCoefficientReplicates()
 	}
 	e := &board.Entry{Run: r, Result: rr.res}
-	sc.Kept[r.ID] = &stage.KeptCells{Decision: r.Manifest.Scoring == run.Decision, Deltas: rr.deltas}
+	rs.Kept[r.ID] = &stage.KeptCells{Decision: r.Manifest.Scoring == run.Decision, Deltas: rr.deltas}
 	var texts map[design.Prompt]string
 	if in.Texts.Missing(r.Manifest.Variant, rr.infos) {
 		var err error
@@ -163,14 +164,14 @@ func commit(in *stage.Loaded, sc *stage.Scored, rr *readRun, pages runPageWriter
 		}
 	}
 	in.Texts.Add(r, texts, rr.infos)
-	if sc.Example == nil && rr.first != nil {
-		sc.Example = grid.WorkedExample(e, rr.first)
+	if rs.Example == nil && rr.first != nil {
+		rs.Example = grid.WorkedExample(e, rr.first)
 	}
 	transcripts, err := pages.write(rr, e)
 	if err != nil {
 		return nil, err
 	}
-	sc.Transcripts[r.ID] = transcripts
+	rs.Transcripts[r.ID] = transcripts
 	return e, nil
 }
 

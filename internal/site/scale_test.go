@@ -88,9 +88,9 @@ func TestNoFileOverBudget(t *testing.T) {
 	scaleRuns := *scaleRunsFlag
 	cfg := fixture(t)
 	cfg.Runs = aliasFS{cfg.Runs, "alpha"}
-	cfg.More = &stage.MoreRuns{N: scaleRuns, Add: func(in *stage.Loaded, sc *stage.Scored) {
+	cfg.More = &stage.MoreRuns{N: scaleRuns, Add: func(in *stage.Loaded, rs *stage.Runs) {
 		var src *board.Entry
-		for _, e := range sc.Entries {
+		for _, e := range rs.Entries {
 			if e.ID() == "alpha" {
 				src = e
 			}
@@ -113,8 +113,8 @@ func TestNoFileOverBudget(t *testing.T) {
 				res.Views[v].CI95[1] *= f
 			}
 			in.Runs = append(in.Runs, r)
-			sc.Entries = append(sc.Entries, &board.Entry{Run: r, Result: &res})
-			sc.Kept[id], sc.Transcripts[id] = sc.Kept["alpha"], sc.Transcripts["alpha"]
+			rs.Entries = append(rs.Entries, &board.Entry{Run: r, Result: &res})
+			rs.Kept[id], rs.Transcripts[id] = rs.Kept["alpha"], rs.Transcripts["alpha"]
 		}
 	}}
 	home := func(k int) string { return paths.BoardPartPath(run.Explicit, score.Composite, k) }
@@ -122,7 +122,7 @@ func TestNoFileOverBudget(t *testing.T) {
 	out := &sizeSink{sizes: map[string]int{}, kept: map[string][]byte{}, keep: func(p string) bool {
 		return strings.HasPrefix(p, "board/") || p == paths.HomePath || strings.HasPrefix(p, "data/boards/")
 	}}
-	if _, err := generate(cfg, out); err != nil {
+	if _, err := generate(cfg.WithDefaults(), out); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("%d files", len(out.sizes))

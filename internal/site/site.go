@@ -14,7 +14,7 @@ import (
 // (for tests and tools; Build streams them to disk).
 func Generate(cfg stage.Config) ([]outdir.File, error) {
 	var m outdir.MemSink
-	if _, err := generate(cfg, &m); err != nil {
+	if _, err := generate(cfg.WithDefaults(), &m); err != nil {
 		return nil, err
 	}
 	return m.Sorted(), nil
@@ -26,15 +26,16 @@ func Generate(cfg stage.Config) ([]outdir.File, error) {
 // in at the end.
 func Build(cfg stage.Config, out string, opt outdir.WriteOptions) error {
 	start := time.Now()
+	cfg = cfg.WithDefaults()
 	// With the cache, the whole-build key: a rebuild with nothing changed
 	// verifies the previous site and stops (unchanged.go).
 	var gen, key string
 	if cfg.Cache != nil {
 		var err error
-		if gen, err = generatorID(cfg.WithDefaults()); err != nil {
+		if gen, err = generatorID(cfg); err != nil {
 			return fmt.Errorf("cache: %w", err)
 		}
-		key = buildcache.SiteKey(cfg.WithDefaults(), gen)
+		key = buildcache.SiteKey(cfg, gen)
 	}
 	o, err := outdir.LockOutput(out, opt)
 	if err != nil {
@@ -78,7 +79,7 @@ func Build(cfg stage.Config, out string, opt outdir.WriteOptions) error {
 		return fmt.Errorf("write: %w", err)
 	}
 	if key != "" {
-		if err := buildcache.RecordSite(cfg.WithDefaults(), cfg.Cache, gen, key, o.Out, files, tee.Buf.String()); err != nil {
+		if err := buildcache.RecordSite(cfg, cfg.Cache, gen, key, o.Out, files, tee.Buf.String()); err != nil {
 			return fmt.Errorf("cache: %w", err)
 		}
 	}
@@ -100,7 +101,7 @@ func Build(cfg stage.Config, out string, opt outdir.WriteOptions) error {
 // rendered, from several goroutines, in no particular order (for -verify,
 // which compares each file with a published copy as it comes).
 func Stream(cfg stage.Config, put func(path string, data []byte) error) error {
-	_, err := generate(cfg, putFunc(put))
+	_, err := generate(cfg.WithDefaults(), putFunc(put))
 	return err
 }
 

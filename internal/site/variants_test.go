@@ -315,7 +315,7 @@ func demoSubsetSite(t *testing.T, ids ...string) map[string][]byte {
 // A board of more pairs than maxBoardVariantRows shows those with the
 // largest |difference| in its view, in model order, and counts them all.
 func TestBoardVariantDiffsCapped(t *testing.T) {
-	sc := &stage.Scored{Variants: map[string]stage.VariantLink{}, VariantDiffs: map[stage.VariantDiffKey]*stage.VariantDiff{}}
+	sc := &stage.Ranked{Variants: map[string]stage.VariantLink{}, VariantDiffs: map[stage.VariantDiffKey]*stage.VariantDiff{}}
 	n := boards.MaxBoardVariantRows + 5
 	entry := func(id, model string, v run.Variant) *board.Entry {
 		return &board.Entry{Run: &run.Run{ID: id, Manifest: &run.Manifest{Variant: v, Scoring: run.Logprob, Model: run.Model{Name: model}}}, Result: &score.Result{Scored: true}}

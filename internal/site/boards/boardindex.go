@@ -100,8 +100,8 @@ func (r boardRow) Attrs() map[string]string {
 
 // BoardIndexFile is the path and bytes of a variant's board index, and
 // whether it has one: only a board of more than one page needs it.
-func BoardIndexFile(sc *stage.Scored, variant run.Variant) (string, []byte, bool, error) {
-	idx, ok := boardIndex(sc, variant)
+func BoardIndexFile(rk *stage.Ranked, variant run.Variant) (string, []byte, bool, error) {
+	idx, ok := boardIndex(rk, variant)
 	if !ok {
 		return "", nil, false, nil
 	}
@@ -116,11 +116,11 @@ func BoardIndexFile(sc *stage.Scored, variant run.Variant) (string, []byte, bool
 }
 
 // boardPageCount is how many pages each view's board of a variant has
-// (BoardPages: the longest table's rows in pages of sc.Per), and how many
+// (BoardPages: the longest table's rows in pages of rk.Per), and how many
 // its pairwise pages have (PairwisePages: the neighbours tables').
-func boardPageCount(sc *stage.Scored, variant run.Variant) (boards, pairwise int) {
+func boardPageCount(rk *stage.Ranked, variant run.Variant) (boards, pairwise int) {
 	rows, nb := []int{0}, []int{0}
-	for _, bd := range sc.Boards {
+	for _, bd := range rk.Boards {
 		if bd.Variant != variant {
 			continue
 		}
@@ -130,15 +130,15 @@ func boardPageCount(sc *stage.Scored, variant run.Variant) (boards, pairwise int
 			nb = append(nb, n)
 		}
 	}
-	return sc.Per.Pages(rows...), sc.Per.Pages(nb...)
+	return rk.Per.Pages(rows...), rk.Per.Pages(nb...)
 }
 
-func boardIndex(sc *stage.Scored, variant run.Variant) (*BoardIndex, bool) {
-	nBoard, nPairwise := boardPageCount(sc, variant)
+func boardIndex(rk *stage.Ranked, variant run.Variant) (*BoardIndex, bool) {
+	nBoard, nPairwise := boardPageCount(rk, variant)
 	if nBoard == 1 {
 		return nil, false
 	}
-	idx := &BoardIndex{Run: paths.RunPath("{id}"), Per: int(sc.Per), Alias: map[string]string{}}
+	idx := &BoardIndex{Run: paths.RunPath("{id}"), Per: int(rk.Per), Alias: map[string]string{}}
 	for _, v := range score.Views {
 		iv := indexView{Name: v.Name()}
 		for k := 1; k <= nBoard; k++ {
@@ -151,7 +151,7 @@ func boardIndex(sc *stage.Scored, variant run.Variant) (*BoardIndex, bool) {
 		}
 		idx.Views = append(idx.Views, iv)
 	}
-	for _, bd := range sc.Boards {
+	for _, bd := range rk.Boards {
 		if bd.Variant != variant {
 			continue
 		}
@@ -163,7 +163,7 @@ func boardIndex(sc *stage.Scored, variant run.Variant) (*BoardIndex, bool) {
 		}
 		t := indexTable{Method: bd.Method, Neighbours: bd.HasRanks() && len(bd.Ranked[score.Composite]) > MatrixMax}
 		for _, e := range bd.Ranked[score.Composite] {
-			t.Runs = append(t.Runs, indexRunOf(sc, bd, e))
+			t.Runs = append(t.Runs, indexRunOf(rk, bd, e))
 			for _, iv := range e.Interventions {
 				idx.Alias[iv.Entry.ID()] = e.ID()
 			}
@@ -174,9 +174,9 @@ func boardIndex(sc *stage.Scored, variant run.Variant) (*BoardIndex, bool) {
 	return idx, true
 }
 
-func indexRunOf(sc *stage.Scored, bd *board.Board, e *board.Entry) indexRun {
-	place := sc.Places[e.ID()]
-	r := BoardRowFor(e, score.Composite, bd.HasRanks(), sc.Adjusted)
+func indexRunOf(rk *stage.Ranked, bd *board.Board, e *board.Entry) indexRun {
+	place := rk.Places[e.ID()]
+	r := BoardRowFor(e, score.Composite, bd.HasRanks(), rk.Adjusted)
 	ir := indexRun{ID: r.ID, Model: r.Model, ModelID: r.ModelID, Attrs: r.Attrs(),
 		Facts: [4]string{r.Facts.Size, r.Facts.SizeSort, r.Facts.Released, r.Facts.ReleasedSort}}
 	for _, f := range r.Flags {
@@ -190,7 +190,7 @@ func indexRunOf(sc *stage.Scored, bd *board.Board, e *board.Entry) indexRun {
 			tied = 1
 		}
 		cell := []any{place[v], e.Rank[v], tied, RankSetText(e.RankSet[v]), c.Value, c.CI, c.Sort}
-		if mv := moveOf(sc.Previous, e, v); mv != nil {
+		if mv := moveOf(rk.Previous, e, v); mv != nil {
 			cell = append(cell, mv.Mark, mv.Sort, mv.Words)
 		}
 		ir.Views = append(ir.Views, cell)

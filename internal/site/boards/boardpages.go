@@ -12,13 +12,13 @@ import (
 	"github.com/discrimeval/leaderboard/internal/site/stage"
 )
 
-// boardPages is the board of a variant and view in pages of sc.per
+// boardPages is the board of a variant and view in pages of rk.per
 // places (pager.go): every page has the same tables, each sliced to the
 // page's places, with the whole board's ranks; the first page alone has
 // the charts (of the runs ranked highest), the explicit–implicit table and
 // the runs not ranked.
-func BoardPages(sc *stage.Scored, variant run.Variant, v score.View) ([]*layout.Page, error) {
-	whole, err := boardPage(sc, variant, v)
+func BoardPages(rk *stage.Ranked, variant run.Variant, v score.View) ([]*layout.Page, error) {
+	whole, err := boardPage(rk, variant, v)
 	if err != nil {
 		return nil, err
 	}
@@ -27,7 +27,7 @@ func BoardPages(sc *stage.Scored, variant run.Variant, v score.View) ([]*layout.
 	for _, t := range d.Tables {
 		rows = append(rows, len(t.Rows))
 	}
-	per := sc.Per
+	per := rk.Per
 	n := per.Pages(rows...)
 	if n == 1 {
 		return []*layout.Page{whole}, nil

@@ -7,6 +7,7 @@
 // # Files
 //
 //	leaderboard.go: BoardData, BoardRowFor, QualityFlag, Flags
+//	rank.go: Rank
 //	boardpages.go: BoardPages
 //	groups.go: GroupsData, GroupsPage, HasGroupFigure
 //	pairwise.go: PairwiseData, PairwisePages, RankSetText

@@ -40,8 +40,8 @@ type GroupsData struct {
 
 // hasGroupFigure says whether a variant has a board table with a ranked
 // run whose coefficients can be shown: whether groupsPage has a figure.
-func HasGroupFigure(sc *stage.Scored, variant run.Variant) bool {
-	for _, bd := range sc.Boards {
+func HasGroupFigure(rk *stage.Ranked, variant run.Variant) bool {
+	for _, bd := range rk.Boards {
 		if bd.Variant != variant {
 			continue
 		}
@@ -62,9 +62,9 @@ func firstN(entries []*board.Entry, n int) []*board.Entry {
 }
 
 // groupsPage is a variant's group plots, one figure per board table.
-func GroupsPage(sc *stage.Scored, variant run.Variant) (*layout.Page, error) {
+func GroupsPage(rk *stage.Ranked, variant run.Variant) (*layout.Page, error) {
 	d := GroupsData{Variant: variant, Board: paths.BoardPath(variant, score.Composite)}
-	for _, bd := range sc.Boards {
+	for _, bd := range rk.Boards {
 		if bd.Variant != variant || len(bd.Ranked[score.Composite]) == 0 {
 			continue
 		}

@@ -181,7 +181,7 @@ type robustRow struct {
 // of intervals is a long list, and costs a kilobyte a run.
 const ChartMax = 40
 
-func boardPage(sc *stage.Scored, variant run.Variant, v score.View) (*layout.Page, error) {
+func boardPage(rk *stage.Ranked, variant run.Variant, v score.View) (*layout.Page, error) {
 	d := BoardData{Variant: variant, View: v, Formula: v.Describe(), Pairwise: paths.PairwisePath(variant, v), ScoreCols: len(score.Views) - 1,
 		MinMass: show.Fixed(board.MinMass, 2), MinParsed: show.Fixed(100*board.MinParsed, 0) + "%", MaxMissing: show.Fixed(100*board.MaxMissing, 0) + "%"}
 	for _, vv := range score.Views {
@@ -191,31 +191,31 @@ func boardPage(sc *stage.Scored, variant run.Variant, v score.View) (*layout.Pag
 		d.Variants = append(d.Variants, tab{string(vr), paths.BoardPath(vr, v), vr == variant})
 	}
 	var facts []vocab.BoardFacts
-	for _, bd := range sc.Boards {
+	for _, bd := range rk.Boards {
 		if bd.Variant == variant {
 			facts = append(facts, BoardFacts(bd, v))
 		}
 	}
 	d.Summary = vocab.BoardSummary(string(variant), facts)
-	if sc.Previous != nil {
-		d.Since, d.MovesNote = sc.Previous.Release, MovesNote(sc.Previous)
+	if rk.Previous != nil {
+		d.Since, d.MovesNote = rk.Previous.Release, MovesNote(rk.Previous)
 	}
-	for _, bd := range sc.Boards {
+	for _, bd := range rk.Boards {
 		if bd.Variant != variant {
 			continue
 		}
-		t := boardTable{Method: bd.Method, HasRanks: bd.HasRanks(), Moves: bd.HasRanks() && sc.Previous != nil && sc.Previous.Comparable}
+		t := boardTable{Method: bd.Method, HasRanks: bd.HasRanks(), Moves: bd.HasRanks() && rk.Previous != nil && rk.Previous.Comparable}
 		if bd.Method == run.Decision {
 			t.Caption = "Decision runs (sampled answers, no log-probabilities): ranked only against each other"
 		} else {
 			t.Caption = "Log-probability runs"
 		}
 		for _, e := range bd.Ranked[v] {
-			r := BoardRowFor(e, v, bd.HasRanks(), sc.Adjusted)
-			if o, ok := sc.Variants[e.ID()]; ok {
+			r := BoardRowFor(e, v, bd.HasRanks(), rk.Adjusted)
+			if o, ok := rk.Variants[e.ID()]; ok {
 				r.Other = &o
 			}
-			r.Move = moveOf(sc.Previous, e, v)
+			r.Move = moveOf(rk.Previous, e, v)
 			t.Rows = append(t.Rows, r)
 		}
 		if len(t.Rows) > 0 {
@@ -257,8 +257,8 @@ func boardPage(sc *stage.Scored, variant run.Variant, v score.View) (*layout.Pag
 			d.Unranked = append(d.Unranked, unranked{e.ID(), paths.RunPath(e.ID()), e.Run.Manifest.Model.Name, e.Why})
 		}
 	}
-	d.VariantDiffs, d.VariantPairs = BoardVariantDiffs(sc, v)
-	if HasGroupFigure(sc, variant) {
+	d.VariantDiffs, d.VariantPairs = BoardVariantDiffs(rk, v)
+	if HasGroupFigure(rk, variant) {
 		d.Groups = paths.GroupsPath(variant)
 	}
 	d.First = paths.BoardPath(variant, v)

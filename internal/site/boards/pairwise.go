@@ -36,7 +36,7 @@ type PairwiseData struct {
 	Alpha   string
 	Tables  []pairwiseTable
 	// Pager links the page's pages when a neighbours table has more than
-	// sc.per runs (pager.go); only the first has the matrices.
+	// rk.per runs (pager.go); only the first has the matrices.
 	Pager *layout.Pager
 	First string
 	// Index is the variant's board index (boardindex.go), which takes an
@@ -94,12 +94,12 @@ type neighbourRow struct {
 	Above, Below           *pairwiseCell
 }
 
-func pairwisePage(sc *stage.Scored, variant run.Variant, v score.View) *layout.Page {
+func pairwisePage(rk *stage.Ranked, variant run.Variant, v score.View) *layout.Page {
 	d := PairwiseData{Variant: variant, View: v, Board: paths.BoardPath(variant, v), Alpha: show.Fixed(board.FamilyAlpha, 2)}
 	for _, vv := range score.Views {
 		d.Views = append(d.Views, tab{vv.Title(), paths.PairwisePath(variant, vv), vv == v})
 	}
-	for _, bd := range sc.Boards {
+	for _, bd := range rk.Boards {
 		if bd.Variant != variant || !bd.HasRanks() {
 			continue
 		}
@@ -110,16 +110,16 @@ func pairwisePage(sc *stage.Scored, variant run.Variant, v score.View) *layout.P
 	return &layout.Page{Path: paths.PairwisePath(variant, v), Title: title, Section: layout.SecBoard, Body: d}
 }
 
-// pairwisePages is a pairwise page in pages of sc.per places of its
+// pairwisePages is a pairwise page in pages of rk.per places of its
 // neighbours tables (pager.go); the first page alone has the matrices.
-func PairwisePages(sc *stage.Scored, variant run.Variant, v score.View) []*layout.Page {
-	whole := pairwisePage(sc, variant, v)
+func PairwisePages(rk *stage.Ranked, variant run.Variant, v score.View) []*layout.Page {
+	whole := pairwisePage(rk, variant, v)
 	d := whole.Body.(PairwiseData)
 	rows := []int{0}
 	for _, t := range d.Tables {
 		rows = append(rows, len(t.Neighbours))
 	}
-	per := sc.Per
+	per := rk.Per
 	n := per.Pages(rows...)
 	if n == 1 {
 		return []*layout.Page{whole}

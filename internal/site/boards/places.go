@@ -32,8 +32,8 @@ func RowPlaces(boards []*board.Board) map[string][score.NumViews]int {
 // boardRowPath is the page of the board of a variant and view that
 // holds run e's row (its own or, for an intervention run, its parent's),
 // with the row's anchor; the board's first page when it has no row there.
-func BoardRowPath(sc *stage.Scored, e *board.Entry, v score.View) string {
-	place, ok := sc.Places[e.ID()]
+func BoardRowPath(rk *stage.Ranked, e *board.Entry, v score.View) string {
+	place, ok := rk.Places[e.ID()]
 	if !ok {
 		return paths.BoardPath(e.Run.Manifest.Variant, v)
 	}
@@ -41,16 +41,16 @@ func BoardRowPath(sc *stage.Scored, e *board.Entry, v score.View) string {
 	if e.Parent != nil {
 		holder = e.Parent
 	}
-	return paths.Anchored(paths.BoardPartPath(e.Run.Manifest.Variant, v, place[v]/int(sc.Per)+1), holder.ID())
+	return paths.Anchored(paths.BoardPartPath(e.Run.Manifest.Variant, v, place[v]/int(rk.Per)+1), holder.ID())
 }
 
 // boardPageOf is boardRowPath without the anchor on the board's first
 // page, as a run page links its boards: the first page's top shows the
 // row, and a run page's bytes count (a run's pages and data have a 0.707 MB
 // budget, TestBuildsCommittedSite).
-func BoardPageOf(sc *stage.Scored, e *board.Entry, v score.View) string {
-	if place, ok := sc.Places[e.ID()]; !ok || place[v] < int(sc.Per) {
+func BoardPageOf(rk *stage.Ranked, e *board.Entry, v score.View) string {
+	if place, ok := rk.Places[e.ID()]; !ok || place[v] < int(rk.Per) {
 		return paths.BoardPath(e.Run.Manifest.Variant, v)
 	}
-	return BoardRowPath(sc, e, v)
+	return BoardRowPath(rk, e, v)
 }

@@ -20,8 +20,8 @@ import (
 )
 
 // BoardOf is the board a run is on.
-func BoardOf(sc *stage.Scored, e *board.Entry) *board.Board {
-	for _, bd := range sc.Boards {
+func BoardOf(rk *stage.Ranked, e *board.Entry) *board.Board {
+	for _, bd := range rk.Boards {
 		if bd.Variant == e.Run.Manifest.Variant && bd.Method == e.Run.Manifest.Scoring {
 			return bd
 		}
@@ -40,7 +40,7 @@ func boardName(variant run.Variant, method run.Scoring) string {
 }
 
 // RunFacts are what a run's summary says of it.
-func RunFacts(sc *stage.Scored, e *board.Entry) vocab.RunFacts {
+func RunFacts(rk *stage.Ranked, e *board.Entry) vocab.RunFacts {
 	m, res := e.Run.Manifest, e.Result
 	f := vocab.RunFacts{Model: m.Model.Name, Composite: vocab.Value{Estimate: math.NaN()}, Rules: Rules(e)}
 	if res.Scored {
@@ -52,18 +52,18 @@ func RunFacts(sc *stage.Scored, e *board.Entry) vocab.RunFacts {
 	if layout.IsRanked(e) {
 		st.Ranked, st.Rank, st.Tied = true, e.Rank[score.Composite], e.Tied[score.Composite]
 		st.Set = [2]int{e.RankSet[score.Composite].Lo, e.RankSet[score.Composite].Hi}
-		if bd := BoardOf(sc, e); bd != nil {
+		if bd := BoardOf(rk, e); bd != nil {
 			st.Of = len(bd.Ranked[score.Composite])
 		}
 	} else if e.Ranked {
 		st.Why = "it is the only run of its board, so there is nothing to rank it against"
 	}
 	f.Largest = LargestEffect(res)
-	if vd := DiffOf(sc, e.ID()); vd != nil && vd.C != nil {
+	if vd := DiffOf(rk, e.ID()); vd != nil && vd.C != nil {
 		d := vd.C.Views[score.Composite]
 		f.Implicit = &vocab.Change{Estimate: d.Estimate, CI: d.CI95, Beyond: d.CI95[0] > 0 || d.CI95[1] < 0}
 	}
-	for _, p := range sc.Pairs {
+	for _, p := range rk.Pairs {
 		d, adj := p.C.Views[score.Composite], p.Adj[score.Composite]
 		iv := vocab.Intervention{Name: p.B.Run.Manifest.Intervention, Change: vocab.Change{Estimate: d.Estimate, CI: d.CI95, Beyond: Beyond(d, adj)}}
 		switch e.ID() {

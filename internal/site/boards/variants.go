@@ -113,15 +113,15 @@ func VariantDiffs(entries []*board.Entry, links map[string]stage.VariantLink) ma
 }
 
 // diffOf is the pair of a run and the run its link names, if any.
-func DiffOf(sc *stage.Scored, id string) *stage.VariantDiff {
-	l, ok := sc.Variants[id]
+func DiffOf(rk *stage.Ranked, id string) *stage.VariantDiff {
+	l, ok := rk.Variants[id]
 	if !ok {
 		return nil
 	}
 	if l.Variant == run.Implicit {
-		return sc.VariantDiffs[stage.VariantDiffKey{Explicit: id, Implicit: l.ID}]
+		return rk.VariantDiffs[stage.VariantDiffKey{Explicit: id, Implicit: l.ID}]
 	}
-	return sc.VariantDiffs[stage.VariantDiffKey{Explicit: l.ID, Implicit: id}]
+	return rk.VariantDiffs[stage.VariantDiffKey{Explicit: l.ID, Implicit: id}]
 }
 
 // variantVerdict reads a paired difference implicit − explicit in the
@@ -167,10 +167,10 @@ func VariantDiffRows(d *stage.VariantDiff, views []score.View) []VariantDiffRow 
 // boardPairs are the pairs whose two runs link each other (each the
 // other's pick: a model's runs the boards use), by model name, then
 // scoring method, then run ids.
-func BoardPairs(sc *stage.Scored) []*stage.VariantDiff {
+func BoardPairs(rk *stage.Ranked) []*stage.VariantDiff {
 	var out []*stage.VariantDiff
-	for k, d := range sc.VariantDiffs {
-		if sc.Variants[k.Explicit].ID == k.Implicit && sc.Variants[k.Implicit].ID == k.Explicit {
+	for k, d := range rk.VariantDiffs {
+		if rk.Variants[k.Explicit].ID == k.Implicit && rk.Variants[k.Implicit].ID == k.Explicit {
 			out = append(out, d)
 		}
 	}
@@ -196,8 +196,8 @@ const MaxBoardVariantRows = 30
 // every pair, or when there are more than maxBoardVariantRows those with
 // the largest |difference| (then by model name, scoring, run ids), and how
 // many pairs there are.
-func BoardVariantDiffs(sc *stage.Scored, v score.View) ([]VariantDiffRow, int) {
-	pairs := BoardPairs(sc)
+func BoardVariantDiffs(rk *stage.Ranked, v score.View) ([]VariantDiffRow, int) {
+	pairs := BoardPairs(rk)
 	if len(pairs) > MaxBoardVariantRows {
 		rank := append([]*stage.VariantDiff(nil), pairs...)
 		size := func(d *stage.VariantDiff) float64 {
@@ -219,5 +219,5 @@ func BoardVariantDiffs(sc *stage.Scored, v score.View) ([]VariantDiffRow, int) {
 	for _, d := range pairs {
 		rows = append(rows, VariantDiffRows(d, []score.View{v})...)
 	}
-	return rows, len(BoardPairs(sc))
+	return rows, len(BoardPairs(rk))
 }

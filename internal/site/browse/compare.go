@@ -129,17 +129,16 @@ type compareColumn struct {
 // page's log-probability runs before its sampled-answer runs. In that
 // order a newly added run is usually the last, so adding it leaves every
 // full page as it was (what the build cache keeps, emitMemo).
-func ComparePages(texts *layout.DatasetTexts, sc *stage.Scored, variant run.Variant, q int, runs []*board.Entry) []*layout.Page {
+func ComparePages(texts *layout.DatasetTexts, rs *stage.Runs, per layout.Paging, variant run.Variant, q int, runs []*board.Entry) []*layout.Page {
 	var cols []compareColumn
 	for _, e := range runs {
-		kept := sc.Kept[e.ID()]
+		kept := rs.Kept[e.ID()]
 		if qs := kept.Deltas[q]; qs != nil {
 			cols = append(cols, compareColumn{e, qs, kept.Decision, e.Run.Manifest.RunDate})
 		}
 	}
 	// runs are by id, so the stable sort ends in a unique tiebreak.
 	slices.SortStableFunc(cols, func(a, b compareColumn) int { return strings.Compare(a.date, b.date) })
-	per := sc.Per
 	n := per.Pages(len(cols))
 	var parts []comparePart
 	if n > 1 {

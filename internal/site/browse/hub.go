@@ -14,14 +14,14 @@ import (
 // browserPages queues the pages of the browser that span runs: per
 // variant the prompt index, the prompt pages and the compare pages; and
 // the hub.
-func BrowserPages(in *stage.Loaded, sc *stage.Scored, pool *render.Pool) {
+func BrowserPages(in *stage.Loaded, rs *stage.Runs, per layout.Paging, pool *render.Pool) {
 	for _, variant := range board.Variants {
 		qs := in.Texts.Questions(variant)
 		if len(qs) == 0 {
 			continue
 		}
 		var runs []*board.Entry
-		for _, e := range sc.Entries {
+		for _, e := range rs.Entries {
 			if e.Run.Manifest.Variant == variant {
 				runs = append(runs, e)
 			}
@@ -40,7 +40,7 @@ func BrowserPages(in *stage.Loaded, sc *stage.Scored, pool *render.Pool) {
 				if err := r.EmitKeyed(paths.PromptPath(variant, q), render.KindName[PromptData](r), PromptPageInputs(in.Texts, variant, q, qs, i), build); err != nil {
 					return err
 				}
-				for _, p := range ComparePages(in.Texts, sc, variant, q, runs) {
+				for _, p := range ComparePages(in.Texts, rs, per, variant, q, runs) {
 					if err := r.EmitMemo(p); err != nil {
 						return err
 					}
@@ -49,7 +49,7 @@ func BrowserPages(in *stage.Loaded, sc *stage.Scored, pool *render.Pool) {
 			})
 		}
 	}
-	for _, p := range hubPages(sc.Per, hubPage(in.Texts, sc.Entries, sc.Transcripts)) {
+	for _, p := range hubPages(per, hubPage(in.Texts, rs.Entries, rs.Transcripts)) {
 		pool.Page(p)
 	}
 }

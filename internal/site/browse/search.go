@@ -57,7 +57,7 @@ type SearchItem struct {
 // searchIndex is the index's entries: each scenario (its labels and the
 // words of its variants' baseline prompts), each model, each run and each
 // intervention run against its model's default prompt.
-func SearchIndex(texts *layout.DatasetTexts, sc *stage.Scored) []SearchItem {
+func SearchIndex(texts *layout.DatasetTexts, rs *stage.Runs, rk *stage.Ranked) []SearchItem {
 	var items []SearchItem
 	// Scenarios: one entry per question, for both variants (their texts
 	// share most words, so one entry costs half of two), linking to the
@@ -102,7 +102,7 @@ func SearchIndex(texts *layout.DatasetTexts, sc *stage.Scored) []SearchItem {
 	}
 	byID := map[string]*model{}
 	var ids []string
-	for _, e := range sc.Entries {
+	for _, e := range rs.Entries {
 		m := e.Run.Manifest
 		md := byID[m.Model.ID]
 		if md == nil {
@@ -111,7 +111,7 @@ func SearchIndex(texts *layout.DatasetTexts, sc *stage.Scored) []SearchItem {
 			ids = append(ids, m.Model.ID)
 		}
 		if e.Ranked && !strings.Contains(md.href, "#") {
-			md.href = boards.BoardRowPath(sc, e, score.Composite)
+			md.href = boards.BoardRowPath(rk, e, score.Composite)
 		}
 		md.runs = append(md.runs, e.ID())
 	}
@@ -120,7 +120,7 @@ func SearchIndex(texts *layout.DatasetTexts, sc *stage.Scored) []SearchItem {
 		md := byID[id]
 		items = append(items, SearchItem{Kind: "model", Title: md.name, Href: md.href, Words: Words(md.name, md.id, md.provider, strings.Join(md.runs, " "))})
 	}
-	for _, e := range sc.Entries {
+	for _, e := range rs.Entries {
 		m := e.Run.Manifest
 		kind := "run · " + string(m.Variant) + " · " + string(m.Scoring)
 		if !layout.IsRanked(e) {
@@ -129,7 +129,7 @@ func SearchIndex(texts *layout.DatasetTexts, sc *stage.Scored) []SearchItem {
 		items = append(items, SearchItem{Kind: kind, Title: m.Model.Name + " · " + e.ID(),
 			Href: paths.RunPath(e.ID()), Words: Words(e.ID(), m.Model.Name, m.Model.ID, string(m.Variant), string(m.Scoring), m.Intervention)})
 	}
-	for _, p := range sc.Pairs {
+	for _, p := range rk.Pairs {
 		m := p.B.Run.Manifest
 		items = append(items, SearchItem{Kind: "intervention · " + string(m.Variant), Title: m.Model.Name + " · " + m.Intervention,
 			Href: paths.MitigationAnchor(p.A.ID(), p.B.ID()), Words: Words(m.Intervention, m.Model.Name, p.B.ID(), p.A.ID(), m.InterventionText)})

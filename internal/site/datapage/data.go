@@ -190,9 +190,9 @@ func variantDifference(d *stage.VariantDiff) *sitedata.VariantDifference {
 
 // incompleteQuestions lists a run's decision questions that miss some of
 // their prompts, with the prompts present.
-func IncompleteQuestions(sc *stage.Scored, id string) []sitedata.QuestionCount {
+func IncompleteQuestions(rs *stage.Runs, id string) []sitedata.QuestionCount {
 	var out []sitedata.QuestionCount
-	cells := sc.Kept[id].Deltas
+	cells := rs.Kept[id].Deltas
 	for _, q := range slices.Sorted(maps.Keys(cells)) {
 		if n := cells[q].Present(); n < design.NumCells {
 			out = append(out, sitedata.QuestionCount{ID: q, Prompts: n})
@@ -276,15 +276,15 @@ func readCopy(fsys fs.FS, name, label string, size int64) ([]byte, error) {
 // DataFiles are the machine-readable copies of everything on the boards
 // and the JSON Schemas of the data files; RunDataFiles, once the site
 // knows where the runs' files are, each run's own.
-func DataFiles(cfg stage.Config, in *stage.Loaded, sc *stage.Scored, site *layout.SiteInfo) ([]outdir.File, error) {
+func DataFiles(cfg stage.Config, in *stage.Loaded, rs *stage.Runs, rk *stage.Ranked, site *layout.SiteInfo) ([]outdir.File, error) {
 	lb := sitedata.Leaderboard{
 		Title: site.Title, Benchmark: in.Content.Site.Benchmark, ViewsVersion: sitedata.ViewsVersion, Release: sitedata.Release{Label: site.Release.Label, Date: site.Release.Date},
 		Generator: site.Version, Synthetic: site.Synthetic,
 	}
-	for _, d := range boards.BoardPairs(sc) {
+	for _, d := range boards.BoardPairs(rk) {
 		lb.VariantPairs = append(lb.VariantPairs, sitedata.VariantPair{Explicit: d.Explicit.ID(), Implicit: d.Implicit.ID()})
 	}
-	for _, bd := range sc.Boards {
+	for _, bd := range rk.Boards {
 		bj := sitedata.Board{ID: boardID(bd.Variant, bd.Method), Variant: string(bd.Variant), Method: string(bd.Method), Ranks: bd.HasRanks(), Views: map[string][]string{}}
 		for _, v := range score.Views {
 			list := []string{}
@@ -300,10 +300,10 @@ func DataFiles(cfg stage.Config, in *stage.Loaded, sc *stage.Scored, site *layou
 	}
 	// Each run's record, for the summary and the CSV, which do not use
 	// its files or its questions (the bulk of a record: they go at once).
-	records := make([]sitedata.Run, len(sc.Entries))
-	render.Parallel(len(sc.Entries), func(i int) {
-		e := sc.Entries[i]
-		records[i] = runRecord(e, nil, IncompleteQuestions(sc, e.ID()), boards.DiffOf(sc, e.ID()))
+	records := make([]sitedata.Run, len(rs.Entries))
+	render.Parallel(len(rs.Entries), func(i int) {
+		e := rs.Entries[i]
+		records[i] = runRecord(e, nil, IncompleteQuestions(rs, e.ID()), boards.DiffOf(rk, e.ID()))
 		records[i].Questions = nil
 	})
 	for i := range records {
@@ -335,12 +335,12 @@ func DataFiles(cfg stage.Config, in *stage.Loaded, sc *stage.Scored, site *layou
 
 // RunDataFiles are each run's data file, data/runs/<id>.json, with where
 // its files are (on every core: an encoding of one run each).
-func RunDataFiles(sc *stage.Scored, where paths.RunFiles) ([]outdir.File, error) {
-	files := make([]outdir.File, len(sc.Entries))
-	errs := make([]error, len(sc.Entries))
-	render.Parallel(len(sc.Entries), func(i int) {
-		e := sc.Entries[i]
-		data, err := sitedata.MarshalRun(runRecord(e, runFiles(where, e.Run), IncompleteQuestions(sc, e.ID()), boards.DiffOf(sc, e.ID())))
+func RunDataFiles(rs *stage.Runs, rk *stage.Ranked, where paths.RunFiles) ([]outdir.File, error) {
+	files := make([]outdir.File, len(rs.Entries))
+	errs := make([]error, len(rs.Entries))
+	render.Parallel(len(rs.Entries), func(i int) {
+		e := rs.Entries[i]
+		data, err := sitedata.MarshalRun(runRecord(e, runFiles(where, e.Run), IncompleteQuestions(rs, e.ID()), boards.DiffOf(rk, e.ID())))
 		files[i], errs[i] = outdir.File{Path: paths.RunDataPath(e.ID()), Data: data}, err
 	})
 	for _, err := range errs {

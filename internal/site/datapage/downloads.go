@@ -82,27 +82,27 @@ var rowFields = []rowField{
 
 // DownloadsPage is the Downloads page of a site whose runs' files are
 // where says, under a Pages budget written as budget ("1 GB").
-func DownloadsPage(sc *stage.Scored, site *layout.SiteInfo, where paths.RunFiles, budget string) *layout.Page {
+func DownloadsPage(rs *stage.Runs, per layout.Paging, site *layout.SiteInfo, where paths.RunFiles, budget string) *layout.Page {
 	d := DownloadsData{Columns: sitedata.Columns(), Fields: rowFields, Where: where, Budget: budget}
 	d.Files = []downloadFile{
 		{paths.LeaderboardCSVPath, paths.LeaderboardCSVPath, "", "One row per run: its board, ranks, views with intervals, other composites and coefficients. The columns are below."},
-		{paths.LeaderboardJSONPath, paths.LeaderboardJSONPath, sitedata.LeaderboardSchema, "The boards (per prompt variant and scoring method, the ranked runs of every view in rank order) and a summary of every run: its views and ranks; a release of more than " + show.Itoa(int(sc.Per)) + " runs lists instead the parts that hold the summaries (run_parts). Written without indentation, one board and one run a line."},
+		{paths.LeaderboardJSONPath, paths.LeaderboardJSONPath, sitedata.LeaderboardSchema, "The boards (per prompt variant and scoring method, the ranked runs of every view in rank order) and a summary of every run: its views and ranks; a release of more than " + show.Itoa(int(per)) + " runs lists instead the parts that hold the summaries (run_parts). Written without indentation, one board and one run a line."},
 		{paths.RunDataPath("<id>"), "", sitedata.RunSchema, "Everything computed for one run: coefficients, card differences, gaps, views, ranks, data quality, per-question coefficients, its files, and how it was scored (its part of the rubric)."},
 		{paths.RubricJSONPath, paths.RubricJSONPath, paths.RubricSchemaPath, "How every number is scored, read from the scoring code at build time, with worked examples."},
 		{paths.ProvenancePath, paths.ProvenancePath, paths.ProvenanceSchemaPath, "The root of trust: the SHA-256 and size of every file of the site and every input the build read that belong to no run, and of each run’s provenance.json."},
 		{paths.RunProvenanceJSONPath("<id>"), "", paths.RunProvenanceSchema, "One run’s input files and the site’s files of that run (its pages, data file and copies), with their SHA-256 and size."},
 	}
 	if site.CSV != paths.LeaderboardCSVPath {
-		d.Per, d.Whole = int(sc.Per), sitedata.RunsCSVGz
+		d.Per, d.Whole = int(per), sitedata.RunsCSVGz
 		d.Files[0] = downloadFile{sitedata.RunsCSVGz, sitedata.RunsCSVGz, "", "Every run's row in one file: the whole CSV, header and all, gzip-compressed. The columns are below."}
-		d.Files = append(d.Files[:1], append([]downloadFile{{sitedata.RunsPartCSVPattern, "", "", "The same rows in parts: part k of the runs, " + show.Itoa(int(sc.Per)) + " a part, in the order of data/leaderboard.json's run_parts. The parts are listed below the columns."}}, d.Files[1:]...)...)
+		d.Files = append(d.Files[:1], append([]downloadFile{{sitedata.RunsPartCSVPattern, "", "", "The same rows in parts: part k of the runs, " + show.Itoa(int(per)) + " a part, in the order of data/leaderboard.json's run_parts. The parts are listed below the columns."}}, d.Files[1:]...)...)
 		d.Files = append(d.Files, downloadFile{sitedata.RunsPartJSONPattern, "", sitedata.RunsSchema, "Part k of the runs' summaries of data/leaderboard.json, which lists the parts in order (run_parts)."})
-		for k := 1; (k-1)*int(sc.Per) < len(sc.Entries); k++ {
-			lo, hi := sc.Per.Span(len(sc.Entries), k)
-			d.Parts = append(d.Parts, downloadPart{sitedata.RunsPartJSON(k), sitedata.RunsPartCSV(k), sc.Per.Label(len(sc.Entries), k), sc.Entries[lo].ID(), sc.Entries[hi-1].ID()})
+		for k := 1; (k-1)*int(per) < len(rs.Entries); k++ {
+			lo, hi := per.Span(len(rs.Entries), k)
+			d.Parts = append(d.Parts, downloadPart{sitedata.RunsPartJSON(k), sitedata.RunsPartCSV(k), per.Label(len(rs.Entries), k), rs.Entries[lo].ID(), rs.Entries[hi-1].ID()})
 		}
 	}
-	for _, e := range sc.Entries {
+	for _, e := range rs.Entries {
 		r := downloadRun{ID: e.ID(), Ranked: layout.IsRanked(e), Model: e.Run.Manifest.Model.Name, Variant: string(e.Run.Manifest.Variant), Intervention: e.Run.Manifest.Intervention,
 			Href: paths.RunPath(e.ID()), Data: paths.RunDataPath(e.ID()), Provenance: paths.RunProvenancePath(e.ID())}
 		r.Files = DownloadLinks(where, e.Run.Files)

@@ -85,9 +85,9 @@ type ProvenanceData struct {
 	Pager *layout.Pager
 }
 
-func ProvenancePage(cfg stage.Config, sc *stage.Scored, inputs []outdir.HashedFile) *layout.Page {
-	d := ProvenanceData{Version: cfg.Version, Inputs: inputs, RunJSON: paths.RunProvenanceJSONPath("<id>"), PartEntries: show.Thousands(ProvenancePart(sc.Per))}
-	for _, e := range sc.Entries {
+func ProvenancePage(cfg stage.Config, rs *stage.Runs, per layout.Paging, inputs []outdir.HashedFile) *layout.Page {
+	d := ProvenanceData{Version: cfg.Version, Inputs: inputs, RunJSON: paths.RunProvenanceJSONPath("<id>"), PartEntries: show.Thousands(ProvenancePart(per))}
+	for _, e := range rs.Entries {
 		d.Runs = append(d.Runs, layout.LinkRun(e, paths.RunProvenancePath(e.ID())))
 	}
 	return &layout.Page{Path: paths.ProvenancePagePath, Title: "Provenance", Section: layout.SecProvenance, Body: d}

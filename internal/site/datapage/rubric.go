@@ -168,7 +168,7 @@ type rubricQuestion struct {
 	Prompts int    `json:"prompts"`
 }
 
-func rubric(cfg stage.Config, in *stage.Loaded, sc *stage.Scored) RubricJSON {
+func rubric(cfg stage.Config, in *stage.Loaded, rs *stage.Runs) RubricJSON {
 	r := RubricJSON{Generator: cfg.Version}
 	r.PerPrompt = rubricPerPrompt{
 		PYes:           "sum of exp(logprob) over the run's yes forms",
@@ -236,8 +236,8 @@ func rubric(cfg stage.Config, in *stage.Loaded, sc *stage.Scored) RubricJSON {
 		r.Questions = append(r.Questions, vq)
 	}
 	r.PerRun = "each run's own part — the answer forms counted as yes and no, the prompt template, the interval degrees of freedom, how the views' intervals were obtained, the questions with missing prompts or left out — is the field rubric of its data file data/runs/<id>.json, beside fit, age_mean, age_sd, quality and claims, and the section \"How this run is scored\" of its page"
-	r.Example = sc.Example
-	r.ViewExample = viewExample(sc.Entries)
+	r.Example = rs.Example
+	r.ViewExample = viewExample(rs.Entries)
 	return r
 }
 
@@ -308,8 +308,8 @@ type RubricData struct {
 }
 
 // rubricPage is the rubric page and data/rubric.json.
-func RubricPage(cfg stage.Config, in *stage.Loaded, sc *stage.Scored) (*layout.Page, outdir.File, error) {
-	r := rubric(cfg, in, sc)
+func RubricPage(cfg stage.Config, in *stage.Loaded, rs *stage.Runs) (*layout.Page, outdir.File, error) {
+	r := rubric(cfg, in, rs)
 	raw, err := sitedata.Marshal(r)
 	if err != nil {
 		return nil, outdir.File{}, err

@@ -144,15 +144,15 @@ type gapValueRow struct {
 
 // RunPage is a run's page, on a site whose runs' files are where says,
 // under a Pages budget written as budget.
-func RunPage(cfg stage.Config, sc *stage.Scored, e *board.Entry, hist []historyPoint, where paths.RunFiles, budget string) (*layout.Page, error) {
+func RunPage(cfg stage.Config, rs *stage.Runs, rk *stage.Ranked, e *board.Entry, hist []historyPoint, where paths.RunFiles, budget string) (*layout.Page, error) {
 	m, res := e.Run.Manifest, e.Result
 	d := RunData{History: hist, ViewsVersion: sitedata.ViewsVersion, ID: e.ID(), M: m, Facts: show.FactsOf(m.Model), Res: res, Flags: boards.Flags(e),
-		Files: datapage.DownloadLinks(where, e.Run.Files), Where: where, Budget: budget, Pairs: boards.PairsOf(sc.Pairs, e.ID()), Why: e.Why}
+		Files: datapage.DownloadLinks(where, e.Run.Files), Where: where, Budget: budget, Pairs: boards.PairsOf(rk.Pairs, e.ID()), Why: e.Why}
 	d.Ranked = layout.IsRanked(e)
-	d.Summary = vocab.RunSummary(boards.RunFacts(sc, e))
-	if o, ok := sc.Variants[e.ID()]; ok {
+	d.Summary = vocab.RunSummary(boards.RunFacts(rk, e))
+	if o, ok := rk.Variants[e.ID()]; ok {
 		d.Other = &o
-		if vd := boards.DiffOf(sc, e.ID()); vd != nil {
+		if vd := boards.DiffOf(rk, e.ID()); vd != nil {
 			d.VariantDiff = boards.VariantDiffRows(vd, score.Views[:])
 			if vd.C != nil {
 				d.VariantQs = vd.C.Questions
@@ -171,7 +171,7 @@ func RunPage(cfg stage.Config, sc *stage.Scored, e *board.Entry, hist []historyP
 	d.CoefCount, d.Cells = strings.ToUpper(coefs[:1])+coefs[1:], design.NumCells
 	d.DataHref, d.ProvenanceHref, d.ScenariosHref = paths.RunDataPath(e.ID()), paths.RunProvenancePath(e.ID()), paths.ScenariosPath(e.ID())
 	d.quality(m, res)
-	d.scoring(e, datapage.IncompleteQuestions(sc, e.ID()))
+	d.scoring(e, datapage.IncompleteQuestions(rs, e.ID()))
 	if m.Notes != "" {
 		notes, err := content.Markdown([]byte(m.Notes))
 		if err != nil {
@@ -188,7 +188,7 @@ func RunPage(cfg stage.Config, sc *stage.Scored, e *board.Entry, hist []historyP
 		d.coefficients(res)
 	}
 	if res.Scored {
-		d.views(sc, e)
+		d.views(rk, e)
 		d.otherTools(e)
 		d.Contrib, d.ContribMax = grid.Contributions(e.ID(), res), grid.MaxContributors
 	}
@@ -309,11 +309,11 @@ func (d *RunData) coefficients(res *score.Result) {
 
 // views prepares the views with their ranks, and how each is computed
 // from the gaps between groups.
-func (d *RunData) views(sc *stage.Scored, e *board.Entry) {
+func (d *RunData) views(rk *stage.Ranked, e *board.Entry) {
 	res := e.Result
 	for _, v := range score.Views {
 		d.Views = append(d.Views, viewRow{Title: v.Title(), Value: board.Display(res.Views[v].Estimate), CI: show.Interval(res.Views[v].CI95, 2, false), Scale: show.PlainScale(res.Views[v].Estimate),
-			Href: boards.BoardPageOf(sc, e, v), Formula: v.Describe(), Rank: e.Rank[v], Tied: e.Tied[v], Set: boards.RankSetText(e.RankSet[v]), BoardSet: boards.RankSetText(e.BoardSet[v])})
+			Href: boards.BoardPageOf(rk, e, v), Formula: v.Describe(), Rank: e.Rank[v], Tied: e.Tied[v], Set: boards.RankSetText(e.RankSet[v]), BoardSet: boards.RankSetText(e.BoardSet[v])})
 	}
 	for _, a := range design.Attributes {
 		v := score.ViewOf(a)

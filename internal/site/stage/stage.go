@@ -56,9 +56,15 @@ type Config struct {
 	// checkWritten, when set (by tests), is given each page that Go
 	// writes instead of a template (scenario pages) and its bytes.
 	CheckWritten func(r *render.Renderer, p *layout.Page, data []byte) error
+	// defaulted says WithDefaults made it.
+	defaulted bool
 }
 
+// WithDefaults is cfg with every field it leaves empty given its default:
+// the one place for them, which a build's entry (site.Build, Generate,
+// Stream) goes through once; the phases take its result (HasDefaults).
 func (cfg Config) WithDefaults() Config {
+	cfg.defaulted = true
 	if cfg.Templates == nil {
 		cfg.Templates = templates.FS
 	}
@@ -74,6 +80,9 @@ func (cfg Config) WithDefaults() Config {
 	return cfg
 }
 
+// HasDefaults says cfg came from WithDefaults.
+func (cfg Config) HasDefaults() bool { return cfg.defaulted }
+
 func or(s, def string) string {
 	if s == "" {
 		return def
@@ -84,14 +93,15 @@ func or(s, def string) string {
 // defaultPageRows is a listing page's places unless Config.PageRows says.
 const DefaultPageRows = 100
 
-// moreRuns adds runs after the runs phase (Config.more, set by tests): a
+// moreRuns adds runs at the end of the runs phase, before it returns
+// (Config.more, set by tests): a
 // test of a site of hundreds of runs clones a few scored ones rather than
 // scoring hundreds.
 type MoreRuns struct {
 	// n is how many runs add adds, for the decisions made at load from
 	// the number of runs (siteInfo.splitRuns).
 	N   int
-	Add func(in *Loaded, sc *Scored)
+	Add func(in *Loaded, rs *Runs)
 }
 
 // count is how many runs m adds.
@@ -117,36 +127,37 @@ type Loaded struct {
 	Texts *layout.DatasetTexts
 }
 
-// scored is what the runs and boards phases produce: every run's result,
-// and what the pages that span runs need of its rows.
-type Scored struct {
+// Runs is what the runs phase returns: every run's result and what the
+// pages that span runs need of its rows, complete when returned.
+type Runs struct {
 	Entries []*board.Entry // by run id
-	Boards  []*board.Board
-	Pairs   []Pair // intervention runs against their model's default prompt
-	// adjusted holds the pairs' Holm-adjusted p-values by their runs.
-	Adjusted map[PairKey][score.NumViews]float64
-	// variants maps a default-prompt run's id to its model's run of the
-	// other prompt variant (variants.go).
-	Variants map[string]VariantLink
-	// variantDiffs holds the paired differences of the linked runs.
-	VariantDiffs map[VariantDiffKey]*VariantDiff
-	// kept holds, per run, what the pages that span runs need of its
+	// Kept holds, per run, what the pages that span runs need of its
 	// rows: the differences from the baseline person per question.
 	Kept map[string]*KeptCells
-	// transcripts counts, per run, the prompts that have a transcript.
+	// Transcripts counts, per run, the prompts that have a transcript.
 	Transcripts map[string]int
-	// example is the rubric's worked example: the first row of the first
+	// Example is the rubric's worked example: the first row of the first
 	// log-prob run.
 	Example *grid.RubricExample
-	// needCoefs are the runs that the boards compare coefficient by
-	// coefficient (board.NeedsCoefficients); the others' coefficient
-	// replicates are let go as they are committed.
-	NeedCoefs map[string]bool
-	// places holds each ranked run's place in every view's order of its
-	// board, and an intervention run's parent's (pager.go).
+}
+
+// Ranked is what the boards phase returns from the runs: the boards,
+// where each run stands on them, and the runs compared.
+type Ranked struct {
+	Boards []*board.Board
+	// Places holds each ranked run's place in every view's order of its
+	// board, and an intervention run's parent's (boards/places.go).
 	Places map[string][score.NumViews]int
-	// per is the site's places a listing page (siteInfo.PageRows).
-	Per layout.Paging
+	// Per is the site's places a listing page (SiteInfo.PageRows).
+	Per   layout.Paging
+	Pairs []Pair // intervention runs against their model's default prompt
+	// Adjusted holds the pairs' Holm-adjusted p-values by their runs.
+	Adjusted map[PairKey][score.NumViews]float64
+	// Variants maps a default-prompt run's id to its model's run of the
+	// other prompt variant (boards/variants.go).
+	Variants map[string]VariantLink
+	// VariantDiffs holds the paired differences of the linked runs.
+	VariantDiffs map[VariantDiffKey]*VariantDiff
 	// Previous is the previous release's ranks (site.yaml's previous:),
 	// against which the board rows show each run's rank change; nil
 	// without a previous release.
