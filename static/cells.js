@@ -302,7 +302,10 @@
   // more than a threshold, as the run's swing finder counts them
   // (swings.html; score.RunSwings): P(yes) from the log-probabilities in
   // hundredths as this page holds them, with the same arithmetic as Go's
-  // (internal/site/cellview.go swingCells), so the count is the finder's.
+  // (grid.SwingCells and run.LogSumExp, which lse is step for step, to
+  // within a last bit of Math.exp's and Math.log's rounding:
+  // internal/browsertest's TestLogSumExpAsGo), so the count is the
+  // finder's.
   // The threshold is in the URL: "#swings?t=0.30".
   function lse(v) {
     var m = -Infinity, s = 0, k;

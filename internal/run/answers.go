@@ -269,7 +269,7 @@ func (m *Manifest) logprobCell(c *Cell, r *Row, slab *[]float64) error {
 			lps = append(lps, lp)
 		}
 	}
-	yes, no := logSumExpOf(lps[:ny]), logSumExpOf(lps[ny:])
+	yes, no := LogSumExp(lps[:ny]), LogSumExp(lps[ny:])
 	for _, side := range []struct {
 		name string
 		lp   float64
@@ -299,7 +299,7 @@ func (m *Manifest) logprobCell(c *Cell, r *Row, slab *[]float64) error {
 				i++
 			}
 		}
-		yes0, no0 = logSumExpOf(known[:ny]), logSumExpOf(known[ny:])
+		yes0, no0 = LogSumExp(known[:ny]), LogSumExp(known[ny:])
 		listed = math.Exp(yes0) + math.Exp(no0)
 	}
 	c.Mass = listed

@@ -485,12 +485,14 @@ func logSumExp(lps map[string]float64, forms []string) (float64, error) {
 		}
 		vals = append(vals, lp)
 	}
-	return logSumExpOf(vals), nil
+	return LogSumExp(vals), nil
 }
 
-// logSumExpOf is log Σ e^lp over lps, in their order; −∞ when every one is
-// −∞ (or there are none).
-func logSumExpOf(lps []float64) float64 {
+// LogSumExp is log Σ e^lp over lps, in their order; −∞ when every one is
+// −∞ (or there are none). It is the one of the module (a scenario page's
+// P(yes), internal/site/grid, uses it too), and static/cells.js's lse is
+// its arithmetic step for step (internal/browsertest's TestLogSumExpAsGo).
+func LogSumExp(lps []float64) float64 {
 	max := math.Inf(-1)
 	for _, lp := range lps {
 		max = math.Max(max, lp)

@@ -426,7 +426,7 @@ func parseLine(b []byte, variant run.Variant) (parsed, error) {
 	// log-sum-exp form here does not, so only finite values are compared.
 	if len(s.BlackBias) == 3 {
 		var theirs importer.Float
-		ours := logSumExp(p.row.Logprobs["yes"], p.row.Logprobs["Yes"]) - logSumExp(p.row.Logprobs["no"], p.row.Logprobs["No"])
+		ours := run.LogSumExp([]float64{p.row.Logprobs["yes"], p.row.Logprobs["Yes"]}) - run.LogSumExp([]float64{p.row.Logprobs["no"], p.row.Logprobs["No"]})
 		if json.Unmarshal(s.BlackBias[2], &theirs) == nil && finite(float64(theirs)) && finite(ours) {
 			if math.Abs(ours-float64(theirs)) > 1e-6*math.Max(1, math.Abs(ours)) {
 				return p, fmt.Errorf("the responses give logit %.9g but the harness logged %.9g", ours, float64(theirs))
@@ -468,11 +468,6 @@ func isForm(s string) bool {
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
-func logSumExp(a, b float64) float64 {
-	m := math.Max(a, b)
-	return m + math.Log(math.Exp(a-m)+math.Exp(b-m))
-}
 
 // arguments returns the shared context and each request's continuation.
 // The harness writes {"gen_args_0": {"arg_0": ctx, "arg_1": cont}, …};

@@ -300,27 +300,10 @@ func SwingCells(m *run.Manifest, cells map[int]*score.QuestionCells) map[int]*sc
 			for k, lp := range s.Cell.LP {
 				lps[k] = lpValue(LpCode(lp))
 			}
-			s.Cell.Logit = pageLSE(lps[:yes]) - pageLSE(lps[yes:])
+			s.Cell.Logit = run.LogSumExp(lps[:yes]) - run.LogSumExp(lps[yes:])
 			s.P = 1 / (1 + math.Exp(-s.Cell.Logit))
 		}
 		out[q] = &c
 	}
 	return out
-}
-
-// pageLSE is log Σ exp(lp), in the order of operations of run's
-// logSumExp and of static/cells.js.
-func pageLSE(lps []float64) float64 {
-	m := math.Inf(-1)
-	for _, lp := range lps {
-		m = math.Max(m, lp)
-	}
-	if math.IsInf(m, -1) {
-		return m
-	}
-	var s float64
-	for _, lp := range lps {
-		s += math.Exp(lp - m)
-	}
-	return m + math.Log(s)
 }
