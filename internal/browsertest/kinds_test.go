@@ -1,60 +1,50 @@
 package browsertest
 
 import (
-	"path/filepath"
+	"io/fs"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/discrimeval/leaderboard/internal/site"
 )
 
-// kindPages maps each page kind (the names of internal/site's golden
-// pages) to pages of that kind in the site built from the committed runs.
+// kindPages maps each page kind (site.PageKinds, the one table of kinds)
+// to pages of that kind in the site built from the committed runs: the
+// pages picked below for what they show, each checked to be of its kind
+// by site.PageKind, and for a kind none is picked for, its first page.
 func kindPages(t *testing.T) map[string][]string {
 	p := sitePages(t)
-	m := map[string][]string{
-		"article":       {"methodology.html", "pages/about.html"},
-		"benchmark":     {"benchmark.html"},
-		"changes":       {"changes.html"},
-		"compare":       {p.Compare},
-		"downloads":     {"downloads.html"},
-		"hub":           {"transcripts.html"},
-		"leaderboard":   {"index.html", "board/explicit-race.html", "board/implicit-composite.html"},
-		"mitigation":    {"mitigation.html"},
-		"notfound":      {"404.html"},
-		"search":        {"search.html"},
-		"groups":        {"board/explicit-groups.html"},
-		"glossary":      {"glossary.html"},
-		"pairwise":      {"board/explicit-race-pairwise.html"},
-		"prompt":        {p.Prompt},
-		"promptindex":   {"prompts/explicit/index.html"},
-		"provenance":    {"provenance.html"},
-		"rubric":        {"rubric.html"},
-		"run":           {p.Run, "runs/elder-3b-explicit/index.html", "runs/fair-7b-explicit-sampled/index.html"},
-		"runprovenance": {"runs/" + p.RunID + "/provenance.html"},
-		"scenarios":     {"runs/" + p.RunID + "/scenarios.html"},
-		"scenario":      {p.Scenario},
-		"swings":        {"runs/" + p.RunID + "/swings.html"},
-		"transcript":    {p.Transcripts},
+	picked := []string{"methodology.html", "pages/about.html", "index.html", "board/explicit-race.html", "board/implicit-composite.html",
+		p.Compare, p.Prompt, p.Run, "runs/elder-3b-explicit/index.html", "runs/fair-7b-explicit-sampled/index.html",
+		"runs/" + p.RunID + "/provenance.html", "runs/" + p.RunID + "/scenarios.html", p.Scenario, "runs/" + p.RunID + "/swings.html", p.Transcripts}
+	m := map[string][]string{}
+	for _, page := range existing(picked...) {
+		kind, ok := site.PageKind(page)
+		if !ok {
+			t.Fatalf("%s is of no page kind (site.PageKind)", page)
+		}
+		m[kind] = append(m[kind], page)
 	}
-	for k, pages := range m {
-		m[k] = existing(pages...)
+	var all []string
+	err := fs.WalkDir(os.DirFS(siteDir), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			all = append(all, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(all)
+	for _, page := range all {
+		if kind, ok := site.PageKind(page); ok && len(m[kind]) == 0 {
+			m[kind] = []string{page}
+		}
 	}
 	return m
-}
-
-// goldenKinds lists the page kinds, from internal/site's golden pages.
-func goldenKinds(t *testing.T) []string {
-	names, err := filepath.Glob(filepath.Join(repo, "internal", "site", "testdata", "golden", "*.html"))
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no golden pages: %v", err)
-	}
-	var kinds []string
-	for _, n := range names {
-		kinds = append(kinds, strings.TrimSuffix(filepath.Base(n), ".html"))
-	}
-	sort.Strings(kinds)
-	return kinds
 }
 
 // phoneLayout is what checkPhoneLayout measures of a page.

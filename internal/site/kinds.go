@@ -1,6 +1,12 @@
 package site
 
 import (
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
 	"github.com/discrimeval/leaderboard/internal/site/boards"
 	"github.com/discrimeval/leaderboard/internal/site/browse"
 	"github.com/discrimeval/leaderboard/internal/site/datapage"
@@ -44,3 +50,54 @@ var pageKinds = []render.KindInfo{
 	render.KindOf[glossaryData]("glossary", "glossary.html", "glossary.go", "the site's terms (package vocab), the numbers their definitions quote", "glossary.html"),
 	render.KindOf[browse.SearchData]("search", "search.html (and data/search-index[-<k>].js)", "browse/search.go", "dataset texts, runs, interventions", "search.html"),
 }
+
+// PageKinds are the page kinds' names, in pageKinds' order.
+func PageKinds() []string {
+	var out []string
+	for _, k := range pageKinds {
+		out = append(out, string(k.Name))
+	}
+	return out
+}
+
+// PageKind is the kind of the page at site path p, from the URLs of
+// pageKinds, and false for a path that is no page: what the browser tests
+// know of the kinds (internal/browsertest).
+func PageKind(p string) (string, bool) {
+	for i, re := range kindPaths() {
+		if re.MatchString(p) {
+			return string(pageKinds[i].Name), true
+		}
+	}
+	return "", false
+}
+
+// kindPaths are the kinds' URLs as patterns, one a kind: a name in angle
+// brackets stands for any of its values, a part in square brackets may be
+// left out, and what follows a URL in parentheses is not one of them.
+var kindPaths = sync.OnceValue(func() []*regexp.Regexp {
+	var views []string
+	for _, v := range score.Views {
+		views = append(views, v.Name())
+	}
+	values := map[string]string{
+		"<variant>": "(" + string(run.Explicit) + "|" + string(run.Implicit) + ")",
+		"<view>":    "(" + strings.Join(views, "|") + ")",
+		"<id>":      "[^/]+", "<slug>": "[^/]+", "<N>": "[0-9]+", "<k>": "[0-9]+", "<n>": "[0-9]+",
+	}
+	var out []*regexp.Regexp
+	for _, k := range pageKinds {
+		var alts []string
+		for _, u := range strings.Split(k.Url, ", ") {
+			u, _, _ = strings.Cut(u, " (")
+			u = regexp.QuoteMeta(u)
+			u = strings.NewReplacer(`\[`, "(?:", `\]`, ")?").Replace(u)
+			for name, re := range values {
+				u = strings.ReplaceAll(u, name, re)
+			}
+			alts = append(alts, u)
+		}
+		out = append(out, regexp.MustCompile("^("+strings.Join(alts, "|")+")$"))
+	}
+	return out
+})
