@@ -184,7 +184,7 @@ func UnchangedSite(c *cache.Cache, key, out string) (bool, *SiteRecord) {
 		}
 		read.Add(1)
 		f := rec.Files[i]
-		if !sameFile(filepath.Join(out, filepath.FromSlash(f.Path)), f.SHA256, f.Size) {
+		if !outdir.Unchanged(filepath.Join(out, filepath.FromSlash(f.Path)), f.SHA256, f.Size) {
 			bad.Store(true)
 		}
 	})
@@ -253,25 +253,6 @@ func matchSite(out string, rec *SiteRecord) ([]bool, bool) {
 
 var errNotTheSite = errors.New("not the recorded site")
 
-// sameFile reports whether the file at p, opened without following a
-// link, is a regular file of mode 0644 with this SHA-256 and size.
-func sameFile(p, sum string, size int64) bool {
-	f, err := os.OpenFile(p, os.O_RDONLY|outdir.ONoFollow, 0)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm() != 0o644 || st.Size() != size {
-		return false
-	}
-	h := sha256.New()
-	if n, err := io.Copy(h, f); err != nil || n != size {
-		return false
-	}
-	return hex.EncodeToString(h.Sum(nil)) == sum
-}
-
 // recordSite keeps the build's files, as now found in the site at out,
 // and warnings under key, when the inputs still hash to it (none changed
 // while the site was built).
@@ -306,21 +287,13 @@ func Describe(out string, files []outdir.HashedFile) []FileStat {
 }
 
 func DescribeFile(p string, want outdir.HashedFile, stamp int64) FileStat {
-	f, err := os.OpenFile(p, os.O_RDONLY|outdir.ONoFollow, 0)
-	if err != nil {
+	f, before, ok := outdir.OpenUnchanged(p, want.Size)
+	if !ok {
 		return FileStat{}
 	}
 	defer f.Close()
-	before, err := f.Stat()
-	if err != nil || !before.Mode().IsRegular() || before.Mode().Perm() != 0o644 || before.Size() != want.Size {
-		return FileStat{}
-	}
 	st, ok := StatOf(before)
-	if !ok || st.Ctime >= stamp {
-		return FileStat{}
-	}
-	h := sha256.New()
-	if n, err := io.Copy(h, f); err != nil || n != want.Size || hex.EncodeToString(h.Sum(nil)) != want.SHA256 {
+	if !ok || st.Ctime >= stamp || !outdir.HashIs(f, want.SHA256, want.Size) {
 		return FileStat{}
 	}
 	after, err := f.Stat()

@@ -8,7 +8,7 @@
 // # Files
 //
 //	sink.go: Sink, Recorder, MemSink, HashedFile, HashBytes, File
-//	write.go: WriteOptions, Write, WriteWith, LockOutput
+//	write.go: WriteOptions, Write, WriteWith, LockOutput, Unchanged, OpenUnchanged, HashIs
 //	debris.go: the folders a killed build leaves (site.tmp-*, site.old-*)
 //	nofollow_unix.go, nofollow_other.go: the open flag that follows no link
 //

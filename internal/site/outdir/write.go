@@ -164,24 +164,20 @@ func previousFiles(out string) map[string]bool {
 }
 
 // linkUnchanged hard-links the previous site's file at path into the new
-// one when it holds exactly data, as a regular file of mode 0644: a
-// rebuild that changes a few files of a large site writes only those
-// (creating a file costs ten times linking one). The bytes are compared,
-// never assumed from a listing, so the result is the clean build's.
+// one when it holds exactly data (Unchanged): a rebuild that changes a few
+// files of a large site writes only those (creating a file costs ten
+// times linking one). The bytes are compared, never assumed from a
+// listing, so the result is the clean build's.
 func (o *output) linkUnchanged(path, dst string, data []byte) bool {
 	if !o.prev[path] {
 		return false
 	}
 	src := filepath.Join(o.Out, filepath.FromSlash(path))
-	f, err := os.OpenFile(src, os.O_RDONLY|ONoFollow, 0)
-	if err != nil {
+	f, st, ok := OpenUnchanged(src, int64(len(data)))
+	if !ok {
 		return false
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm() != 0o644 || st.Size() != int64(len(data)) {
-		return false
-	}
 	if !sameBytes(f, data) || os.Link(src, dst) != nil {
 		return false
 	}
@@ -194,26 +190,50 @@ func (o *output) linkUnchanged(path, dst string, data []byte) bool {
 }
 
 // has reports whether the previous site's file at path has this SHA-256
-// and size (and is a regular file of mode 0644, reached without links),
-// having read and hashed it.
+// and size (Unchanged).
 func (o *output) Has(path, sum string, size int64) bool {
-	if !o.prev[path] {
-		return false
-	}
-	f, err := os.OpenFile(filepath.Join(o.Out, filepath.FromSlash(path)), os.O_RDONLY|ONoFollow, 0)
-	if err != nil {
+	return o.prev[path] && Unchanged(filepath.Join(o.Out, filepath.FromSlash(path)), sum, size)
+}
+
+// Unchanged is the one check of whether a site's file is as a build wrote
+// it: the file at p, opened without following a link, is a regular file
+// of mode 0644 with this size and SHA-256, read and hashed whole (the
+// rebuild that finds a site unchanged, buildcache.UnchangedSite, and the
+// previous site's files a build links instead of writing). linkUnchanged
+// makes the same check with the bytes in place of their hash, and
+// buildcache.DescribeFile with the file's status around it.
+func Unchanged(p, sum string, size int64) bool {
+	f, _, ok := OpenUnchanged(p, size)
+	if !ok {
 		return false
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm() != 0o644 || st.Size() != size {
-		return false
-	}
+	return HashIs(f, sum, size)
+}
+
+// HashIs reports whether r holds size bytes whose SHA-256 is sum.
+func HashIs(r io.Reader, sum string, size int64) bool {
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	if n, err := io.Copy(h, r); err != nil || n != size {
 		return false
 	}
 	return hex.EncodeToString(h.Sum(nil)) == sum
+}
+
+// OpenUnchanged opens the file at p without following a link when it is
+// a regular file of mode 0644 and the given size, as a build writes them:
+// the first half of Unchanged, for a caller that reads the file itself.
+func OpenUnchanged(p string, size int64) (*os.File, fs.FileInfo, bool) {
+	f, err := os.OpenFile(p, os.O_RDONLY|ONoFollow, 0)
+	if err != nil {
+		return nil, nil, false
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm() != 0o644 || st.Size() != size {
+		f.Close()
+		return nil, nil, false
+	}
+	return f, st, true
 }
 
 // putByHash links the previous site's file at path, which has checked to
