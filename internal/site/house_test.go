@@ -409,3 +409,35 @@ func TestHTMLInTemplates(t *testing.T) {
 		t.Errorf("%d lines of Go write HTML in string literals, more than %d: put the markup in a template", len(lines), maxHTMLLines)
 	}
 }
+
+// TestBackShare: the measure of TestHouseRules can fail. Files that call
+// down a chain have no reference back up, whatever their names; files
+// each referring to every other have half of them back up in any order;
+// and a chain with one reference from its last file to its first has
+// that one back up.
+func TestBackShare(t *testing.T) {
+	t.Parallel()
+	files := []string{"z.go", "y.go", "x.go", "w.go", "v.go", "u.go", "t.go", "s.go", "r.go", "q.go"}
+	chain := map[[2]string]bool{}
+	for i := 1; i < len(files); i++ {
+		chain[[2]string{files[i-1], files[i]}] = true
+	}
+	if total, back := backShare(files, chain); total != 9 || back != 0 {
+		t.Errorf("a chain: %d of %d references back up, want 0 of 9", back, total)
+	}
+	all := map[[2]string]bool{}
+	for _, a := range files {
+		for _, b := range files {
+			if a != b {
+				all[[2]string{a, b}] = true
+			}
+		}
+	}
+	if total, back := backShare(files, all); total != 90 || back != 45 || float64(back)/float64(total) <= maxBackShare {
+		t.Errorf("every file referring to every other: %d of %d back up, want 45 of 90", back, total)
+	}
+	chain[[2]string{files[len(files)-1], files[0]}] = true
+	if total, back := backShare(files, chain); total != 10 || back != 1 {
+		t.Errorf("a cycle: %d of %d references back up, want 1 of 10", back, total)
+	}
+}
