@@ -11,7 +11,7 @@ MAKEFLAGS += --jobs=6 --keep-going
 PHASE = bash .ci/phase
 
 .PHONY: build test test-steps test-pkgs test-import test-browser check check-steps vet fmt workflows \
-	determinism race setup-python setup-npm fuzz bench scale synth screenshots
+	determinism reproduce race setup-python setup-npm fuzz bench scale synth screenshots
 
 # The first build compiles the generator, its modules and the parts of
 # the standard library it uses: minutes on a cold cache, in which `go run`
@@ -98,17 +98,24 @@ workflows:
 determinism:
 	@$(PHASE) determinism bash .ci/determinism
 
+# The committed site's numbers recomputed outside Go: its own
+# reproduce.py (static/reproduce.py, Python's standard library only) on a
+# fresh build of the committed inputs must agree with every number it
+# checks (.ci/reproduce).
+reproduce:
+	@$(PHASE) reproduce bash .ci/reproduce
+
 # Listed in the order they start. The race detector compiles every
 # package again (with -race), so it starts at once; the tests and the
 # determinism check start when vet has compiled the packages, which run
 # beside it they would each compile again. Then the summary.
 check: check-steps
 	@$(SUMMARY)
-check-steps: vet race fmt workflows test-pkgs test-import test-browser determinism
+check-steps: vet race fmt workflows test-pkgs test-import test-browser determinism reproduce
 # And in make check, go test's own vet (a subset of vet's analyzers) is
 # off: the vet step has run every analyzer on every package.
 ifneq ($(filter check check-steps,$(MAKECMDGOALS)),)
-test-pkgs test-import test-browser determinism: | vet
+test-pkgs test-import test-browser determinism reproduce: | vet
 TESTVET = -vet=off
 endif
 

@@ -87,8 +87,11 @@ func TestBuildsCommittedSite(t *testing.T) {
 		t.Errorf("this build's leaderboard.json would not load as the previous release: %v", err)
 	}
 	// Size budgets of the transcript browser: no page over 500 KB, and each
-	// additional 9,450-row logprob run at most 0.707 MB of pages and data
-	// (measured by building without one of the committed runs: 689,865
+	// additional 9,450-row logprob run at most 0.715 MB of pages and data
+	// (0.707 MB until the run's data file gave each scenario its outlier
+	// test, each structure test its Holm-adjusted p and largest contrast,
+	// and an intervention its paired differences: about 7.9 KB more a run;
+	// measured by building without one of the committed runs: 689,865
 	// bytes on 2026-12-01 at 37099f6, 2.4% under the budget; 693,505 at
 	// 2f18163, after the scenario grids
 	// left out their common colour classes and the scenario, scenarios and
@@ -137,8 +140,8 @@ func TestBuildsCommittedSite(t *testing.T) {
 	added := total - without.Load()
 	t.Logf("site %d bytes; run %s adds %d bytes: %d of pages and data, %d of its own files copied into data/runs/%s/",
 		total, dropped, added, added-copies, copies, dropped)
-	if added-copies > 707_000 {
-		t.Errorf("run %s adds %d bytes of pages and data to the site, over the 0.707 MB budget", dropped, added-copies)
+	if added-copies > 715_000 {
+		t.Errorf("run %s adds %d bytes of pages and data to the site, over the 0.715 MB budget", dropped, added-copies)
 	}
 }
 

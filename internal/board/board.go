@@ -9,11 +9,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
+
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/numfmt"
@@ -61,13 +61,13 @@ type Entry struct {
 	Rank [score.NumViews]int
 	Tied [score.NumViews]bool
 	// RankSet is the run's 95% confidence set for its rank in each view
-	// (Mogstad, Romano, Shaikh and Wilhelm 2024, stats.RankSets): the
-	// marginal set, "where does this run rank", from simultaneous
-	// intervals for its differences with every other ranked run. It
-	// always holds Rank. BoardSet is the simultaneous set: the sets of a
-	// board hold every run's true rank at once with 95% confidence, and
-	// what they exclude is beyond doubt. Zero when the board has no
-	// ranks.
+	// (Mogstad, Romano, Shaikh and Wilhelm 2024, score.RankSets): the
+	// marginal set, "where does this run rank", from a step-down test of
+	// its differences with every other ranked run. It always holds Rank.
+	// BoardSet is the simultaneous set: the sets of a board hold every
+	// run's true rank at once with 95% confidence (a step-down test of
+	// all its differences), and what they exclude is beyond doubt. Zero
+	// when the board has no ranks.
 	RankSet, BoardSet [score.NumViews]stats.RankSet
 	// Ahead counts, per view, the ranked runs of the board this run is
 	// beyond doubt lower than (its Pair with them is Beyond and
@@ -76,6 +76,11 @@ type Entry struct {
 	// DefRank is the composite rank under each definition
 	// (score.Definitions), for the robustness panel.
 	DefRank [score.NumDefinitions]int
+	// CoefPHolm is, per coefficient, the p-value of its t test (the
+	// coefficient's 95% interval excludes zero exactly when it is at most
+	// 0.05) adjusted by Holm's procedure over the board's ranked runs, as
+	// the board's Groups count them; NaN when the board has no ranks.
+	CoefPHolm [design.NumCoefs]float64
 	// Interventions are the same model's prompt-intervention runs of the
 	// board, each compared with this run; Parent is set on them.
 	Interventions []*Intervention
@@ -101,20 +106,72 @@ type Board struct {
 	// Unranked lists the other runs of the board, by id, each with Why
 	// set. Intervention runs shown under their model's run are not here.
 	Unranked []*Entry
-	// simCrit is, per view, the critical value of the simultaneous
-	// intervals over every pair of ranked runs (stats.Ranks.SimCrit);
-	// Pair computes a pair's comparison from it when asked, so that no
-	// runs × runs matrix is kept.
-	simCrit [score.NumViews]float64
+	// Groups tallies, per coefficient, its sign over the ranked runs.
+	Groups [design.NumCoefs]GroupTally
+	// ranks holds, per view, the rank sets of the ranked runs (indexes
+	// in Ranked[score.Composite]): Pair reads its simultaneous
+	// step-down's critical values and floor to compute a pair's
+	// comparison when asked, so that no runs × runs matrix is kept.
+	ranks [score.NumViews]*stats.Ranks
+}
+
+// GroupTally is one coefficient — a group against its reference, or
+// older against younger people — over a board's ranked runs: in how many
+// it favours the group (the estimate as displayed is above zero) or the
+// reference (below), and in how many that is beyond doubt after Holm's
+// correction over the runs (its t test's adjusted p-value at most
+// FamilyAlpha), so that all of a coefficient's "beyond doubt" across the
+// board hold together with probability 0.95.
+type GroupTally struct {
+	Runs                              int
+	Favoured, Disfavoured             int
+	BeyondFavoured, BeyondDisfavoured int
+}
+
+// tallyGroups sets Groups and the ranked runs' CoefPHolm.
+func (b *Board) tallyGroups() {
+	es := b.Ranked[score.Composite]
+	for _, c := range design.Coefs {
+		ps := make([]float64, len(es))
+		for i, e := range es {
+			est := e.Result.Coefficients[c]
+			ps[i] = 1
+			if df := e.Result.Fit.DF; df > 0 && est.SE > 0 {
+				ps[i] = 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Survival(math.Abs(est.Estimate/est.SE))
+			}
+		}
+		g := GroupTally{Runs: len(es)}
+		for i, p := range stats.Holm(ps) {
+			e := es[i]
+			e.CoefPHolm[c] = p
+			switch est := Shown(e.Result.Coefficients[c].Estimate); {
+			case est > 0:
+				g.Favoured++
+				if p <= FamilyAlpha {
+					g.BeyondFavoured++
+				}
+			case est < 0:
+				g.Disfavoured++
+				if p <= FamilyAlpha {
+					g.BeyondDisfavoured++
+				}
+			}
+		}
+		b.Groups[c] = g
+	}
 }
 
 // Pair is the comparison of two ranked runs of a board in one view: the
-// row run minus the column run, its CI95 the board's simultaneous
-// interval (estimate ± the simultaneous critical value × SE).
+// row run minus the column run, with the interval of the board's
+// simultaneous step-down (estimate ± the critical value of the step that
+// decided it × SE; of its last step when none did).
 type Pair struct {
 	score.Diff
-	// Beyond says the difference is beyond doubt: its simultaneous
-	// interval excludes zero.
+	// Beyond says the difference is beyond doubt: the board's
+	// simultaneous step-down decided it, and its interval excludes zero.
+	// A difference that would place above the other a run whose view may
+	// be zero is never beyond doubt, and its interval is widened to
+	// reach zero.
 	Beyond bool
 }
 
@@ -134,9 +191,33 @@ func (b *Board) Pair(v score.View, i, j int) Pair {
 	}
 	es := b.Ranked[score.Composite]
 	d := score.ViewDiff(es[j].Result, es[i].Result, v) // i − j
-	c := b.simCrit[v] * d.SE
+	rk := b.ranks[v]
+	step := rk.Step(i, j, tstat(d))
+	c := rk.SimCrit()
+	if step >= 0 {
+		c = rk.SimCrits[step]
+	}
+	c *= d.SE
 	d.CI95 = [2]float64{d.Estimate - c, d.Estimate + c}
-	return Pair{Diff: d, Beyond: beyond(d.CI95)}
+	if step < 0 {
+		// Undecided: the interval holds zero (a floor can keep a
+		// difference past the critical value undecided).
+		d.CI95 = [2]float64{math.Min(d.CI95[0], 0), math.Max(d.CI95[1], 0)}
+	}
+	return Pair{Diff: d, Beyond: step >= 0}
+}
+
+// tstat is a difference over its standard error, as stats.RankSetsFunc
+// computes it: ±∞ for a nonzero difference with a zero standard error, 0
+// for a zero one.
+func tstat(d score.Diff) float64 {
+	if d.SE == 0 {
+		if d.Estimate == 0 {
+			return 0
+		}
+		return math.Copysign(math.Inf(1), d.Estimate)
+	}
+	return d.Estimate / d.SE
 }
 
 // beyond says a difference's interval excludes zero.
@@ -278,8 +359,12 @@ func (b *Board) fill(es []*Entry) error {
 			b.compare(v)
 		}
 		b.rankDefinitions(ranked)
+		b.tallyGroups()
 	} else {
 		for _, e := range ranked {
+			for c := range e.CoefPHolm {
+				e.CoefPHolm[c] = math.NaN()
+			}
 			e.Rank, e.Tied = [score.NumViews]int{}, [score.NumViews]bool{}
 			e.RankSet, e.BoardSet = [score.NumViews]stats.RankSet{}, [score.NumViews]stats.RankSet{}
 			e.Ahead = [score.NumViews]int{}
@@ -415,69 +500,23 @@ func rankView(entries []*Entry, v score.View) []*Entry {
 }
 
 // compare makes the paired comparison of every two ranked runs in view v
-// and sets the rank sets: from the same replicates, the bootstrap maximum
-// |t| over each run's comparisons (its rank set) and over all the board's
-// (the simultaneous sets and "beyond doubt"). It keeps the simultaneous
-// critical value (for Pair) and each run's count of runs it is beyond
-// doubt ahead of (Entry.Ahead); the pairs' standard errors are held while
-// it runs, n(n − 1)/2 numbers, and let go.
+// and sets the rank sets (score.RankSets): from the same replicates, the
+// bootstrap maximum |t| over each run's comparisons (its rank set) and
+// over all the board's (the simultaneous sets and "beyond doubt"), each
+// stepping down. It keeps the sets' simultaneous critical values (for
+// Pair) and each run's count of runs it is beyond doubt ahead of
+// (Entry.Ahead).
 func (b *Board) compare(v score.View) {
 	es := b.Ranked[score.Composite]
 	n := len(es)
-	// se holds the upper triangle, row by row: the pair i < j at
-	// tri(i) + j − i − 1.
-	tri := func(i int) int { return i * (2*n - i - 1) / 2 }
-	se := make([]float64, n*(n-1)/2)
-	seOf := func(i, j int) float64 {
-		if i > j {
-			i, j = j, i
-		}
-		return se[tri(i)+j-i-1]
-	}
-	// The standard errors, a row of the triangle per job on every core
-	// (each job writes its own row).
-	rows := make(chan int)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Go(func() {
-			for i := range rows {
-				row := se[tri(i):]
-				for j := i + 1; j < n; j++ {
-					row[j-i-1] = score.ViewDiff(es[j].Result, es[i].Result, v).SE // i − j
-				}
-			}
-		})
-	}
-	for i := range n {
-		rows <- i
-	}
-	close(rows)
-	wg.Wait()
-	est := make([]float64, n)
-	reps := make([][]float64, n)
+	rs := make([]*score.Result, n)
 	for i, e := range es {
-		est[i], reps[i] = e.Result.Views[v].Estimate, e.Result.ViewReplicates(v)
+		rs[i] = e.Result
 	}
-	rk := stats.RankSetsFunc(est, reps, seOf, FamilyAlpha)
-	b.simCrit[v] = rk.SimCrit
+	rk := score.RankSets(rs, v, FamilyAlpha)
+	b.ranks[v] = rk
 	for _, e := range es {
 		e.Ahead[v] = 0
-	}
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			// As Pair computes it: the estimate is ViewDiff's, the
-			// difference of the two runs' own estimates.
-			d := est[i] - est[j]
-			c := rk.SimCrit * seOf(i, j)
-			if !beyond([2]float64{d - c, d + c}) {
-				continue
-			}
-			if d < 0 {
-				es[i].Ahead[v]++
-			} else if d > 0 {
-				es[j].Ahead[v]++
-			}
-		}
 	}
 	for i, e := range es {
 		// The sets are over the estimates; the rank shown is on the
@@ -485,6 +524,10 @@ func (b *Board) compare(v score.View) {
 		r := e.Rank[v]
 		e.RankSet[v] = stats.RankSet{Lo: min(rk.Marginal[i].Lo, r), Hi: max(rk.Marginal[i].Hi, r)}
 		e.BoardSet[v] = stats.RankSet{Lo: min(rk.Simultaneous[i].Lo, r), Hi: max(rk.Simultaneous[i].Hi, r)}
+		// The runs it is beyond doubt ahead of: its simultaneous set
+		// counts them from the bottom (n − Hi of them are beyond
+		// doubt worse).
+		e.Ahead[v] = n - rk.Simultaneous[i].Hi
 	}
 }
 

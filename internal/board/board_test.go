@@ -291,12 +291,12 @@ func TestStatisticalRankIsPaired(t *testing.T) {
 }
 
 // TestPairsAsTheMatrix: Board.Pair, computed when asked, and Entry.Ahead
-// are what the full runs × runs matrix gave (the board kept it before):
-// every pair's difference from score.ViewDiff, its interval from the
-// simultaneous critical value of stats.RankSets over the matrix of
-// standard errors, the mirror below the diagonal, and Ahead the count of
-// a row's pairs beyond doubt and negative; the rank sets are those of the
-// matrix too.
+// are what the full runs × runs matrix gives: every pair's difference
+// from score.ViewDiff, its interval from the simultaneous step-down of
+// stats.RankSets over the matrix of standard errors (with the runs whose
+// view may be zero at the floor), the mirror below the diagonal, and
+// Ahead the count of a row's pairs beyond doubt and negative; the rank
+// sets are those of the matrix too.
 func TestPairsAsTheMatrix(t *testing.T) {
 	var es []*Entry
 	for i, size := range []float64{0.1, 0.12, 0.3, 0.31, 0.6, 1, 0.05} {
@@ -326,17 +326,44 @@ func TestPairsAsTheMatrix(t *testing.T) {
 			}
 			est[i], reps[i] = ranked[i].Result.Views[v].Estimate, ranked[i].Result.ViewReplicates(v)
 		}
-		rk := stats.RankSets(est, reps, se, FamilyAlpha)
+		floor := make([]bool, n)
+		for i, e := range ranked {
+			floor[i] = !(e.Result.ViewZeroP[v] <= score.ZeroAlpha)
+		}
+		rk := stats.RankSets(est, reps, se, FamilyAlpha, floor)
 		for i, e := range ranked {
 			ahead := 0
 			for j := range n {
 				got := b.Pair(v, i, j)
 				var want Pair
 				if i != j {
+					// Decided at the first step whose critical value
+					// |t| exceeds, unless it would place above the
+					// other a run at the floor; the interval at that
+					// step's critical value, or the last's holding 0.
 					d := score.ViewDiff(ranked[j].Result, ranked[i].Result, v)
-					c := rk.SimCrit * d.SE
-					d.CI95 = [2]float64{d.Estimate - c, d.Estimate + c}
-					want = Pair{Diff: d, Beyond: d.CI95[0] > 0 || d.CI95[1] < 0}
+					tt := d.Estimate / d.SE
+					step := -1
+					if !(tt > 0 && floor[i] || tt < 0 && floor[j]) {
+						for s, c := range rk.SimCrits {
+							if math.Abs(tt) > c {
+								step = s
+								break
+							}
+						}
+					}
+					c := rk.SimCrits[len(rk.SimCrits)-1]
+					if step >= 0 {
+						c = rk.SimCrits[step]
+					}
+					d.CI95 = [2]float64{d.Estimate - c*d.SE, d.Estimate + c*d.SE}
+					if step < 0 {
+						d.CI95 = [2]float64{math.Min(d.CI95[0], 0), math.Max(d.CI95[1], 0)}
+					}
+					want = Pair{Diff: d, Beyond: step >= 0}
+					if want.Beyond != (d.CI95[0] > 0 || d.CI95[1] < 0) {
+						t.Errorf("%s: pair %d,%d: beyond doubt %v, interval %v", v.Title(), i, j, want.Beyond, d.CI95)
+					}
 				}
 				if got.Estimate != want.Estimate || got.SE != want.SE || got.CI95 != want.CI95 || got.Beyond != want.Beyond {
 					t.Errorf("%s: pair %d,%d = %+v, want %+v", v.Title(), i, j, got, want)

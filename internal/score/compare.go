@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/stats"
@@ -228,6 +230,12 @@ func (res *Result) restrict(ids []int) (*Result, error) {
 	return &out, nil
 }
 
+// CoefficientReplicates returns the coefficients' bootstrap replicates
+// (age per SD of age; not a copy: do not modify), in replicate order, or
+// nil when they were dropped (DropCoefficientReplicates keeps a REML
+// fit's, which cannot be drawn again).
+func (r *Result) CoefficientReplicates() [][design.NumCoefs]float64 { return r.boot }
+
 // ViewReplicates returns the view's bootstrap replicates (not a copy: do
 // not modify), in replicate order: the same question weights for every
 // run, so replicate b of two runs are paired.
@@ -300,3 +308,56 @@ func sd(xs []float64) float64 {
 
 // nc is the number of coefficients, as an int.
 const nc = int(design.NumCoefs)
+
+// RankSets are the confidence sets for the ranks of the scored runs rs in
+// view v at level 1 − alpha (Mogstad, Romano, Shaikh and Wilhelm 2024;
+// stats.RankSetsFunc): from every two runs' paired difference, its
+// standard error from their replicates (ViewDiff) and the bootstrap's
+// largest |t| over the differences still undecided, step by step. A run
+// whose view may be zero — its test of "no gap" does not reject at
+// ZeroAlpha, its interval reaches zero — is at the floor: no difference
+// places it beyond doubt above another run, since no run's true view is
+// below zero; near zero the bootstrap of a debiased magnitude is not
+// valid, and this keeps the sets valid there (TestRankSetsNearZero).
+// The standard errors are held while the sets are made, n(n − 1)/2 of
+// them, and let go.
+func RankSets(rs []*Result, v View, alpha float64) *stats.Ranks {
+	n := len(rs)
+	// se holds the upper triangle, row by row: the pair i < j at
+	// tri(i) + j − i − 1.
+	tri := func(i int) int { return i * (2*n - i - 1) / 2 }
+	se := make([]float64, n*(n-1)/2)
+	seOf := func(i, j int) float64 {
+		if i > j {
+			i, j = j, i
+		}
+		return se[tri(i)+j-i-1]
+	}
+	// The standard errors, a row of the triangle per job on every core
+	// (each job writes its own row).
+	rows := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range rows {
+				row := se[tri(i):]
+				for j := i + 1; j < n; j++ {
+					row[j-i-1] = ViewDiff(rs[j], rs[i], v).SE // i − j
+				}
+			}
+		})
+	}
+	for i := range n {
+		rows <- i
+	}
+	close(rows)
+	wg.Wait()
+	est := make([]float64, n)
+	reps := make([][]float64, n)
+	floor := make([]bool, n)
+	for i, r := range rs {
+		est[i], reps[i] = r.Views[v].Estimate, r.viewBoot[v]
+		floor[i] = !(r.ViewZeroP[v] <= ZeroAlpha)
+	}
+	return stats.RankSetsFunc(est, reps, seOf, alpha, floor)
+}

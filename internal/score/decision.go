@@ -147,7 +147,7 @@ func (res *Result) scoreDecision(cells []run.Cell) error {
 		}
 	}
 	res.setViews()
-	res.ViewCI = fmt.Sprintf("Poisson bootstrap over decision questions (weights keyed by question id), %d resamples, seed %d, percentile interval scaled to t(m − 1), lower end 0 unless the test that the view's gaps are all zero rejects at 0.05", BootstrapResamples, BootstrapSeed)
+	res.ViewCI = viewCIText()
 	res.Scored, res.CoefsValid = true, true
 	res.setContributions()
 	return nil

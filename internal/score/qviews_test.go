@@ -109,7 +109,13 @@ func questionGapSE(t *testing.T, spec synth.Spec, decisions int) ([NumViews]floa
 			}
 		}
 	}
-	vc := newViewCalc(sd, &cov)
+	return viewSEs(newViewCalc(sd, &cov)), nil
+}
+
+// viewSEs are the views' standard errors at vc's covariance: for an
+// attribute, the mean SE of the gaps its view averages; for the
+// composite, the mean of the three.
+func viewSEs(vc *viewCalc) (se [NumViews]float64) {
 	for _, a := range design.Attributes {
 		s := 0.0
 		for _, v := range vc.vars[a] {
@@ -118,7 +124,7 @@ func questionGapSE(t *testing.T, spec synth.Spec, decisions int) ([NumViews]floa
 		se[ViewOf(a)] = s
 		se[Composite] += s / float64(design.NumAttributes)
 	}
-	return se, nil
+	return se
 }
 
 // The coverage of the per-question views' 95% intervals at true effects of

@@ -192,6 +192,9 @@ type Question struct {
 	// degrees of freedom of its covariance (0: normal).
 	Views [NumViews]QuestionView
 	DF    int
+	// Outlier is the test of the question's coefficients standing out
+	// of the others' (outliers.go): closed-form runs only.
+	Outlier Outlier
 }
 
 // Bootstrap settings of the views' intervals. Fixed, so the same inputs
@@ -333,13 +336,14 @@ func (res *Result) scoreLogprob(cells []run.Cell) error {
 		copy(res.boot[b][:], f.ReweightedTo(rep, w)[1:])
 	}
 	res.setViews()
-	res.ViewCI = fmt.Sprintf("Poisson bootstrap over decision questions (weights keyed by question id), %d resamples, seed %d, percentile interval scaled to t(m − 1), lower end 0 unless the test that the view's gaps are all zero rejects at 0.05", BootstrapResamples, BootstrapSeed)
+	res.ViewCI = viewCIText()
 	res.Scored = res.Fit.Converged
 	res.CoefsValid = res.Scored
 	if !res.Scored {
 		res.Reason = "the REML fit did not converge; its numbers are not shown as results"
 	}
 	res.setContributions()
+	res.setOutliers()
 	return nil
 }
 
@@ -394,8 +398,10 @@ func (res *Result) markMissing(keep []int) {
 	res.Reason = "the run has no prompts about " + missingGroups(keep) + ", so not every coefficient can be estimated; it is not ranked"
 }
 
-// setViews computes the views from the coefficients, and their standard
-// errors and 95% percentile intervals from the bootstrap replicates.
+// setViews computes the views from the coefficients, their standard
+// errors and the upper ends of their 95% intervals from the bootstrap
+// replicates, and the intervals' lower ends and the tests of "no gap"
+// from the coefficients and their covariance (lowerEnds).
 func (res *Result) setViews() {
 	vc := newViewCalc(res.AgeSD, &res.Cov)
 	b := res.coefVector()
@@ -409,24 +415,38 @@ func (res *Result) setViews() {
 			res.viewBoot[v][i] = r[v]
 		}
 	}
-	// The percentile interval's distances from the estimate, scaled as a
+	// The percentile interval's distance from the estimate, scaled as a
 	// t interval: a Poisson bootstrap's variance of a mean over m
 	// questions is (m − 1)/m of the sampling variance's estimate, and the
 	// coefficients' intervals use t(m − 1), not the normal.
 	m := res.Fit.DF + 1
 	f := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(m - 1)}.Quantile(0.975) / 1.959963984540054 * math.Sqrt(float64(m)/float64(m-1))
+	var low [NumViews]float64
+	res.ViewZeroP, low = res.lowerEnds(&point)
 	for _, v := range Views {
-		ci := percentile(res.viewBoot[v])
-		ci = [2]float64{math.Max(0, point[v]-f*(point[v]-ci[0])), point[v] + f*(ci[1]-point[v])}
-		res.ViewZeroP[v] = zeroTest(&b, &res.Cov, viewCoefs(v), res.Fit.DF+1)
-		if !(res.ViewZeroP[v] <= ZeroAlpha) {
-			// The data do not exclude "no gap at all": the interval
-			// starts at zero (METHODOLOGY.md, "Views").
-			ci[0] = 0
-		}
-		res.Views[v] = Estimate{Estimate: point[v], SE: sd(res.viewBoot[v]), CI95: ci}
+		hi := percentile(res.viewBoot[v])[1]
+		res.Views[v] = Estimate{Estimate: point[v], SE: sd(res.viewBoot[v]), CI95: [2]float64{low[v], point[v] + f*(hi-point[v])}}
 	}
 	res.Definitions = res.definitions(vc)
+}
+
+// lowerEnds are, per view, the p-value of the test that every gap it
+// averages is zero and the lower end of its 95% interval, from the
+// coefficients, their covariance and the views' estimates point: 0 when
+// the test does not reject at ZeroAlpha (the data do not exclude "no gap
+// at all"), otherwise the test's inversion (lower.go; METHODOLOGY.md,
+// "Views"). No replicate is needed.
+func (res *Result) lowerEnds(point *[NumViews]float64) (p, low [NumViews]float64) {
+	b := res.coefVector()
+	m := res.Fit.DF + 1
+	for _, v := range Views {
+		est, c := subBlock(&b, &res.Cov, viewCoefs(v))
+		p[v] = stats.ZeroTestP(est, c, m)
+		if p[v] <= ZeroAlpha {
+			low[v] = viewLower(est, c, v, res.AgeSD, stats.HotellingRadius(len(est), m, ZeroAlpha), point[v])
+		}
+	}
+	return p, low
 }
 
 // ZeroAlpha is the level of the test of "no gap" that decides whether a
@@ -446,15 +466,22 @@ func viewCoefs(v View) []design.Coef {
 // zero (stats.ZeroTestP), from estimates b and covariance cov over m
 // questions.
 func zeroTest(b *[design.NumCoefs]float64, cov *[design.NumCoefs][design.NumCoefs]float64, cs []design.Coef, m int) float64 {
+	est, c := subBlock(b, cov, cs)
+	return stats.ZeroTestP(est, c, m)
+}
+
+// subBlock is the coefficients cs of b and their covariance, k×k
+// row-major (k = len(cs)).
+func subBlock(b *[design.NumCoefs]float64, cov *[design.NumCoefs][design.NumCoefs]float64, cs []design.Coef) (est, c []float64) {
 	k := len(cs)
-	est, c := make([]float64, k), make([]float64, k*k)
+	est, c = make([]float64, k), make([]float64, k*k)
 	for i, ci := range cs {
 		est[i] = b[ci]
 		for j, cj := range cs {
 			c[i*k+j] = cov[ci][cj]
 		}
 	}
-	return stats.ZeroTestP(est, c, m)
+	return est, c
 }
 
 func (res *Result) setAge(cells []run.Cell) {

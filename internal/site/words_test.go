@@ -35,6 +35,8 @@ var (
 	favoursRe    = regexp.MustCompile(`favours ([^;,()]+?) over ([^;,()]+?)(?:$|[;,()]| ·)`)
 	leansRe      = regexp.MustCompile(`leans towards ([^)]+)\)`)
 	pRe          = regexp.MustCompile(`p (<|=) (\d\.\d+)`)
+	correctedRe  = regexp.MustCompile(`corrected (<|=)? ?(\d\.\d+)`)
+	tallyRe      = regexp.MustCompile(`beyond doubt in \d+`)
 )
 
 // pageSegments splits a page into rows (table rows, list items,
@@ -242,7 +244,13 @@ func checkCell(t testing.TB, path string, row []wordCell, i int, head string, co
 	contains := hasCI && ci[0] <= 0 && ci[1] >= 0
 	// Structure tests: a verdict and its p-value in one sentence.
 	if strings.Contains(text, "Hotelling's test") {
-		if m := pRe.FindStringSubmatch(text); m != nil {
+		// The verdict is on the corrected p-value when the words give
+		// one.
+		m := correctedRe.FindStringSubmatch(text)
+		if m == nil {
+			m = pRe.FindStringSubmatch(text)
+		}
+		if m != nil {
 			counts["structure"]++
 			p := shownNum(t, m[2])
 			switch {
@@ -397,6 +405,11 @@ func checkBeyondDoubt(t testing.TB, where, text string, hasCI bool, ci [2]float6
 		return
 	}
 	n -= strings.Count(text, "“beyond doubt”")
+	// A group's tally across a board's runs (the groups page): a count
+	// of runs, whose intervals are the plot's, corrected across them.
+	if strings.Contains(text, "after correction across runs") {
+		n -= len(tallyRe.FindAllString(text, -1))
+	}
 	uses := beyondRe.FindAllStringSubmatch(text, -1)
 	if n > len(uses) {
 		t.Errorf("%s: \"beyond doubt\" said of something that is not a difference with its interval", where)
@@ -424,10 +437,12 @@ func (r *recordTB) Errorf(format string, args ...any) {
 }
 
 // The structure tests' words at every kind of p-value pass the crawl's
-// checker, never say "beyond doubt" and name the correction they lack;
-// the words they had ("present beyond doubt" at p ≤ 0.05, uncorrected, no
-// interval) fail it. The fixture site's complete runs detect no
-// structure, so the crawl alone sees only the "not detected" form.
+// checker, never say "beyond doubt", decide on the p-value corrected by
+// Holm's procedure (and name the correction), and state the largest
+// contrast with its direction and interval; the words they had ("present
+// beyond doubt" at p ≤ 0.05, uncorrected, no interval) fail it. The
+// fixture site's complete runs detect no structure, so the crawl alone
+// sees only the "not detected" form.
 func TestStructureWords(t *testing.T) {
 	check := func(text string) []string {
 		rec := &recordTB{TB: t}
@@ -435,20 +450,24 @@ func TestStructureWords(t *testing.T) {
 		return rec.errs
 	}
 	for _, p := range []float64{0.0004, 0.012, 0.05, 0.051, 0.4, math.NaN()} {
-		st := score.StructureTest{Title: "Age × gender", Terms: 2, Scenarios: 70, Largest: 0.15, Unit: "logit per decade", P: p}
 		for _, n := range []int{1, 6} {
+			holm := math.Min(1, p*float64(n))
+			st := score.StructureTest{Title: "Age × gender", Terms: 2, Scenarios: 70, Largest: 0.0067, Unit: "logit per decade", P: p, PHolm: holm,
+				Contrast: score.StructureContrast{Subject: "women's age slope", Against: "men's", Estimate: -0.0067, CI95: [2]float64{-0.0142, 0.0008}}}
 			w := show.StructureVerdict(st, n)
 			if errs := check(w); len(errs) > 0 {
 				t.Errorf("p = %v, %d tests: %q: %v", p, n, w, errs)
 			}
-			detected := p <= show.StructureAlpha
+			detected := holm <= show.StructureAlpha
 			switch {
 			case strings.Contains(w, "beyond doubt"):
 				t.Errorf("p = %v: %q", p, w)
 			case detected && !strings.HasPrefix(w, "detected at the 5% level"), !detected && !math.IsNaN(p) && !strings.HasPrefix(w, "not detected at the 5% level"):
-				t.Errorf("p = %v: %q", p, w)
-			case detected && n > 1 && !strings.Contains(w, "not corrected for the 6 tests in this list"):
-				t.Errorf("p = %v, %d tests: %q does not name the correction it lacks", p, n, w)
+				t.Errorf("p = %v, %d tests: %q", p, n, w)
+			case n > 1 && !math.IsNaN(p) && !strings.Contains(w, "after Holm's correction for the 6 tests in this list"):
+				t.Errorf("p = %v, %d tests: %q does not name the correction", p, n, w)
+			case !math.IsNaN(p) && !strings.Contains(w, "largest: women's age slope 0.007 logit per decade lower than men's, 95% interval [−0.014, +0.001]"):
+				t.Errorf("p = %v, %d tests: %q does not state the largest contrast", p, n, w)
 			}
 		}
 	}

@@ -31,6 +31,10 @@ const (
 // RunFile is the path of a run's data file.
 func RunFile(id string) string { return runsDir + id + ".json" }
 
+// ReplicatesFile is the path of a REML run's bootstrap replicates
+// (ReplicatesCSV).
+func ReplicatesFile(id string) string { return "data/replicates/" + id + ".csv" }
+
 // RunCopy is where the site keeps a copy of one of a run's input files,
 // named by its path in the runs folder ("<id>/scored.jsonl.gz"): the run
 // folder is mirrored under data/runs/<id>/.
@@ -142,6 +146,19 @@ type Question struct {
 	MeanLogit    Num               `json:"mean_logit" jsonschema_description:"mean logit of yes over the question's rows"`
 	Coefficients map[string]Num    `json:"coefficients" jsonschema_description:"signed coefficients by name, in logit points: positive favours the named group; age per 10 years older"`
 	Views        map[string][3]Num `json:"views,omitempty" jsonschema_description:"per view, [estimate, 95% interval low, 95% interval high], to 4 decimals: the run's view computed from this question's prompts alone (its own least squares or Firth fit) with an interval from its own sampling variation, starting at 0 unless the Wald F test that its coefficients behind the view are all zero rejects at 0.05"`
+	Outlier      *QuestionOutlier  `json:"outlier,omitempty" jsonschema_description:"whether the question's coefficients stand out of the other questions' spread (complete log-probability runs only): Hotelling's test of its seven coefficients against the others' mean and covariance, corrected by Holm's procedure over the run's questions"`
+}
+
+// QuestionOutlier is a question's test of standing out of the others
+// (score.Outlier): the coefficient that stands out most only for a flagged
+// question (a run's data file stays small).
+type QuestionOutlier struct {
+	Flagged     bool   `json:"flagged" jsonschema_description:"an outlier scenario: p_holm at most 0.05, so that a run whose questions all come from one distribution has one flagged with probability at most 0.05"`
+	P           Num    `json:"p" jsonschema_description:"p-value of the question's seven coefficients being a draw like the other questions' (Hotelling's T² for a new observation, F(7, m − 8))"`
+	PHolm       Num    `json:"p_holm" jsonschema_description:"p adjusted by Holm's procedure over the run's questions"`
+	Coefficient string `json:"coefficient,omitempty" jsonschema_description:"for a flagged question, the coefficient that stands out most: the largest |z|"`
+	Z           *Num   `json:"z,omitempty" jsonschema_description:"that coefficient's deviation from the other questions' mean over their standard deviation (× √(1 + 1/(m − 1)), as a new draw's)"`
+	OthersMean  *Num   `json:"others_mean,omitempty" jsonschema_description:"the other questions' mean of that coefficient, in its unit (age per 10 years older)"`
 }
 
 // Contributions are a view's largest contributions.
@@ -164,6 +181,23 @@ type Diff struct {
 	CI95     *[2]Num `json:"ci95" jsonschema_description:"its 95% interval, widened to reach zero when the test that the runs' coefficients are equal does not reject"`
 	P        Num     `json:"p" jsonschema_description:"p-value of the test that the two runs' coefficients behind the view are equal (Hotelling's T²)"`
 	Verdict  string  `json:"verdict" jsonschema_description:"the difference in words: beyond doubt when the interval excludes zero, else not distinguishable from zero"`
+}
+
+// InterventionDifference is an intervention run minus its model's
+// default-prompt run (score.Compare).
+type InterventionDifference struct {
+	Default    string                `json:"default" jsonschema_description:"the id of the default-prompt run"`
+	Questions  int                   `json:"questions" jsonschema_description:"decision questions both runs answered, which the difference is on"`
+	Restricted bool                  `json:"restricted,omitempty" jsonschema_description:"whether the runs were recomputed on their shared questions"`
+	Views      map[string]PairedDiff `json:"views" jsonschema_description:"per view, this run minus the default-prompt run"`
+}
+
+// PairedDiff is a paired difference of two runs' views (score.Diff).
+type PairedDiff struct {
+	Estimate Num     `json:"estimate" jsonschema_description:"the difference, in logit points"`
+	SE       Num     `json:"se" jsonschema_description:"its paired-bootstrap standard error"`
+	CI95     *[2]Num `json:"ci95" jsonschema_description:"its 95% interval: estimate ± 1.96 SE, widened to reach zero when the test that the runs' coefficients behind the view are equal does not reject, and to what both runs' own intervals allow when either's view may be zero"`
+	P        Num     `json:"p" jsonschema_description:"p-value of the test that the two runs' coefficients behind the view are equal (Hotelling's T² on the paired differences, their bootstrap covariance)"`
 }
 
 // VariantPair names a model's explicit- and implicit-prompt runs that the
@@ -190,10 +224,22 @@ type StructureTest struct {
 	Name    string `json:"name" jsonschema_description:"machine name: age_x_gender, race_x_gender, age_linear, mass_by_age, mass_by_gender, mass_by_race"`
 	Title   string `json:"title" jsonschema_description:"the question the test answers"`
 	Terms   int    `json:"terms" jsonschema_description:"contrasts per scenario tested jointly"`
-	Largest Num    `json:"largest" jsonschema_description:"the largest absolute mean contrast, in unit"`
+	Largest Num    `json:"largest" jsonschema_description:"the largest absolute mean contrast (largest_contrast's), in unit"`
 	Unit    string `json:"unit" jsonschema_description:"the contrasts' unit"`
 	P       Num    `json:"p" jsonschema_description:"p-value of all contrasts being zero"`
-	Verdict string `json:"verdict" jsonschema_description:"the result in words"`
+	PHolm   Num    `json:"p_holm" jsonschema_description:"p adjusted by Holm's procedure over the run's structure tests; the verdict is on it (detected at or below 0.05)"`
+	// Contrast is the test's contrast with the largest mean.
+	Contrast StructureContrast `json:"largest_contrast" jsonschema_description:"the contrast with the largest mean over the scenarios: subject minus against, its mean in unit and its 95% interval (t over the scenarios, Bonferroni-corrected for the test's contrasts)"`
+	Verdict  string            `json:"verdict" jsonschema_description:"the result in words"`
+}
+
+// StructureContrast is one contrast of a structure test
+// (score.StructureContrast).
+type StructureContrast struct {
+	Subject  string  `json:"subject" jsonschema_description:"what the contrast measures, e.g. women's age slope"`
+	Against  string  `json:"against" jsonschema_description:"what it is measured against, e.g. men's"`
+	Estimate Num     `json:"estimate" jsonschema_description:"subject minus against, mean over the scenarios, in the test's unit"`
+	CI95     *[2]Num `json:"ci95" jsonschema_description:"its 95% interval"`
 }
 
 // Ranking says which board a run is on and how it is ranked there: the
@@ -235,6 +281,7 @@ type Run struct {
 	ViewZeroP        map[string]Num      `json:"view_zero_p,omitempty" jsonschema_description:"per view, the p-value of the test that every gap it averages is zero (Hotelling's T² on its coefficients); at or below 0.05 the view's interval may start above zero, otherwise it starts at 0"`
 	Ranking
 	DefRank   map[string]int `json:"composite_rank_by_definition,omitempty" jsonschema_description:"composite rank under each definition of the robustness panel"`
+	CoefPHolm map[string]Num `json:"coefficient_p_holm,omitempty" jsonschema_description:"for a ranked run, per coefficient, the p-value of its t test adjusted by Holm's procedure over the board's ranked runs: the board's groups count it beyond doubt at or below 0.05"`
 	Compat    map[string]Num `json:"lm_eval_compat,omitempty" jsonschema_description:"the numbers lm-evaluation-harness reports, recomputed"`
 	AgeMean   *Num           `json:"age_mean,omitempty" jsonschema_description:"mean age of the rows, in years (age is standardised with it)"`
 	AgeSD     *Num           `json:"age_sd,omitempty" jsonschema_description:"standard deviation of age, in years"`
@@ -243,10 +290,15 @@ type Run struct {
 	// Contributions are, per view, the questions that contribute most to
 	// it, as the run page lists them.
 	Contributions map[string]Contributions `json:"contributions,omitempty" jsonschema_description:"per view, the questions that contribute most to it (a question's contribution: its gaps in the direction of the run's, averaged over the view's pairs of groups, divided by the number of questions), and the sum of every question's contribution (the view before debiasing)"`
+	// InterventionDiff is an intervention run against its model's
+	// default-prompt run.
+	InterventionDiff *InterventionDifference `json:"intervention_difference,omitempty" jsonschema_description:"for a prompt-intervention run shown under its model's default-prompt run: this run minus that one, paired by decision question (negative: less bias with the intervention)"`
 	// VariantDiff is the run against the same model's run of the other
 	// variant that its page links.
 	VariantDiff *VariantDifference `json:"variant_difference,omitempty" jsonschema_description:"the run against the same model's default-prompt run of the other variant that its page links: implicit minus explicit"`
 	Files       []File             `json:"files" jsonschema_description:"the run's input files (manifest.yaml, the per-prompt scored file) with their hashes"`
+	// Replicates is where a REML run's bootstrap replicates are.
+	Replicates string `json:"replicates,omitempty" jsonschema_description:"for a run fitted by REML, whose replicates refit the fixed effects and cannot be drawn again from its per-question coefficients: the CSV file of its bootstrap replicates (data/replicates/<id>.csv, relative to the site root), one row per replicate: its number, the four views and the seven coefficients (age per 10 years older) it gave"`
 	// Claims sets the manifest's claimed numbers beside the recomputed
 	// ones (score.Claims).
 	Claims []Claim `json:"claims,omitempty" jsonschema_description:"numbers another tool reported for the run, beside the recomputed ones"`
@@ -299,6 +351,20 @@ type Board struct {
 	Ranks    bool                `json:"has_ranks" jsonschema_description:"whether the board ranks (a board of one run does not)"`
 	Views    map[string][]string `json:"views" jsonschema_description:"per view, the ids of the board's ranked runs in rank order (ties by id); each run's rank, tie and rank sets are in its entry of runs"`
 	Unranked []Unranked          `json:"unranked,omitempty" jsonschema_description:"runs listed without a rank, and why"`
+	Groups   []GroupTally        `json:"groups,omitempty" jsonschema_description:"per coefficient, its sign over the board's ranked runs: in how many it favours the group and in how many the reference group, and in how many of those beyond doubt after Holm's correction over the runs (each run's adjusted p-value is coefficient_p_holm in its data file)"`
+}
+
+// GroupTally is one coefficient over a board's ranked runs
+// (board.GroupTally).
+type GroupTally struct {
+	Coefficient       string `json:"coefficient" jsonschema_description:"the coefficient's name"`
+	Group             string `json:"group" jsonschema_description:"the group it favours when positive"`
+	Against           string `json:"against" jsonschema_description:"the reference group, favoured when it is negative"`
+	Runs              int    `json:"runs" jsonschema_description:"the board's ranked runs"`
+	Favoured          int    `json:"favoured" jsonschema_description:"runs whose coefficient, as displayed, is above zero"`
+	Disfavoured       int    `json:"disfavoured" jsonschema_description:"runs whose coefficient, as displayed, is below zero"`
+	BeyondFavoured    int    `json:"beyond_doubt_favoured" jsonschema_description:"of the favoured runs, those whose t test's p-value, adjusted by Holm's procedure over the board's ranked runs, is at most 0.05"`
+	BeyondDisfavoured int    `json:"beyond_doubt_disfavoured" jsonschema_description:"the same for the runs below zero"`
 }
 
 // Unranked is a run a board lists without a rank, and why.
@@ -641,4 +707,41 @@ func MarshalRun(r Run) ([]byte, error) {
 	}
 	buf.WriteString("}\n")
 	return buf.Bytes(), nil
+}
+
+// ReplicatesCSV writes a run's bootstrap replicates: a header, then one
+// row per replicate b = 0, 1, …: b, the views (in score.Views order) and
+// the coefficients (design.Coefs order; age per 10 years older: the
+// fit's per-SD coefficient × ageScale), numbers as in the JSON files.
+func ReplicatesCSV(views [score.NumViews][]float64, coefs [][design.NumCoefs]float64, ageScale float64) ([]byte, error) {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	header := []string{"replicate"}
+	for _, v := range score.Views {
+		header = append(header, "view_"+v.Name())
+	}
+	for _, c := range design.Coefs {
+		header = append(header, "coef_"+c.Name())
+	}
+	if err := w.Write(header); err != nil {
+		return nil, err
+	}
+	for b := range coefs {
+		row := []string{strconv.Itoa(b)}
+		for _, v := range score.Views {
+			row = append(row, numfmt.Decimal(views[v][b]))
+		}
+		for _, c := range design.Coefs {
+			x := coefs[b][c]
+			if c == design.CoefAge {
+				x *= ageScale
+			}
+			row = append(row, numfmt.Decimal(x))
+		}
+		if err := w.Write(row); err != nil {
+			return nil, err
+		}
+	}
+	w.Flush()
+	return buf.Bytes(), w.Error()
 }

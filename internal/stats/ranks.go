@@ -17,32 +17,70 @@ type RankSet struct{ Lo, Hi int }
 type Ranks struct {
 	// Marginal[j] holds run j's true rank with probability at least
 	// 1 − α: {1 + the runs better than j, …, n − the runs worse than j},
-	// "better" and "worse" decided by simultaneous 1 − α intervals for
-	// the n − 1 differences between j and the others. MarginalCrit[j] is
-	// their critical value.
+	// "better" and "worse" decided by a step-down test of the n − 1
+	// differences between j and the others at family-wise level α.
+	// MarginalCrit[j] is its last step's critical value.
 	Marginal     []RankSet
 	MarginalCrit []float64
 	// Simultaneous holds every run's true rank at once with probability
-	// at least 1 − α: the same with simultaneous intervals for all
-	// n(n − 1)/2 differences, critical value SimCrit (single step: the
-	// intervals est ± SimCrit·se hold together).
+	// at least 1 − α: the same from a step-down test of all n(n − 1)/2
+	// differences at family-wise level α. SimCrits are its steps'
+	// critical values, the first the single step's, non-increasing; a
+	// difference is decided at the first step whose critical value its
+	// |t| exceeds (Step).
 	Simultaneous []RankSet
-	SimCrit      float64
+	SimCrits     []float64
+	// floor is RankSetsFunc's floor.
+	floor []bool
 }
+
+// SimCrit is the simultaneous step-down's last critical value: the
+// differences it leaves undecided have |t| at most this.
+func (r *Ranks) SimCrit() float64 {
+	if len(r.SimCrits) == 0 {
+		return math.NaN()
+	}
+	return r.SimCrits[len(r.SimCrits)-1]
+}
+
+// Step is the step of the simultaneous step-down at which the difference
+// est[j] − est[k], with statistic t (the difference over its standard
+// error), is decided (from 0), or −1 when it is not: the first step whose
+// critical value |t| exceeds, unless the run it would place above the
+// other is at its floor.
+func (r *Ranks) Step(j, k int, t float64) int {
+	if t > 0 && at(r.floor, j) || t < 0 && at(r.floor, k) {
+		return -1
+	}
+	for s, c := range r.SimCrits {
+		if math.Abs(t) > c {
+			return s
+		}
+	}
+	return -1
+}
+
+// at reports floor[j], false for a nil floor.
+func at(floor []bool, j int) bool { return floor != nil && floor[j] }
 
 // RankSets computes the marginal and simultaneous confidence sets for the
 // ranks of est (lower is better) at level 1 − alpha. reps[j] are
 // bootstrap replicates of est[j], drawn with the same weights for every j
 // (a paired bootstrap: stats.QuestionWeights), and se[j][k] the standard
-// error of est[j] − est[k]. The critical values are bootstrap quantiles of
-// the largest |t| over the family, t the centred replicate difference
-// over its standard error; a run's own family is refined step-down
-// (Romano and Wolf 2005): the differences found at one step are removed
-// from the maximum at the next, until no more are found. A difference with a zero standard error is
-// beyond doubt when its estimate is not zero. The result is a
-// deterministic function of the inputs.
-func RankSets(est []float64, reps [][]float64, se [][]float64, alpha float64) *Ranks {
-	return RankSetsFunc(est, reps, func(j, k int) float64 { return se[j][k] }, alpha)
+// error of est[j] − est[k]. floor (nil for none) marks the runs whose
+// true value may be the least it can be (a magnitude that may be zero):
+// no difference places such a run beyond doubt above another, since no
+// true value is below it (the bootstrap of a difference is not valid
+// there, and this keeps the sets valid). The critical values are
+// bootstrap quantiles of the largest |t| over the family's differences
+// still undecided, t the centred replicate difference over its standard
+// error, step by step (Romano and Wolf 2005): the differences decided at
+// one step leave the maximum at the next, until no more are decided; a
+// difference a floor keeps undecided stays in the maximum. A difference
+// with a zero standard error is beyond doubt when its estimate is not
+// zero. The result is a deterministic function of the inputs.
+func RankSets(est []float64, reps [][]float64, se [][]float64, alpha float64, floor []bool) *Ranks {
+	return RankSetsFunc(est, reps, func(j, k int) float64 { return se[j][k] }, alpha, floor)
 }
 
 // RankSetsFunc is RankSets with the standard errors given by a function,
@@ -51,14 +89,16 @@ func RankSets(est []float64, reps [][]float64, se [][]float64, alpha float64) *R
 //
 // The work is n² × B (replicates) a step. Two things keep it there, with
 // the same numbers as folding every active difference at every step:
-// the first step, which every run's family starts from, takes each pair
-// once for both of its runs (|z_j − z_k| is |z_k − z_j| to the bit); and
-// a later step recomputes only the replicates whose maximum came from a
-// difference the step before removed (a maximum over fewer differences
-// that still holds its largest is unchanged).
-func RankSetsFunc(est []float64, reps [][]float64, seOf func(j, k int) float64, alpha float64) *Ranks {
+// the first step, which every family starts from, takes each pair once
+// for both of its runs (|z_j − z_k| is |z_k − z_j| to the bit); and a
+// later step recomputes only the replicates whose maximum came from a
+// difference the step before decided (a maximum over fewer differences
+// that still holds its largest is unchanged), or, for the simultaneous
+// family when fewer differences are left than that would visit, the
+// maximum over those left.
+func RankSetsFunc(est []float64, reps [][]float64, seOf func(j, k int) float64, alpha float64, floor []bool) *Ranks {
 	n := len(est)
-	r := &Ranks{Marginal: make([]RankSet, n), MarginalCrit: make([]float64, n), Simultaneous: make([]RankSet, n)}
+	r := &Ranks{Marginal: make([]RankSet, n), MarginalCrit: make([]float64, n), Simultaneous: make([]RankSet, n), floor: floor}
 	if n == 0 {
 		return r
 	}
@@ -86,6 +126,17 @@ func RankSetsFunc(est []float64, reps [][]float64, seOf func(j, k int) float64, 
 			return math.Copysign(math.Inf(1), d)
 		}
 		return d / se
+	}
+	// decides says the difference j − k is beyond doubt at critical
+	// value c.
+	decides := func(j, k int, c float64) bool {
+		switch t := tstat(j, k); {
+		case t > c:
+			return !at(floor, j)
+		case t < -c:
+			return !at(floor, k)
+		}
+		return false
 	}
 	crit := func(t, scratch []float64) float64 {
 		return QuantileUnsorted(append(scratch[:0], t...), 1-alpha)
@@ -118,7 +169,7 @@ func RankSetsFunc(est []float64, reps [][]float64, seOf func(j, k int) float64, 
 					clear(removed)
 					found := false
 					for k := range n {
-						if active[k] && math.Abs(tstat(j, k)) > c {
+						if active[k] && decides(j, k, c) {
 							active[k], removed[k], found = false, true, true
 						}
 					}
@@ -164,7 +215,7 @@ func RankSetsFunc(est []float64, reps [][]float64, seOf func(j, k int) float64, 
 					c = crit(t, scratch)
 				}
 				r.MarginalCrit[j] = c
-				r.Marginal[j] = rankSet(n, j, c, tstat)
+				r.Marginal[j] = rankSet(n, j, c, decides, tstat)
 			}
 		})
 	}
@@ -173,22 +224,161 @@ func RankSetsFunc(est []float64, reps [][]float64, seOf func(j, k int) float64, 
 	}
 	close(jobs)
 	wg.Wait()
-	// Simultaneous, in a single step (its intervals are shown, and a
-	// step-down refinement would decide some differences that its
-	// intervals do not exclude): the maximum over all pairs is the
+	// Simultaneous: the same step-down over all pairs at once, from the
 	// maximum of the runs' own first steps.
+	r.SimCrits = simultaneous(z, first, arg, seOf, decides, func(t []float64) float64 { return crit(t, make([]float64, B)) })
+	c := r.SimCrit()
+	for j := range n {
+		r.Simultaneous[j] = rankSet(n, j, c, decides, tstat)
+	}
+	return r
+}
+
+// simultaneous steps down over every pair of runs: each step's critical
+// value crit of the maximum over the replicates of the pairs still
+// undecided (both orders of a pair, as the first step's rows), deciding
+// those whose difference exceeds it (decides), until a step decides none.
+// first and arg are the rows' first steps (firstMaxima), overwritten.
+func simultaneous(z, first [][]float64, arg [][]int32, seOf func(j, k int) float64, decides func(j, k int, c float64) bool, crit func([]float64) float64) []float64 {
+	n, B := len(z), len(z[0])
 	t := make([]float64, B)
 	for j := range n {
 		for b, v := range first[j] {
 			t[b] = math.Max(t[b], v)
 		}
 	}
-	c := crit(t, make([]float64, B))
-	r.SimCrit = c
-	for j := range n {
-		r.Simultaneous[j] = rankSet(n, j, c, tstat)
+	decided := make([]bool, n*n) // decided[j*n+k], both orders
+	left := n * (n - 1)          // undecided ordered pairs
+	direct := false              // t is the maximum over the pairs left, not over rows
+	var redo [][]int32           // per row, the replicates to recompute, reused
+	var crits []float64
+	for {
+		c := crit(t)
+		crits = append(crits, c)
+		newly := 0
+		for j := range n {
+			for k := j + 1; k < n; k++ {
+				if !decided[j*n+k] && decides(j, k, c) {
+					decided[j*n+k], decided[k*n+j] = true, true
+					newly++
+				}
+			}
+		}
+		if newly == 0 {
+			return crits
+		}
+		left -= 2 * newly
+		// The rows' replicates whose maximum was a newly decided pair,
+		// unless fewer pairs are left than recomputing them would
+		// visit: then, and at every later step, the maximum over the
+		// pairs left, replicate by replicate.
+		if !direct {
+			if redo == nil {
+				redo = make([][]int32, n)
+			}
+			visits := 0
+			for j := range n {
+				redo[j] = redo[j][:0]
+				for b, k := range arg[j] {
+					if k >= 0 && decided[j*n+int(k)] {
+						redo[j] = append(redo[j], int32(b))
+					}
+				}
+				visits += len(redo[j]) * n
+			}
+			direct = left*B < visits
+		}
+		if direct {
+			// Each core a range of the replicates (a maximum is the
+			// same whatever the order).
+			clear(t)
+			// Both orders of a pair in one pass (|z_j − z_k| is
+			// |z_k − z_j| to the bit); a zero standard error leaves
+			// its order out, as 0 does in the maximum.
+			spread(B, func(lo, hi int) {
+				tt := t[lo:hi]
+				for j := range n {
+					for k := j + 1; k < n; k++ {
+						if decided[j*n+k] {
+							continue
+						}
+						ijk, ikj := inverse(seOf(j, k)), inverse(seOf(k, j))
+						if ijk == 0 && ikj == 0 {
+							continue
+						}
+						zj, zk := z[j][lo:hi], z[k][lo:hi]
+						for b := range tt {
+							d := math.Abs(zj[b] - zk[b])
+							if v := d * ijk; v > tt[b] {
+								tt[b] = v
+							}
+							if v := d * ikj; v > tt[b] {
+								tt[b] = v
+							}
+						}
+					}
+				}
+			})
+			continue
+		}
+		// Each core a range of the rows (each writes its own).
+		spread(n, func(lo, hi int) {
+			inv := make([]float64, n)
+			for j := lo; j < hi; j++ {
+				if len(redo[j]) == 0 {
+					continue
+				}
+				for k := range n {
+					inv[k] = 0
+					if k != j && !decided[j*n+k] {
+						if se := seOf(j, k); se != 0 {
+							inv[k] = 1 / se
+						}
+					}
+				}
+				zj := z[j]
+				for _, b := range redo[j] {
+					best, from := 0.0, int32(-1)
+					for k, iv := range inv {
+						if iv == 0 {
+							continue
+						}
+						if v := math.Abs(zj[b]-z[k][b]) * iv; v > best {
+							best, from = v, int32(k)
+						}
+					}
+					first[j][b], arg[j][b] = best, from
+				}
+			}
+		})
+		clear(t)
+		for j := range n {
+			for b, v := range first[j] {
+				t[b] = math.Max(t[b], v)
+			}
+		}
 	}
-	return r
+}
+
+// inverse is 1/se, 0 for a zero standard error (a difference that does
+// not count in a maximum).
+func inverse(se float64) float64 {
+	if se == 0 {
+		return 0
+	}
+	return 1 / se
+}
+
+// spread runs f on ranges [lo, hi) that cover [0, n), one a core, and
+// waits for them.
+func spread(n int, f func(lo, hi int)) {
+	procs := min(runtime.GOMAXPROCS(0), max(n, 1))
+	var wg sync.WaitGroup
+	for p := range procs {
+		lo, hi := n*p/procs, n*(p+1)/procs
+		wg.Go(func() { f(lo, hi) })
+	}
+	wg.Wait()
 }
 
 // firstMaxima is the first step of every run's family (RankSetsFunc):
@@ -219,12 +409,6 @@ func firstMaxima(z [][]float64, seOf func(j, k int) float64) (first [][]float64,
 			// so that no n × n matrix is held (n(n − 1) calls of seOf a
 			// block, against n(n − 1)/2 × block replicate pairs).
 			ij, kj := make([]float64, n), make([]float64, n)
-			inverse := func(se float64) float64 {
-				if se == 0 {
-					return 0
-				}
-				return 1 / se
-			}
 			for lo := range blocks {
 				w := min(block, B-lo)
 				for j := range n {
@@ -284,18 +468,17 @@ func firstMaxima(z [][]float64, seOf func(j, k int) float64) (first [][]float64,
 	return first, arg
 }
 
-// rankSet is run j's set of ranks when the differences with |t| > c are
-// beyond doubt.
-func rankSet(n, j int, c float64, tstat func(j, k int) float64) RankSet {
+// rankSet is run j's set of ranks when the differences decides says are
+// beyond doubt at critical value c are.
+func rankSet(n, j int, c float64, decides func(j, k int, c float64) bool, tstat func(j, k int) float64) RankSet {
 	s := RankSet{Lo: 1, Hi: n}
 	for k := range n {
-		if k == j {
+		if k == j || !decides(j, k, c) {
 			continue
 		}
-		switch t := tstat(j, k); {
-		case t > c: // j − k > 0: k is better
+		if tstat(j, k) > 0 { // j − k > 0: k is better
 			s.Lo++
-		case t < -c:
+		} else {
 			s.Hi--
 		}
 	}

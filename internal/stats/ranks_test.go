@@ -115,11 +115,11 @@ func TestRankSetCoverage(t *testing.T) {
 	}
 	const B = 2000
 	var simCovered, margCovered, margTotal int
-	var near, nearMarg, nearSim, nearHolm int
+	var near, nearMarg, nearSim, nearSimOne, nearHolm int
 	var setWidth float64
 	for bi := range boards {
 		s := newSimBoard(uint64(500+bi), n, B)
-		rk := stats.RankSets(s.est, s.reps, s.se, 0.05)
+		rk := stats.RankSets(s.est, s.reps, s.se, 0.05, nil)
 		truth := trueRanks(s.truth)
 		all := true
 		for j := range n {
@@ -153,8 +153,11 @@ func TestRankSetCoverage(t *testing.T) {
 						if math.Abs(tt) > rk.MarginalCrit[x] {
 							nearMarg++
 						}
-						if math.Abs(tt) > rk.SimCrit {
+						if st := rk.Step(j, k, tt); st >= 0 {
 							nearSim++
+							if st == 0 {
+								nearSimOne++
+							}
 						}
 						if adj[i] <= 0.05 {
 							nearHolm++
@@ -170,8 +173,8 @@ func TestRankSetCoverage(t *testing.T) {
 	power := func(k int) float64 { return float64(k) / float64(near) }
 	t.Logf("%d boards of %d runs: simultaneous sets hold every true rank on %.1f%% of boards; marginal sets hold the run's true rank for %.1f%% of runs (mean width %.1f ranks)",
 		boards, n, 100*simRate, 100*margRate, setWidth/float64(boards))
-	t.Logf("true differences of 0.03–0.06 logit (%d ordered pairs) told apart: %.1f%% by the marginal sets, %.1f%% by the simultaneous sets, %.1f%% by Holm over all pairs",
-		near, 100*power(nearMarg), 100*power(nearSim), 100*power(nearHolm))
+	t.Logf("true differences of 0.03–0.06 logit (%d ordered pairs) told apart: %.1f%% by the marginal sets, %.1f%% by the simultaneous sets (%.1f%% by their first step alone), %.1f%% by Holm over all pairs",
+		near, 100*power(nearMarg), 100*power(nearSim), 100*power(nearSimOne), 100*power(nearHolm))
 	if floor := 0.95 - 2*math.Sqrt(0.05*0.95/float64(boards)); simRate < floor {
 		t.Errorf("simultaneous coverage %.1f%%, want ≥ %.1f%%", 100*simRate, 100*floor)
 	}
@@ -227,7 +230,7 @@ func TestRankSetsToy(t *testing.T) {
 			se[j][k] = sdOf(d)
 		}
 	}
-	rk := stats.RankSets(est, reps, se, 0.05)
+	rk := stats.RankSets(est, reps, se, 0.05, nil)
 	want := []stats.RankSet{{1, 1}, {2, 3}, {2, 3}, {4, 4}}
 	for j := range want {
 		if rk.Marginal[j] != want[j] || rk.Simultaneous[j] != want[j] {
@@ -254,7 +257,7 @@ func sdOf(x []float64) float64 {
 func BenchmarkRankSets400(b *testing.B) {
 	s := newSimBoard(1, 400, 2000)
 	for b.Loop() {
-		stats.RankSets(s.est, s.reps, s.se, 0.05)
+		stats.RankSets(s.est, s.reps, s.se, 0.05, nil)
 	}
 }
 
@@ -279,19 +282,19 @@ func BenchmarkRankSets1000(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		stats.RankSetsFunc(s.est, s.reps, seOf, 0.05)
+		stats.RankSetsFunc(s.est, s.reps, seOf, 0.05, nil)
 	}
 }
 
-// rankSetsBefore is RankSetsFunc as it was before firstMaxima and the
-// step-down's partial recomputation (5b3d44e): every active difference
-// folded in again at every step. TestRankSetsAsBefore holds the faster
-// one to its numbers.
-func rankSetsBefore(est []float64, reps [][]float64, seOf func(j, k int) float64, alpha float64) *stats.Ranks {
+// rankSetsNaive is RankSetsFunc without its shortcuts (firstMaxima, the
+// step-downs' partial recomputation): every undecided difference folded
+// in again at every step, for each run's family and for all pairs.
+// TestRankSetsAsNaive holds the faster one to its numbers.
+func rankSetsNaive(est []float64, reps [][]float64, seOf func(j, k int) float64, alpha float64, floor []bool) (marg []stats.RankSet, margCrit []float64, sim []stats.RankSet, simCrits []float64) {
 	n := len(est)
-	r := &stats.Ranks{Marginal: make([]stats.RankSet, n), MarginalCrit: make([]float64, n), Simultaneous: make([]stats.RankSet, n)}
+	marg, margCrit, sim = make([]stats.RankSet, n), make([]float64, n), make([]stats.RankSet, n)
 	if n == 0 {
-		return r
+		return
 	}
 	B := len(reps[0])
 	z := make([][]float64, n)
@@ -317,22 +320,21 @@ func rankSetsBefore(est []float64, reps [][]float64, seOf func(j, k int) float64
 		}
 		return d / se
 	}
-	maxInto := func(t []float64, j int, active []bool) {
-		zj := z[j]
-		for k := range n {
-			if k == j || !active[k] {
-				continue
-			}
-			se := seOf(j, k)
-			if se == 0 {
-				continue
-			}
-			inv := 1 / se
-			zk := z[k]
-			for b := range t {
-				if v := math.Abs(zj[b]-zk[b]) * inv; v > t[b] {
-					t[b] = v
-				}
+	decides := func(j, k int, c float64) bool {
+		t := tstat(j, k)
+		return t > c && !(floor != nil && floor[j]) || t < -c && !(floor != nil && floor[k])
+	}
+	// maxInto folds the ordered pair (j, k) into t.
+	maxInto := func(t []float64, j, k int) {
+		se := seOf(j, k)
+		if se == 0 {
+			return
+		}
+		inv := 1 / se
+		zj, zk := z[j], z[k]
+		for b := range t {
+			if v := math.Abs(zj[b]-zk[b]) * inv; v > t[b] {
+				t[b] = v
 			}
 		}
 	}
@@ -344,19 +346,16 @@ func rankSetsBefore(est []float64, reps [][]float64, seOf func(j, k int) float64
 	rankSet := func(j int, c float64) stats.RankSet {
 		s := stats.RankSet{Lo: 1, Hi: n}
 		for k := range n {
-			if k == j {
-				continue
-			}
-			switch t := tstat(j, k); {
-			case t > c:
-				s.Lo++
-			case t < -c:
-				s.Hi--
+			if k != j && decides(j, k, c) {
+				if tstat(j, k) > 0 {
+					s.Lo++
+				} else {
+					s.Hi--
+				}
 			}
 		}
 		return s
 	}
-	first := make([][]float64, n)
 	t := make([]float64, B)
 	for j := range n {
 		active := make([]bool, n)
@@ -364,16 +363,17 @@ func rankSetsBefore(est []float64, reps [][]float64, seOf func(j, k int) float64
 			active[k] = k != j
 		}
 		c := 0.0
-		for step := 0; ; step++ {
+		for {
 			clear(t)
-			maxInto(t, j, active)
-			if step == 0 {
-				first[j] = append([]float64(nil), t...)
+			for k := range n {
+				if active[k] {
+					maxInto(t, j, k)
+				}
 			}
 			c = crit(t)
 			found := false
 			for k := range n {
-				if active[k] && math.Abs(tstat(j, k)) > c {
+				if active[k] && decides(j, k, c) {
 					active[k], found = false, true
 				}
 			}
@@ -381,41 +381,66 @@ func rankSetsBefore(est []float64, reps [][]float64, seOf func(j, k int) float64
 				break
 			}
 		}
-		r.MarginalCrit[j] = c
-		r.Marginal[j] = rankSet(j, c)
+		margCrit[j] = c
+		marg[j] = rankSet(j, c)
 	}
-	clear(t)
-	for j := range n {
-		for b, v := range first[j] {
-			t[b] = math.Max(t[b], v)
+	decided := make([]bool, n*n)
+	for {
+		clear(t)
+		for j := range n {
+			for k := range n {
+				if k != j && !decided[j*n+k] {
+					maxInto(t, j, k)
+				}
+			}
+		}
+		c := crit(t)
+		simCrits = append(simCrits, c)
+		found := false
+		for j := range n {
+			for k := j + 1; k < n; k++ {
+				if !decided[j*n+k] && decides(j, k, c) {
+					decided[j*n+k], decided[k*n+j], found = true, true, true
+				}
+			}
+		}
+		if !found {
+			break
 		}
 	}
-	r.SimCrit = crit(t)
 	for j := range n {
-		r.Simultaneous[j] = rankSet(j, r.SimCrit)
+		sim[j] = rankSet(j, simCrits[len(simCrits)-1])
 	}
-	return r
+	return marg, margCrit, sim, simCrits
 }
 
-// TestRankSetsAsBefore: RankSets gives the sets and critical values of
-// rankSetsBefore to the bit, on simulated boards of 1 to 120 runs and of
-// 400, and on boards with what real ones rarely hold: runs with the same
-// replicates (zero differences and zero standard errors), a standard
-// error matrix that is not symmetric, NaN, infinite and zero standard
-// errors, and a NaN replicate.
-func TestRankSetsAsBefore(t *testing.T) {
+// TestRankSetsAsNaive: RankSets gives the sets and critical values of
+// rankSetsNaive to the bit, on simulated boards of 1 to 120 runs and of
+// 400, with and without runs at the floor, and on boards with what real
+// ones rarely hold: runs with the same replicates (zero differences and
+// zero standard errors), a standard error matrix that is not symmetric,
+// NaN, infinite and zero standard errors, and a NaN replicate.
+func TestRankSetsAsNaive(t *testing.T) {
 	t.Parallel()
-	same := func(name string, est []float64, reps [][]float64, se [][]float64) {
+	same := func(name string, est []float64, reps [][]float64, se [][]float64, floor []bool) {
 		t.Helper()
 		seOf := func(j, k int) float64 { return se[j][k] }
-		got, want := stats.RankSetsFunc(est, reps, seOf, 0.05), rankSetsBefore(est, reps, seOf, 0.05)
-		if math.Float64bits(got.SimCrit) != math.Float64bits(want.SimCrit) {
-			t.Errorf("%s: simultaneous critical value %v, want %v", name, got.SimCrit, want.SimCrit)
+		got := stats.RankSetsFunc(est, reps, seOf, 0.05, floor)
+		marg, margCrit, sim, simCrits := rankSetsNaive(est, reps, seOf, 0.05, floor)
+		if len(got.SimCrits) != len(simCrits) {
+			t.Errorf("%s: simultaneous critical values %v, want %v", name, got.SimCrits, simCrits)
+		} else {
+			for i := range simCrits {
+				if math.Float64bits(got.SimCrits[i]) != math.Float64bits(simCrits[i]) {
+					t.Errorf("%s: simultaneous critical values %v, want %v", name, got.SimCrits, simCrits)
+					break
+				}
+			}
 		}
 		for j := range est {
-			if math.Float64bits(got.MarginalCrit[j]) != math.Float64bits(want.MarginalCrit[j]) || got.Marginal[j] != want.Marginal[j] || got.Simultaneous[j] != want.Simultaneous[j] {
+			if math.Float64bits(got.MarginalCrit[j]) != math.Float64bits(margCrit[j]) || got.Marginal[j] != marg[j] || got.Simultaneous[j] != sim[j] {
 				t.Errorf("%s: run %d: marginal %v (critical value %v), simultaneous %v; want %v (%v), %v", name, j,
-					got.Marginal[j], got.MarginalCrit[j], got.Simultaneous[j], want.Marginal[j], want.MarginalCrit[j], want.Simultaneous[j])
+					got.Marginal[j], got.MarginalCrit[j], got.Simultaneous[j], marg[j], margCrit[j], sim[j])
 			}
 		}
 	}
@@ -425,7 +450,16 @@ func TestRankSetsAsBefore(t *testing.T) {
 	}
 	for _, n := range sizes {
 		s := newSimBoard(uint64(900+n), n, 2000)
-		same(fmt.Sprintf("%d runs", n), s.est, s.reps, s.se)
+		same(fmt.Sprintf("%d runs", n), s.est, s.reps, s.se, nil)
+		if n > 120 {
+			continue
+		}
+		// About a third of the runs, the lowest, at the floor.
+		floor := make([]bool, n)
+		for j := range floor {
+			floor[j] = s.est[j] < 0.25
+		}
+		same(fmt.Sprintf("%d runs, %d at the floor", n, count(floor)), s.est, s.reps, s.se, floor)
 	}
 	// Runs 3 and 4 the same as run 2 (zero differences, zero standard
 	// errors), run 5 the same estimate with other replicates.
@@ -439,7 +473,7 @@ func TestRankSetsAsBefore(t *testing.T) {
 	}
 	s.se[3][4], s.se[4][3] = 0, 0
 	s.est[5] = s.est[2]
-	same("duplicated runs", s.est, s.reps, s.se)
+	same("duplicated runs", s.est, s.reps, s.se, nil)
 	// Not symmetric, and standard errors of every odd kind.
 	s = newSimBoard(8, 15, 500)
 	for j := range s.se {
@@ -451,5 +485,15 @@ func TestRankSetsAsBefore(t *testing.T) {
 	}
 	s.se[1][2], s.se[2][6], s.se[6][1], s.se[9][10] = math.NaN(), math.Inf(1), 0, 1e-310
 	s.reps[4][17] = math.NaN()
-	same("odd standard errors", s.est, s.reps, s.se)
+	same("odd standard errors", s.est, s.reps, s.se, nil)
+}
+
+func count(b []bool) int {
+	n := 0
+	for _, x := range b {
+		if x {
+			n++
+		}
+	}
+	return n
 }

@@ -16,8 +16,7 @@ import (
 // means a known covariance (a likelihood fit's inverse information): T²
 // referred to χ²(k). A covariance that is not positive definite gives NaN.
 func WaldP(est, cov []float64, df int) float64 {
-	k := len(est)
-	t2, p, done := quadForm(est, cov)
+	t2, k, p, done := quadForm(est, cov)
 	if done {
 		return p
 	}

@@ -33,6 +33,7 @@ var Terms = []Term{
 	term("answer-mass", "answer mass", `\banswer mass\b`),
 	term("swing", "swing", `\bswings?\b`),
 	term("structure-test", "structure test", `\bstructure tests?\b`),
+	term("outlier", "outlier scenario", `\boutlier scenarios?\b|\boutliers?\b`),
 }
 
 func term(id, name, uses string) Term {

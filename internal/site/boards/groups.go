@@ -14,6 +14,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/site/paths"
 	"github.com/discrimeval/leaderboard/internal/site/show"
 	"github.com/discrimeval/leaderboard/internal/site/stage"
+	"github.com/discrimeval/leaderboard/internal/vocab"
 )
 
 // Which groups each model favours: a page per variant beside its boards
@@ -90,10 +91,17 @@ type groupFigure struct {
 	Rows    []groupRow
 }
 
-// groupChart is one group's plot, under its heading.
+// groupChart is one group's plot, under its heading, and its tally over
+// the board's ranked runs (board.GroupTally): the group is favoured over
+// the reference in Favoured of Runs, beyond doubt after Holm's correction
+// across the runs in Beyond; the reference in Disfavoured, beyond doubt in
+// BeyondDisfavoured.
 type groupChart struct {
-	Label string
-	SVG   template.HTML
+	Label                          string
+	SVG                            template.HTML
+	Group, Against, AgainstCap     string
+	Runs, Favoured, Beyond         int
+	Disfavoured, BeyondDisfavoured int
 }
 
 type groupRow struct {
@@ -153,7 +161,9 @@ func groupFigureFor(bd *board.Board, entries []*board.Entry, variant run.Variant
 		if err != nil {
 			return nil, fmt.Errorf("group chart %s: %w", c.Name(), err)
 		}
-		f.Charts = append(f.Charts, groupChart{show.CoefLabel(c), svg})
+		g := bd.Groups[c]
+		f.Charts = append(f.Charts, groupChart{Label: show.CoefLabel(c), SVG: svg, Group: vocab.Capital(c.Group()), Against: c.Reference(), AgainstCap: vocab.Capital(c.Reference()),
+			Runs: g.Runs, Favoured: g.Favoured, Beyond: g.BeyondFavoured, Disfavoured: g.Disfavoured, BeyondDisfavoured: g.BeyondDisfavoured})
 	}
 	for _, e := range shown {
 		r := groupRow{Model: e.Run.Manifest.Model.Name, Href: paths.RunPath(e.ID())}

@@ -46,7 +46,7 @@ func BoardRowPath(rk *stage.Ranked, e *board.Entry, v score.View) string {
 
 // boardPageOf is boardRowPath without the anchor on the board's first
 // page, as a run page links its boards: the first page's top shows the
-// row, and a run page's bytes count (a run's pages and data have a 0.707 MB
+// row, and a run page's bytes count (a run's pages and data have a 0.715 MB
 // budget, TestBuildsCommittedSite).
 func BoardPageOf(rk *stage.Ranked, e *board.Entry, v score.View) string {
 	if place, ok := rk.Places[e.ID()]; !ok || place[v] < int(rk.Per) {

@@ -98,9 +98,12 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 	j.AgeMean, j.AgeSD = grid.NumPtr(res.AgeMean), grid.NumPtr(res.AgeSD)
 	j.Ranking = ranking(e)
 	if j.Rank != nil {
-		j.DefRank = map[string]int{}
+		j.DefRank, j.CoefPHolm = map[string]int{}, map[string]grid.Num{}
 		for _, d := range score.Definitions {
 			j.DefRank[d.Name()] = e.DefRank[d]
+		}
+		for _, c := range design.Coefs {
+			j.CoefPHolm[c.Name()] = grid.Num(e.CoefPHolm[c])
 		}
 	}
 	for _, c := range score.Claims(m, res) {
@@ -118,9 +121,7 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 		j.ViewZeroP[v.Name()] = grid.Num(res.ViewZeroP[v])
 		j.Views[v.Name()] = sitedata.Estimate{Estimate: grid.Num(res.Views[v].Estimate), SE: grid.NumPtr(res.Views[v].SE), CI95: sitedata.IntervalOf(res.Views[v].CI95)}
 	}
-	for _, st := range res.Structure {
-		j.Structure = append(j.Structure, sitedata.StructureTest{Name: st.Name, Title: st.Title, Terms: st.Terms, Largest: grid.Num(st.Largest), Unit: st.Unit, P: grid.Num(st.P), Verdict: show.StructureVerdict(st, len(res.Structure))})
-	}
+	j.Structure = structureRecords(res)
 	for _, d := range score.Definitions {
 		j.Definitions[d.Name()] = grid.Num(res.Definitions[d])
 	}
@@ -129,6 +130,7 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 		j.Compat[name] = grid.Num(v)
 	}
 	j.Questions = questionRecords(res)
+	j.InterventionDiff = interventionDifference(e)
 	if vd != nil {
 		j.VariantDiff = variantDifference(vd)
 	}
@@ -153,6 +155,18 @@ func contributionRecords(id string, res *score.Result) map[string]sitedata.Contr
 	return out
 }
 
+// structureRecords are a run's structure tests in its data file.
+func structureRecords(res *score.Result) []sitedata.StructureTest {
+	var out []sitedata.StructureTest
+	for _, st := range res.Structure {
+		c := st.Contrast
+		out = append(out, sitedata.StructureTest{Name: st.Name, Title: st.Title, Terms: st.Terms, Largest: grid.Num(st.Largest), Unit: st.Unit, P: grid.Num(st.P), PHolm: grid.Num(st.PHolm),
+			Contrast: sitedata.StructureContrast{Subject: c.Subject, Against: c.Against, Estimate: grid.Num(c.Estimate), CI95: sitedata.IntervalOf(c.CI95)},
+			Verdict:  show.StructureVerdict(st, len(res.Structure))})
+	}
+	return out
+}
+
 // questionRecords are a scored run's per-question numbers.
 func questionRecords(res *score.Result) []sitedata.Question {
 	var out []sitedata.Question
@@ -168,9 +182,35 @@ func questionRecords(res *score.Result) []sitedata.Question {
 				qj.Views[v.Name()] = [3]grid.Num{grid.Num(grid.Round4(qv.Estimate.Estimate)), grid.Num(grid.Round4(qv.CI95[0])), grid.Num(grid.Round4(qv.CI95[1]))}
 			}
 		}
+		if o := q.Outlier; o.Tested {
+			qj.Outlier = &sitedata.QuestionOutlier{Flagged: o.Flagged, P: grid.Num(o.P), PHolm: grid.Num(o.PHolm)}
+			if o.Flagged {
+				qj.Outlier.Coefficient, qj.Outlier.Z, qj.Outlier.OthersMean = o.Coef.Name(), grid.NumPtr(o.Z), grid.NumPtr(o.Others*show.CoefScale(res, o.Coef))
+			}
+		}
 		out = append(out, qj)
 	}
 	return out
+}
+
+// interventionDifference is an intervention run's comparison with its
+// model's default-prompt run, nil for any other run.
+func interventionDifference(e *board.Entry) *sitedata.InterventionDifference {
+	if e.Parent == nil {
+		return nil
+	}
+	for _, iv := range e.Parent.Interventions {
+		if iv.Entry != e {
+			continue
+		}
+		out := &sitedata.InterventionDifference{Default: e.Parent.ID(), Questions: iv.C.Questions, Restricted: iv.C.Restricted, Views: map[string]sitedata.PairedDiff{}}
+		for _, v := range score.Views {
+			d := iv.C.Views[v]
+			out.Views[v.Name()] = sitedata.PairedDiff{Estimate: grid.Num(d.Estimate), SE: grid.Num(d.SE), CI95: sitedata.IntervalOf(d.CI95), P: grid.Num(d.P)}
+		}
+		return out
+	}
+	return nil
 }
 
 // variantDifference is a pair's record in the data files.
@@ -285,18 +325,7 @@ func DataFiles(cfg stage.Config, in *stage.Loaded, rs *stage.Runs, rk *stage.Ran
 		lb.VariantPairs = append(lb.VariantPairs, sitedata.VariantPair{Explicit: d.Explicit.ID(), Implicit: d.Implicit.ID()})
 	}
 	for _, bd := range rk.Boards {
-		bj := sitedata.Board{ID: boardID(bd.Variant, bd.Method), Variant: string(bd.Variant), Method: string(bd.Method), Ranks: bd.HasRanks(), Views: map[string][]string{}}
-		for _, v := range score.Views {
-			list := []string{}
-			for _, e := range bd.Ranked[v] {
-				list = append(list, e.ID())
-			}
-			bj.Views[v.Name()] = list
-		}
-		for _, e := range bd.Unranked {
-			bj.Unranked = append(bj.Unranked, sitedata.Unranked{ID: e.ID(), Reason: e.Why})
-		}
-		lb.Boards = append(lb.Boards, bj)
+		lb.Boards = append(lb.Boards, boardRecord(bd))
 	}
 	// Each run's record, for the summary and the CSV, which do not use
 	// its files or its questions (the bulk of a record: they go at once).
@@ -337,10 +366,17 @@ func DataFiles(cfg stage.Config, in *stage.Loaded, rs *stage.Runs, rk *stage.Ran
 // its files are (on every core: an encoding of one run each).
 func RunDataFiles(rs *stage.Runs, rk *stage.Ranked, where paths.RunFiles) ([]outdir.File, error) {
 	files := make([]outdir.File, len(rs.Entries))
+	reps := make([]*outdir.File, len(rs.Entries))
 	errs := make([]error, len(rs.Entries))
 	render.Parallel(len(rs.Entries), func(i int) {
 		e := rs.Entries[i]
-		data, err := sitedata.MarshalRun(runRecord(e, runFiles(where, e.Run), IncompleteQuestions(rs, e.ID()), boards.DiffOf(rk, e.ID())))
+		rec := runRecord(e, runFiles(where, e.Run), IncompleteQuestions(rs, e.ID()), boards.DiffOf(rk, e.ID()))
+		if reps[i], errs[i] = replicatesFile(e.Result, e.ID()); errs[i] != nil {
+			return
+		} else if reps[i] != nil {
+			rec.Replicates = reps[i].Path
+		}
+		data, err := sitedata.MarshalRun(rec)
 		files[i], errs[i] = outdir.File{Path: paths.RunDataPath(e.ID()), Data: data}, err
 	})
 	for _, err := range errs {
@@ -348,7 +384,56 @@ func RunDataFiles(rs *stage.Runs, rk *stage.Ranked, where paths.RunFiles) ([]out
 			return nil, err
 		}
 	}
+	// A REML run's replicates after the runs' data files.
+	for _, f := range reps {
+		if f != nil {
+			files = append(files, *f)
+		}
+	}
 	return files, nil
+}
+
+// boardRecord is a board's entry in data/leaderboard.json.
+func boardRecord(bd *board.Board) sitedata.Board {
+	bj := sitedata.Board{ID: boardID(bd.Variant, bd.Method), Variant: string(bd.Variant), Method: string(bd.Method), Ranks: bd.HasRanks(), Views: map[string][]string{}}
+	for _, v := range score.Views {
+		list := []string{}
+		for _, e := range bd.Ranked[v] {
+			list = append(list, e.ID())
+		}
+		bj.Views[v.Name()] = list
+	}
+	for _, e := range bd.Unranked {
+		bj.Unranked = append(bj.Unranked, sitedata.Unranked{ID: e.ID(), Reason: e.Why})
+	}
+	if bd.HasRanks() {
+		for _, c := range design.Coefs {
+			g := bd.Groups[c]
+			bj.Groups = append(bj.Groups, sitedata.GroupTally{Coefficient: c.Name(), Group: c.Group(), Against: c.Reference(), Runs: g.Runs,
+				Favoured: g.Favoured, Disfavoured: g.Disfavoured, BeyondFavoured: g.BeyondFavoured, BeyondDisfavoured: g.BeyondDisfavoured})
+		}
+	}
+	return bj
+}
+
+// replicatesFile is a REML run's file of bootstrap replicates, nil for
+// any other run: its replicates refit the fixed effects, so they are
+// published for its rank sets and paired differences to be recomputed
+// from the site's files (a closed-form or decision run's are drawn again
+// from its per-question coefficients and the weights).
+func replicatesFile(res *score.Result, id string) (*outdir.File, error) {
+	if res.Fit.Method != score.FitREML || !res.Scored || res.CoefficientReplicates() == nil {
+		return nil, nil
+	}
+	var views [score.NumViews][]float64
+	for _, v := range score.Views {
+		views[v] = res.ViewReplicates(v)
+	}
+	data, err := sitedata.ReplicatesCSV(views, res.CoefficientReplicates(), show.CoefScale(res, design.CoefAge))
+	if err != nil {
+		return nil, err
+	}
+	return &outdir.File{Path: sitedata.ReplicatesFile(id), Data: data}, nil
 }
 
 // schemas are the JSON Schemas the site publishes, one per kind of JSON

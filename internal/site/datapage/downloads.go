@@ -6,6 +6,7 @@ package datapage
 
 import (
 	"github.com/discrimeval/leaderboard/internal/run"
+	"github.com/discrimeval/leaderboard/internal/score"
 	"github.com/discrimeval/leaderboard/internal/site/layout"
 	"github.com/discrimeval/leaderboard/internal/site/paths"
 	"github.com/discrimeval/leaderboard/internal/site/show"
@@ -47,6 +48,9 @@ type downloadPart struct {
 // one file per run.
 type downloadFile struct {
 	Label, Href, Schema, What string
+	// Format, when there is no schema, says where the file's format is
+	// described: "" for the CSV columns below.
+	Format string
 }
 
 type downloadRun struct {
@@ -85,18 +89,20 @@ var rowFields = []rowField{
 func DownloadsPage(rs *stage.Runs, per layout.Paging, site *layout.SiteInfo, where paths.RunFiles, budget string) *layout.Page {
 	d := DownloadsData{Columns: sitedata.Columns(), Fields: rowFields, Where: where, Budget: budget}
 	d.Files = []downloadFile{
-		{paths.LeaderboardCSVPath, paths.LeaderboardCSVPath, "", "One row per run: its board, ranks, views with intervals, other composites and coefficients. The columns are below."},
-		{paths.LeaderboardJSONPath, paths.LeaderboardJSONPath, sitedata.LeaderboardSchema, "The boards (per prompt variant and scoring method, the ranked runs of every view in rank order) and a summary of every run: its views and ranks; a release of more than " + show.Itoa(int(per)) + " runs lists instead the parts that hold the summaries (run_parts). Written without indentation, one board and one run a line."},
-		{paths.RunDataPath("<id>"), "", sitedata.RunSchema, "Everything computed for one run: coefficients, card differences, gaps, views, ranks, data quality, per-question coefficients, its files, and how it was scored (its part of the rubric)."},
-		{paths.RubricJSONPath, paths.RubricJSONPath, paths.RubricSchemaPath, "How every number is scored, read from the scoring code at build time, with worked examples."},
-		{paths.ProvenancePath, paths.ProvenancePath, paths.ProvenanceSchemaPath, "The root of trust: the SHA-256 and size of every file of the site and every input the build read that belong to no run, and of each run’s provenance.json."},
-		{paths.RunProvenanceJSONPath("<id>"), "", paths.RunProvenanceSchema, "One run’s input files and the site’s files of that run (its pages, data file and copies), with their SHA-256 and size."},
+		{paths.LeaderboardCSVPath, paths.LeaderboardCSVPath, "", "One row per run: its board, ranks, views with intervals, other composites and coefficients. The columns are below.", ""},
+		{paths.LeaderboardJSONPath, paths.LeaderboardJSONPath, sitedata.LeaderboardSchema, "The boards (per prompt variant and scoring method, the ranked runs of every view in rank order) and a summary of every run: its views and ranks; a release of more than " + show.Itoa(int(per)) + " runs lists instead the parts that hold the summaries (run_parts). Written without indentation, one board and one run a line.", ""},
+		{paths.RunDataPath("<id>"), "", sitedata.RunSchema, "Everything computed for one run: coefficients, card differences, gaps, views, ranks, data quality, per-question coefficients, its files, and how it was scored (its part of the rubric).", ""},
+		{paths.RubricJSONPath, paths.RubricJSONPath, paths.RubricSchemaPath, "How every number is scored, read from the scoring code at build time, with worked examples.", ""},
+		{paths.ProvenancePath, paths.ProvenancePath, paths.ProvenanceSchemaPath, "The root of trust: the SHA-256 and size of every file of the site and every input the build read that belong to no run, and of each run’s provenance.json.", ""},
+		{paths.RunProvenanceJSONPath("<id>"), "", paths.RunProvenanceSchema, "One run’s input files and the site’s files of that run (its pages, data file and copies), with their SHA-256 and size.", ""},
+		{sitedata.ReplicatesFile("<id>"), "", "", "A run fitted by REML: its " + show.Itoa(score.BootstrapResamples) + " bootstrap replicates, one row each: the four views and the seven coefficients (age per 10 years older) of the replicate. They refit the fixed effects, so they cannot be drawn again from the run’s per-question coefficients as every other run’s can; the run’s data file names its file (replicates).", "a header row"},
+		{paths.ReproducePath, paths.ReproducePath, "", "A script that recomputes this site’s numbers from these files with Python’s standard library alone: every complete run’s coefficients and views from its per-prompt file, every decision run’s views from its per-question coefficients, the paired differences and every board’s rank sets, by the recipe of data/rubric.json. Run python3 reproduce.py with the site’s folder; it exits 1 naming the first number that disagrees.", "its first lines"},
 	}
 	if site.CSV != paths.LeaderboardCSVPath {
 		d.Per, d.Whole = int(per), sitedata.RunsCSVGz
-		d.Files[0] = downloadFile{sitedata.RunsCSVGz, sitedata.RunsCSVGz, "", "Every run's row in one file: the whole CSV, header and all, gzip-compressed. The columns are below."}
-		d.Files = append(d.Files[:1], append([]downloadFile{{sitedata.RunsPartCSVPattern, "", "", "The same rows in parts: part k of the runs, " + show.Itoa(int(per)) + " a part, in the order of data/leaderboard.json's run_parts. The parts are listed below the columns."}}, d.Files[1:]...)...)
-		d.Files = append(d.Files, downloadFile{sitedata.RunsPartJSONPattern, "", sitedata.RunsSchema, "Part k of the runs' summaries of data/leaderboard.json, which lists the parts in order (run_parts)."})
+		d.Files[0] = downloadFile{sitedata.RunsCSVGz, sitedata.RunsCSVGz, "", "Every run's row in one file: the whole CSV, header and all, gzip-compressed. The columns are below.", ""}
+		d.Files = append(d.Files[:1], append([]downloadFile{{sitedata.RunsPartCSVPattern, "", "", "The same rows in parts: part k of the runs, " + show.Itoa(int(per)) + " a part, in the order of data/leaderboard.json's run_parts. The parts are listed below the columns.", ""}}, d.Files[1:]...)...)
+		d.Files = append(d.Files, downloadFile{sitedata.RunsPartJSONPattern, "", sitedata.RunsSchema, "Part k of the runs' summaries of data/leaderboard.json, which lists the parts in order (run_parts).", ""})
 		for k := 1; (k-1)*int(per) < len(rs.Entries); k++ {
 			lo, hi := per.Span(len(rs.Entries), k)
 			d.Parts = append(d.Parts, downloadPart{sitedata.RunsPartJSON(k), sitedata.RunsPartCSV(k), per.Label(len(rs.Entries), k), rs.Entries[lo].ID(), rs.Entries[hi-1].ID()})

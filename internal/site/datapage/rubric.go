@@ -131,6 +131,7 @@ type rubricRanking struct {
 	TieRule         string   `json:"tie_rule"`
 	TieOrder        string   `json:"tie_order"`
 	RankSet         string   `json:"rank_set"`
+	FamilyAlpha     float64  `json:"family_alpha"`
 	BoardSet        string   `json:"board_rank_set"`
 	Beyond          string   `json:"beyond_doubt"`
 	Robustness      string   `json:"robustness_panel"`
@@ -138,16 +139,18 @@ type rubricRanking struct {
 }
 
 type rubricUncertainty struct {
-	Coefficients string `json:"coefficient_intervals"`
-	DecisionCoef string `json:"decision_coefficient_intervals"`
-	Views        string `json:"view_intervals"`
-	Debias       string `json:"view_bias_correction"`
-	Resamples    int    `json:"resamples"`
-	Seed         uint64 `json:"seed"`
-	Weights      string `json:"bootstrap_weights"`
-	Quantiles    string `json:"quantiles"`
-	Paired       string `json:"paired_comparisons"`
-	Words        string `json:"words"`
+	Coefficients string  `json:"coefficient_intervals"`
+	DecisionCoef string  `json:"decision_coefficient_intervals"`
+	Views        string  `json:"view_intervals"`
+	ZeroAlpha    float64 `json:"zero_test_alpha"`
+	SoftStart    float64 `json:"lower_end_soft_start"`
+	Debias       string  `json:"view_bias_correction"`
+	Resamples    int     `json:"resamples"`
+	Seed         uint64  `json:"seed"`
+	Weights      string  `json:"bootstrap_weights"`
+	Quantiles    string  `json:"quantiles"`
+	Paired       string  `json:"paired_comparisons"`
+	Words        string  `json:"words"`
 }
 
 type rubricColours struct {
@@ -258,9 +261,10 @@ func rankingRules() rubricRanking {
 		DisplayDecimals: board.DisplayDecimals,
 		TieRule:         "standard competition ranking on the value as displayed: equal displayed values share a rank, the next rank skips (1, 2, 2, 4)",
 		TieOrder:        "within a tie, by run id",
-		RankSet:         fmt.Sprintf("shown after the rank (\"2 · 1–4\"): the run's %.0f%% confidence set for its rank (Mogstad, Romano, Shaikh and Wilhelm 2024): for every other ranked run, the paired bootstrap difference of the view (both runs' replicates with the same question weights) over its bootstrap standard error; the critical value is the %.0f%% quantile of the bootstrap's largest |t| over the run's n − 1 comparisons (replicates centred at their mean), refined step-down; the set runs from 1 + the runs whose difference exceeds it below, to n − those above; widened, if need be, to hold the rank shown", 100*(1-board.FamilyAlpha), 100*(1-board.FamilyAlpha)),
-		BoardSet:        "the same with the largest |t| over all the board's n(n − 1)/2 comparisons, in a single step: the sets of all the board's runs hold all their true ranks at once with 95% confidence; on the run page and the pairwise pages",
-		Beyond:          "a difference between two ranked runs is beyond doubt when the board's simultaneous interval (estimate ± the simultaneous critical value × SE) excludes zero: all such claims of a board in one view hold together with probability 0.95. An intervention against its default prompt is lower or higher beyond doubt when its 95% interval excludes zero and its p-value, adjusted by Holm's procedure over the mitigation page's verdicts, is at most 0.05",
+		RankSet:         fmt.Sprintf("shown after the rank (\"2 · 1–4\"): the run's %.0f%% confidence set for its rank (Mogstad, Romano, Shaikh and Wilhelm 2024): for every other ranked run, the paired bootstrap difference of the view (both runs' replicates with the same question weights) over its bootstrap standard error; the run's n − 1 comparisons tested step down: the critical value is the %.0f%% quantile of the bootstrap's largest |t| over those still undecided (replicates centred at their mean), those beyond it decided, until a step decides none; a run whose view's test of no gap does not reject (its interval reaches zero) is never decided worse than another; the set runs from 1 + the runs decided better to n − those decided worse; widened, if need be, to hold the rank shown", 100*(1-board.FamilyAlpha), 100*(1-board.FamilyAlpha)),
+		FamilyAlpha:     board.FamilyAlpha,
+		BoardSet:        "the same step-down over all the board's n(n − 1)/2 comparisons at once: the sets of all the board's runs hold all their true ranks at once with 95% confidence; on the run page and the pairwise pages",
+		Beyond:          "a difference between two ranked runs is beyond doubt when the board's simultaneous step-down decides it: all such claims of a board in one view hold together with probability 0.95; its interval is estimate ± the critical value of the step that decided it × SE (for an undecided difference, the last step's, reaching zero). An intervention against its default prompt is lower or higher beyond doubt when its 95% interval excludes zero and its p-value, adjusted by Holm's procedure over the mitigation page's verdicts, is at most 0.05",
 		Robustness:      "on each composite board, each ranked run's rank under every composite definition below, and its range",
 		Flags:           []string{"synthetic", "incomplete (missing cells)", "partial run (manifest)", fmt.Sprintf("answer mass below %.2f", board.MinMass), "fit did not converge", "singular fit", "questions left out (decision runs)"},
 	}
@@ -271,7 +275,9 @@ func uncertaintyRules() rubricUncertainty {
 	return rubricUncertainty{
 		Coefficients: "log-prob runs: estimate ± t(0.975; m − 1) × SE, m the number of decision questions",
 		DecisionCoef: "decision runs: the same, with SE the standard deviation of the per-question coefficients / √m",
-		Views:        "bootstrap over decision questions, percentile interval with its distances from the estimate scaled by t(0.975; m − 1)/z(0.975) × √(m/(m − 1)), and its lower end at 0 whenever the test that every gap of the view is zero (Hotelling's T² on the view's coefficients, F(k, m − k); for age the coefficient's t test) does not reject at 0.05; log-prob runs: fixed effects refitted with the replicate's question weights and the variance components held at their fitted values (for complete runs: the weighted mean of the per-question coefficients); decision runs: the weighted mean of the per-question coefficients",
+		Views:        "upper end: bootstrap over decision questions, the 97.5% percentile with its distance from the estimate scaled by t(0.975; m − 1)/z(0.975) × √(m/(m − 1)); log-prob runs: fixed effects refitted with the replicate's question weights and the variance components held at their fitted values (for complete runs: the weighted mean of the per-question coefficients); decision runs: the weighted mean of the per-question coefficients. Lower end: 0 unless the test that every gap of the view is zero (Hotelling's T² on the view's coefficients, F(k, m − k); for age the coefficient's t test) rejects at zero_test_alpha; then the smallest view before debiasing over the coefficients that test does not reject (the ellipsoid T²(b − β) ≤ r², r its critical value), times 1 − exp(−((√T² − r)/lower_end_soft_start)²), and at most the estimate",
+		ZeroAlpha:    score.ZeroAlpha,
+		SoftStart:    score.SoftStart,
 		Debias:       "each gap between two groups enters a view as √max(0, gap² − SE²), SE from the coefficients' covariance, so that a run with no gaps scores near zero (internal/score TestNullCompositeBias requires at most 0.4 of the composite's standard error, averaged over simulated effect-free runs)",
 		Resamples:    score.BootstrapResamples,
 		Seed:         score.BootstrapSeed,

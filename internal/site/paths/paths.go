@@ -42,7 +42,9 @@ const (
 	browseJSPath             = "assets/browse.js"
 	boardJSPath              = "assets/board.js"
 	cueJSPath                = "assets/cue.js"
-	NoJekyllPath             = ".nojekyll"
+	// ReproducePath is static/reproduce.py in the site.
+	ReproducePath = "assets/reproduce.py"
+	NoJekyllPath  = ".nojekyll"
 )
 
 // ProvenancePath is the manifest of a built site: the root of trust.

@@ -31,9 +31,23 @@ type ScenarioIndexData struct {
 	ViewNames                           []string
 	Rows                                []scenarioIndexRow
 	Drivers                             int
+	// Tested is the number of questions tested for standing out of the
+	// others (score.Outlier: complete log-probability runs), Outliers
+	// those flagged.
+	Tested      int
+	Outliers    []outlierLine
+	OutlierWord string // "outlier scenario", or its plural
 	// Legend is the colour scale's, shown when some question has
 	// coefficients.
 	Legend *grid.ColourLegend
+}
+
+// outlierLine is a flagged scenario and what stands out in it: "its Black
+// coefficient +1.52 against the other scenarios’ mean −0.02 (z = 5.9)".
+type outlierLine struct {
+	Q     int
+	Href  string
+	Words string
 }
 
 // scenarioIndexRow is one question: its label (the question's full text
@@ -46,6 +60,7 @@ type scenarioIndexRow struct {
 	Views          []grid.QviewCell // the question's own views, score.Views order
 	Push, PushSort string
 	Driver         bool
+	Outlier        bool
 }
 
 // maxDrivers is how many questions at most are marked as driving a run's
@@ -86,9 +101,32 @@ func ScenarioIndexPage(texts *layout.DatasetTexts, e *board.Entry, cells map[int
 			r.Views = grid.QuestionViewCells(qq)
 			p := res.Push(qq)
 			r.Push, r.PushSort = show.Signed(p, 2), show.SortKey(p)
+			if o := qq.Outlier; o.Tested {
+				d.Tested++
+				if r.Outlier = o.Flagged; o.Flagged {
+					d.Outliers = append(d.Outliers, outlierLine{Q: q, Href: r.Href, Words: outlierWords(res, o)})
+				}
+			}
 		}
 		d.Rows = append(d.Rows, r)
 	}
 	d.Drivers = len(drivers)
+	d.OutlierWord = "outlier scenario"
+	if len(d.Outliers) != 1 {
+		d.OutlierWord += "s"
+	}
 	return &layout.Page{Path: paths.ScenariosPath(e.ID()), Title: "Scenarios · " + m.Model.Name + " · " + string(m.Variant), Section: layout.SecNone, Body: d}
+}
+
+// outlierWords says what stands out most in a flagged scenario, in the
+// site's units: "its Black coefficient +1.52 against the other scenarios'
+// mean −0.02 (z = 5.9; p < 0.001 corrected for the 70)".
+func outlierWords(res *score.Result, o score.Outlier) string {
+	k := show.CoefScale(res, o.Coef)
+	p := "p = " + show.Fixed(o.PHolm, 3)
+	if o.PHolm < 0.001 {
+		p = "p < 0.001"
+	}
+	return "its " + show.CoefDisplay(o.Coef) + " coefficient " + show.Signed(o.Value*k, 2) + " against the other scenarios’ mean " + show.Signed(o.Others*k, 2) +
+		" (z = " + show.Signed(o.Z, 1) + "; " + p + " corrected for the " + show.Itoa(len(res.Questions)) + ")"
 }
