@@ -295,8 +295,17 @@
     render();
     slot.scrollIntoView({ block: "nearest" });
   });
+  // A link to two cells (the swing finder's "side by side", a pair of the
+  // list below) takes the reader to them: the comparison is scrolled to
+  // the top of the window and takes the focus, so that a screen reader
+  // reads it next.
+  slot.setAttribute("tabindex", "-1");
+  function reveal() {
+    slot.scrollIntoView({ block: "start" });
+    slot.focus({ preventScroll: true });
+  }
   selA.value = data.base && byId[data.base] !== undefined ? data.base : cells[0].id;
-  if (!fromHash()) { render(); }
+  if (fromHash()) { reveal(); } else { render(); }
 
   // Every pair of cells whose P(yes) (share of yes answers) differs by
   // more than a threshold, as the run's swing finder counts them
@@ -394,7 +403,7 @@
   sw.addEventListener("toggle", function () { if (sw.open && !swList.firstChild) { showPairs(); } });
   swList.addEventListener("click", function (e) { if (e.target.closest("a")) { scrollNext = true; } });
   window.addEventListener("hashchange", function () {
-    if (fromHash() && scrollNext) { slot.scrollIntoView({ block: "start" }); }
+    if (fromHash() && scrollNext) { reveal(); }
     scrollNext = false;
     swFromHash();
   });

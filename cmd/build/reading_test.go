@@ -9,11 +9,19 @@ import (
 
 // checkReading holds the committed site to the reading limits of package
 // crawl (reading.go) that it meets: a summary of at most 120 words at the
-// top of every board and run page.
+// top of every board and run page, a run page of at most 1,200 words
+// before any <details> is opened, and one spelling of a difference in
+// P(yes).
 func checkReading(t *testing.T, files map[string][]byte) {
 	t.Helper()
 	r := crawl.Read(files)
 	for _, p := range r.SummaryProblems(summaryPage) {
+		t.Error(p)
+	}
+	for _, p := range r.RunPageProblems() {
+		t.Error(p)
+	}
+	for _, p := range r.UnitProblems() {
 		t.Error(p)
 	}
 }

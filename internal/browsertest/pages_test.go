@@ -243,6 +243,11 @@ func pageChecks(modes []*modePages, page string) ([]schemeChecks, error) {
 //     (checkPhoneLayout, 375 px, light and dark);
 //   - the summary of every board and run page whole inside the first
 //     800 px at 1280 and 375 px, light and dark (checkSummary);
+//   - a run page shows at most 1,200 words before any <details> is
+//     opened, in the order of its summary (checkRunPageReads, 1280 and
+//     375 px, light and dark), and a link to a part of it behind a
+//     disclosure opens it (checkFragmentOpens, 1280 px; it changes the
+//     page: last);
 //   - the boards' first screen on a phone (checkFirstScreen), their rows as
 //     cards (checkCards, 375 px light and dark; a table at 1280), the
 //     mitigation page's pairs (checkMitigationFits), 404.html from file://
@@ -292,9 +297,11 @@ func TestPages(t *testing.T) {
 	summaries := append(append([]string(nil), boards...), kinds["run"]...)
 	for _, m := range []mode{desktop, desktopDark, phone, phoneDark} {
 		s.add(m, check{name: "summary", run: checkSummary}, summaries...)
+		s.add(m, check{name: "run-page-reads", run: checkRunPageReads}, union(kinds["run"], existing("runs/skew-13b-explicit/index.html"))...)
 	}
 	s.add(desktop, check{name: "time-chart", run: checkTimeChart}, "index.html")
 	s.add(desktop, check{name: "size-filter", run: checkSizeFilter, changes: true}, "index.html")
+	s.add(desktop, check{name: "fragment-opens", run: checkFragmentOpens, changes: true}, p.Run)
 	s.add(desktop, check{name: "group-plots", run: checkGroupPlots}, groups...)
 	s.add(desktop, check{name: "axe", run: checkAxe}, axe...)
 	s.add(desktopDark, check{name: "axe", run: checkAxe}, axe...)

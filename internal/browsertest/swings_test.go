@@ -134,7 +134,7 @@ func TestSwingFinder(t *testing.T) {
 	if fmt.Sprint(v.Rows) != fmt.Sprint(want(0.5)) || len(v.Rows) == before {
 		t.Errorf("threshold 0.50: rows %v, want %v (and not the %d of 0.30)", v.Rows, want(0.5), before)
 	}
-	if !strings.Contains(v.Summary, fmt.Sprintf("%d of ", len(v.Rows))) || !strings.Contains(v.Summary, "over 0.50") || !strings.Contains(v.Summary, "noise alone") {
+	if !strings.Contains(v.Summary, fmt.Sprintf("%d of ", len(v.Rows))) || !strings.Contains(v.Summary, "over 50 pp") || !strings.Contains(v.Summary, "noise alone") {
 		t.Errorf("threshold 0.50: summary %q", v.Summary)
 	}
 	tb.checkClean(page)
@@ -153,6 +153,20 @@ func TestSwingFinder(t *testing.T) {
 	c := eval[cellView](tb, cellViewJS)
 	if len(c.Cells) != 2 || len(c.Ins)+len(c.Del) == 0 {
 		t.Errorf("the largest swing's link shows %d cells and %d marked words, want 2 and some", len(c.Cells), len(c.Ins)+len(c.Del))
+	}
+	// The reader is taken to the comparison, not left at the top of the
+	// grid: it is at the top of the window and has the focus.
+	type arrival struct {
+		Focused string  `json:"focused"`
+		Top     float64 `json:"top"`
+		ScrollY float64 `json:"scrollY"`
+		Height  float64 `json:"height"`
+	}
+	a := eval[arrival](tb, `new Promise(r => requestAnimationFrame(() => r({focused: document.activeElement ? document.activeElement.id : "",
+		top: document.getElementById("cv").getBoundingClientRect().top, scrollY, height: innerHeight})))`)
+	if a.Focused != "cv" || a.ScrollY == 0 || a.Top < 0 || a.Top > a.Height/2 {
+		t.Errorf("side by side from the swing finder: the focus is on %q and the comparison %.0f px from the top of a %.0f px window (scrolled %.0f px); want it focused (#cv) in the window's top half",
+			a.Focused, a.Top, a.Height, a.ScrollY)
 	}
 	tb.checkClean("side by side from the swing finder")
 }

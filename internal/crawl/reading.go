@@ -50,6 +50,12 @@ type Text struct {
 	Paragraphs []string
 	// Tables are the page's tables, shown or not, by column.
 	Tables []Table
+	// Generated is the page's text, shown or not, outside <head>,
+	// scripts and styles, Markdown content (an element of class "prose")
+	// and <dfn>s: the words the site writes from its numbers, where a
+	// unit has one spelling (the glossary's <dfn> spells it out; people's
+	// prose says "points" of other things).
+	Generated string
 }
 
 // Table is one table of a page, by column.
@@ -145,6 +151,8 @@ func ReadPage(doc []byte) Text {
 		inSummary     int
 		hidden        region
 		prose         region
+		dfn           region
+		gen           strings.Builder
 		summaryEl     region
 		skip          string // inside script, style, template or title
 		inHead        bool
@@ -207,6 +215,10 @@ func ReadPage(doc []byte) Text {
 		if summaryEl.in() {
 			summary.WriteString(s)
 		}
+		if !prose.in() && !dfn.in() {
+			gen.WriteString(s)
+			gen.WriteByte(' ')
+		}
 	}
 	for {
 		tt, data := l.Next()
@@ -214,11 +226,13 @@ func ReadPage(doc []byte) Text {
 		case html.ErrorToken:
 			endPara()
 			t.Summary = collapse(&summary)
+			t.Generated = strings.Join(strings.Fields(stdhtml.UnescapeString(gen.String())), " ")
 			return t
 		case html.StartTagToken:
 			tag = strings.ToLower(string(data[1:]))
 			hidden.start(tag)
 			prose.start(tag)
+			dfn.start(tag)
 			summaryEl.start(tag)
 			if !phrasing[tag] {
 				endPara()
@@ -232,6 +246,8 @@ func ReadPage(doc []byte) Text {
 				skip = tag
 			case "p":
 				para = &strings.Builder{}
+			case "dfn":
+				dfn.enter(tag)
 			case "details":
 				detailsOpen = append(detailsOpen, false)
 			case "summary":
@@ -300,6 +316,7 @@ func ReadPage(doc []byte) Text {
 			name := strings.ToLower(string(data[2 : len(data)-1]))
 			hidden.end(name)
 			prose.end(name)
+			dfn.end(name)
 			summaryEl.end(name)
 			if !phrasing[name] {
 				endPara()
@@ -376,8 +393,8 @@ type Reading struct {
 }
 
 // unitSpellings are the ways a difference in the probability of "yes"
-// has been written on the site, each found on the page's text as shown;
-// the site keeps one.
+// has been written on the site, each found in the page's generated text
+// (Text.Generated); the site keeps one.
 var unitSpellings = []struct {
 	name string
 	re   *regexp.Regexp
@@ -412,9 +429,8 @@ func Read(files map[string][]byte) Reading {
 				}
 			}
 		}
-		plain := stdhtml.UnescapeString(string(tagRe.ReplaceAll(files[name], []byte(" "))))
 		for _, u := range unitSpellings {
-			if u.re.MatchString(plain) {
+			if u.re.MatchString(t.Generated) {
 				r.Units[u.name]++
 			}
 		}

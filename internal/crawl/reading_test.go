@@ -20,18 +20,20 @@ const readingPage = `<!doctype html><html lang=en><head><title>Three words here<
 	`<table class="grid d5"><caption>Scores in logit</caption><thead><tr><th>Model<th>Score (logit)<th>SE<tbody>` +
 	`<tr><th>A<td>+0.12<td>0.01<tr><th>B<td>−0.30<td>0.02</table>` +
 	`<div class=prose><table><thead><tr><th>true gap<tbody><tr><td>0.5</table></div>` +
-	`<p>Tail · – 3</main>`
+	`<p>Tail <dfn>defined</dfn> · – 3</main>`
 
 func TestReadPage(t *testing.T) {
 	got := ReadPage([]byte(readingPage))
 	// Shown: summary 5 (Fair ranks first beyond doubt), 3, 2, the closed
 	// details' summary 3 (More two tables), the open one's 3 (Open nine
 	// ten), the table 13 (Scores in logit, Model, Score (logit), SE, A
-	// +0.12 0.01, B −0.30 0.02), the prose table 3, the tail 2 (Tail, 3).
+	// +0.12 0.01, B −0.30 0.02), the prose table 3, the tail 3 (Tail,
+	// defined, 3). Generated leaves out the head, the script, the prose
+	// and the <dfn>.
 	want := Text{
-		Words: 5 + 3 + 2 + 3 + 3 + 13 + 3 + 2, TablesShown: 2,
+		Words: 5 + 3 + 2 + 3 + 3 + 13 + 3 + 3, TablesShown: 2,
 		Summary: "Fair ranks first, beyond doubt.", HasSummary: true,
-		Paragraphs: []string{"Fair ranks first, beyond doubt.", "One two three", "Four five", "six seven eight", "nine ten", "eleven twelve", "Tail · – 3"},
+		Paragraphs: []string{"Fair ranks first, beyond doubt.", "One two three", "Four five", "six seven eight", "nine ten", "eleven twelve", "Tail defined · – 3"},
 		Tables: []Table{
 			{Columns: []Column{{Cells: []string{"1"}}}},
 			{Class: "grid d5", Caption: "Scores in logit", Columns: []Column{
@@ -41,6 +43,8 @@ func TestReadPage(t *testing.T) {
 			}},
 			{Prose: true, Columns: []Column{{Header: "true gap", Cells: []string{"0.5"}}}},
 		},
+		Generated: "Fair ranks first, beyond doubt . One two three Four five More: two tables six seven eight 1 Open nine ten eleven twelve " +
+			"Scores in logit Model Score (logit) SE A +0.12 0.01 B −0.30 0.02 Tail · – 3",
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("ReadPage (-want +got):\n%s", d)

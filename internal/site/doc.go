@@ -165,7 +165,10 @@
 // 404.html the scroll cue of browsers without scroll-state container
 // queries, which marks the table boxes that really overflow (cue.js). A state of
 // a page is a link: "#filter?…"; any other fragment is an anchor, marked
-// by CSS (:target) and scrolled clear of sticky headers.
+// by CSS (:target) and scrolled clear of sticky headers; one inside a
+// closed <details> (a run page keeps its detail in them) opens it, as
+// HTML's fragment navigation does (the ancestor details revealing
+// algorithm), with no script.
 //
 // # Adding a page kind
 //

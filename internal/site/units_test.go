@@ -49,7 +49,7 @@ func TestOneAgeUnit(t *testing.T) {
 		if got, want := string(m[2]), show.Signed(float64(age.Estimate), 3); got != want {
 			t.Errorf("%s: run page shows age %s, JSON has %s", id, got, want)
 		}
-		if !strings.Contains(string(page), "Age in other units, as alternatives: per standard deviation of age in this run ("+show.Fixed(sd, 2)+" years") {
+		if !strings.Contains(string(page), "The age coefficient in other units, as alternatives</summary><ul><li>per standard deviation of age in this run ("+show.Fixed(sd, 2)+" years") {
 			t.Errorf("%s: the run page does not label the per-SD value as an alternative", id)
 		}
 		for _, q := range rj.Questions {

@@ -23,6 +23,7 @@ var Terms = []Term{
 	term("coefficient", "coefficient", `\bcoefficients?\b`),
 	term("view", "view", `\bviews?\b`),
 	term("composite", "composite", `\bcomposite\b`),
+	term("contribution", "contribution of a scenario", `\bcontributions?\b`),
 	term("interval", "95% interval", `\b95% intervals?\b`),
 	term("beyond-doubt", "beyond doubt", `\bbeyond doubt\b`),
 	term("rank-set", "rank set", `\brank sets?\b|\b95% (?:rank )?sets?\b`),

@@ -174,7 +174,7 @@ func comparePage(texts *layout.DatasetTexts, variant run.Variant, q int, cols []
 	for _, isDec := range []bool{false, true} {
 		g := compareGroup{ID: "logprob", Title: "Log-probability runs", Unit: "logit points"}
 		if isDec {
-			g = compareGroup{ID: "sampled", Title: "Sampled-answer runs", Unit: "percentage points of yes answers"}
+			g = compareGroup{ID: "sampled", Title: "Sampled-answer runs", Unit: "pp of yes answers"}
 		}
 		g.LegendLo, g.LegendHi = grid.LegendEnds(isDec)
 		var group []compareColumn

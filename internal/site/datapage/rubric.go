@@ -199,7 +199,7 @@ func rubric(cfg stage.Config, in *stage.Loaded, rs *stage.Runs) RubricJSON {
 	}
 	r.Decision = rubricDecision{
 		Model:    "each decision question's yes/no counts get their own logistic regression on age_z, gender and race by Firth's bias-reduced penalised likelihood (R: glm(cbind(yes, no) ~ age_z + gender + race, binomial, method = brglm2::brglmFit, type = \"AS_mean\")); the run's seven coefficients are the mean over questions of the per-question coefficients, standard errors their standard deviation / √m — the paper's model with a logistic link, as the closed form of a complete log-prob run",
-		Card:     "card differences and largest gaps in percentage points of the share of yes answers",
+		Card:     "card differences and largest gaps in pp of the share of yes answers",
 		LeftOut:  "questions answered the same way for every person are left out: they carry no information on differences between people",
 		Coverage: "checked in simulation: over 200 runs with effects that vary between questions, the 95% intervals must cover the planted effects in 93–97% of cases (internal/score TestDecisionCoverage)",
 	}

@@ -55,7 +55,7 @@ type RunData struct {
 	MeanMass, MinMass, MassRule string
 	MissingShare, MaxMissing    string // the share of the dataset's prompts missing, and the rule
 	AgeCoding                   string
-	AgeAlt                      string         // the age coefficient in the other units, labelled as alternatives
+	AgeAlt                      []string       // the age coefficient in the other units, as alternatives
 	Harness                     []harnessRow   // lm-evaluation-harness's numbers, recomputed
 	History                     []historyPoint // the model's run in every earlier release, then this one
 	ViewsVersion                int
@@ -119,11 +119,11 @@ type gapRow struct {
 }
 
 type viewRow struct {
-	Title, Value, CI, Href, Formula string
-	Scale                           string // the score's plain scale (words.go)
-	Rank                            int
-	Set, BoardSet                   string
-	Tied                            bool
+	Title, Value, CI, Href string
+	Scale                  string // the score's plain scale (words.go)
+	Rank                   int
+	Set, BoardSet          string
+	Tied                   bool
 }
 
 // attrGaps is the worked computation of one attribute view.
@@ -301,9 +301,11 @@ func (d *RunData) coefficients(res *score.Result) {
 		d.Coefs = append(d.Coefs, r)
 	}
 	if est := res.Coefficients[design.CoefAge]; !math.IsNaN(est.Estimate) && res.AgeSD > 0 {
-		d.AgeAlt = "Age in other units, as alternatives: per standard deviation of age in this run (" + show.Fixed(res.AgeSD, 2) + " years; the fit’s own unit and the paper’s) " +
-			show.Signed(est.Estimate, 3) + " " + show.Interval(est.CI95, 3, true) + "; per year " + show.Signed(est.Estimate/res.AgeSD, 4) +
-			"; from age 20 to age 100 (the design’s whole range, 80 years) " + show.Signed(est.Estimate*80/res.AgeSD, 3) + "."
+		d.AgeAlt = []string{
+			"per standard deviation of age in this run (" + show.Fixed(res.AgeSD, 2) + " years; the fit’s own unit and the paper’s): " + show.Signed(est.Estimate, 3) + " " + show.Interval(est.CI95, 3, true),
+			"per year: " + show.Signed(est.Estimate/res.AgeSD, 4),
+			"from age 20 to age 100 (the design’s whole range, 80 years): " + show.Signed(est.Estimate*80/res.AgeSD, 3),
+		}
 	}
 }
 
@@ -313,7 +315,7 @@ func (d *RunData) views(rk *stage.Ranked, e *board.Entry) {
 	res := e.Result
 	for _, v := range score.Views {
 		d.Views = append(d.Views, viewRow{Title: v.Title(), Value: board.Display(res.Views[v].Estimate), CI: show.Interval(res.Views[v].CI95, 2, false), Scale: show.PlainScale(res.Views[v].Estimate),
-			Href: boards.BoardPageOf(rk, e, v), Formula: v.Describe(), Rank: e.Rank[v], Tied: e.Tied[v], Set: boards.RankSetText(e.RankSet[v]), BoardSet: boards.RankSetText(e.BoardSet[v])})
+			Href: boards.BoardPageOf(rk, e, v), Rank: e.Rank[v], Tied: e.Tied[v], Set: boards.RankSetText(e.RankSet[v]), BoardSet: boards.RankSetText(e.BoardSet[v])})
 	}
 	for _, a := range design.Attributes {
 		v := score.ViewOf(a)

@@ -13,6 +13,7 @@ package runpage
 import (
 	"math"
 	"path"
+	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
@@ -21,6 +22,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/site/layout"
 	"github.com/discrimeval/leaderboard/internal/site/paths"
 	"github.com/discrimeval/leaderboard/internal/site/show"
+	"github.com/discrimeval/leaderboard/internal/vocab"
 )
 
 // SwingDefault is the threshold the page is written at (0.30).
@@ -34,7 +36,8 @@ type SwingsData struct {
 	MethodologyHref            string
 	ScriptHref                 string
 	Unit                       string // "P(yes)" or "share of yes answers"
-	Threshold                  string // the default, "0.30"
+	Threshold                  string // the default, "0.30": the value kept in the URL
+	ThresholdPP                string // the default as the page writes it, "30 pp"
 	Summary                    swingSummary
 	Rows                       []swingRow
 	Questions                  int // with a reference
@@ -56,8 +59,11 @@ type swingRow struct {
 	Q                int
 	Href, Label      string
 	Pairs, NullPairs string
-	NullAny          string
-	Hidden           bool // no pair over the default threshold
+	// Beyond is the pairs found less the pairs expected under noise, as
+	// shown (one decimal): what a reader compares, where a chance of at
+	// least one swing under noise reads 100% beside 26 times the pairs.
+	Beyond string
+	Hidden bool // no pair over the default threshold
 	// The largest swing: its two cells with their P(yes), and the
 	// scenario page's side-by-side of them.
 	LoLabel, HiLabel, LoP, HiP, Range string
@@ -65,13 +71,12 @@ type swingRow struct {
 }
 
 // swingJSON is, per question in the rows' order, the numbers at each
-// threshold: pairs over it, the reference's expected pairs (one decimal,
-// ×10) and its chance of a swing (per mille); and per threshold the run's
-// summary. Trailing zeros are left out of the pair counts and the chances.
+// threshold: pairs over it and the reference's expected pairs (one
+// decimal, ×10); and per threshold the run's summary. Trailing zeros are
+// left out of the pair counts.
 type swingJSON struct {
 	Pairs     [][]int `json:"pairs"`
 	NullPairs [][]int `json:"nullPairs"`
-	NullAny   [][]int `json:"nullAny"`
 	With      []int   `json:"with"`
 	Expected  []int   `json:"expected"` // ×10
 	Lo        []int   `json:"lo"`
@@ -84,7 +89,8 @@ func SwingsPage(texts *layout.DatasetTexts, e *board.Entry, sw *score.Swings) *l
 	decision := m.Scoring == run.Decision
 	d := SwingsData{RunID: e.ID(), Model: m.Model.Name, Variant: m.Variant, Intervention: m.Intervention, Decision: decision,
 		RunHref: paths.RunPath(e.ID()), IndexHref: paths.ScenariosPath(e.ID()), MethodologyHref: paths.MethodologyPath + "#prompt-level-swings",
-		ScriptHref: paths.SwingsJSPath, Unit: "P(yes)", Threshold: show.Fixed(score.SwingThreshold(SwingDefault), 2), Questions: sw.Reference}
+		ScriptHref: paths.SwingsJSPath, Unit: "P(yes)", Threshold: show.Fixed(score.SwingThreshold(SwingDefault), 2),
+		ThresholdPP: vocab.PPAt(100*score.SwingThreshold(SwingDefault), 0), Questions: sw.Reference}
 	if decision {
 		d.Unit = "share of yes answers"
 	}
@@ -97,22 +103,21 @@ func SwingsPage(texts *layout.DatasetTexts, e *board.Entry, sw *score.Swings) *l
 	}
 	for _, q := range sw.Questions {
 		r := swingRow{Q: q.Q, Href: path.Base(paths.ScenarioPath(e.ID(), q.Q)), Label: texts.Label(m.Variant, q.Q),
-			Pairs: show.Thousands(q.Pairs[SwingDefault]), NullPairs: refNumber(q.NullPairs[SwingDefault], 1), NullAny: refPercent(q.NullAny[SwingDefault]),
+			Pairs: show.Thousands(q.Pairs[SwingDefault]), NullPairs: refNumber(q.NullPairs[SwingDefault], 1), Beyond: beyond(q.Pairs[SwingDefault], q.NullPairs[SwingDefault]),
 			Hidden: q.Pairs[SwingDefault] == 0}
 		if q.Lo >= 0 {
 			r.LoLabel, r.HiLabel = cells[q.Lo].Label(), cells[q.Hi].Label()
-			r.Range = show.Fixed(q.Range, 2)
+			r.Range = vocab.PPAt(100*q.Range, 0)
 			r.PairHref = path.Base(paths.ScenarioPath(e.ID(), q.Q)) + "#cells?a=" + cells[q.Lo].Anchor() + "&b=" + cells[q.Hi].Anchor()
 		}
 		if r.LoLabel != "" {
 			r.LoP, r.HiP = pct(q.LoP), pct(q.HiP)
 		}
 		d.Rows = append(d.Rows, r)
-		var pairs, np, na []int
+		var pairs, np []int
 		for k := range score.SwingSteps {
 			pairs = append(pairs, q.Pairs[k])
 			np = append(np, refInt(q.NullPairs[k], 10))
-			na = append(na, refInt(q.NullAny[k], 1000))
 		}
 		for len(pairs) > 0 && pairs[len(pairs)-1] == 0 {
 			pairs = pairs[:len(pairs)-1]
@@ -120,10 +125,7 @@ func SwingsPage(texts *layout.DatasetTexts, e *board.Entry, sw *score.Swings) *l
 		for len(np) > 0 && np[len(np)-1] == 0 {
 			np = np[:len(np)-1]
 		}
-		for len(na) > 0 && na[len(na)-1] == 0 {
-			na = na[:len(na)-1]
-		}
-		d.Data.Pairs, d.Data.NullPairs, d.Data.NullAny = append(d.Data.Pairs, pairs), append(d.Data.NullPairs, np), append(d.Data.NullAny, na)
+		d.Data.Pairs, d.Data.NullPairs = append(d.Data.Pairs, pairs), append(d.Data.NullPairs, np)
 	}
 	for k := range score.SwingSteps {
 		d.Data.With = append(d.Data.With, sw.WithReference(k))
@@ -161,11 +163,23 @@ func refNumber(v float64, d int) string {
 	return show.Fixed(v, d)
 }
 
-func refPercent(p float64) string {
-	if math.IsNaN(p) {
+// beyond writes the pairs found less those expected under noise as shown
+// (one decimal), signed, with a separator of thousands: "+1,885.3"; "n/a"
+// where there is no reference. static/swings.js writes it alike.
+func beyond(pairs int, expected float64) string {
+	if math.IsNaN(expected) {
 		return "n/a"
 	}
-	return show.Fixed(100*p, 0) + "%"
+	s := show.Signed(float64(pairs)-math.Round(10*expected)/10, 1)
+	sign, digits := "", s
+	if strings.HasPrefix(s, "+") || strings.HasPrefix(s, "−") {
+		sign, digits = s[:len(s)-len(strings.TrimLeft(s, "+−"))], strings.TrimLeft(s, "+−")
+	}
+	whole, frac, _ := strings.Cut(digits, ".")
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	return sign + whole + "." + frac
 }
 
 // refInt is v × scale rounded, −1 where there is no reference.

@@ -72,7 +72,7 @@ func ScenarioPage(texts *layout.DatasetTexts, infos layout.PromptInfos, e *board
 		Unit: "logit points", RaceCols: int(design.NumRaces), MinMass: show.Decimal(board.MinMass),
 	}
 	if decision {
-		d.Unit = "percentage points of the share of yes answers"
+		d.Unit = "pp of the share of yes answers"
 	}
 	d.Legend = grid.NewLegend(decision, true)
 	d.CellData, d.PromptData, d.CellsJS, d.Template = grid.NewCellsData(m, q, qs, infos), grid.PromptDataPath(m.Variant, q), grid.CellsJSPath, grid.RunTemplatePath(e.ID())

@@ -52,13 +52,15 @@ type figures struct {
 }
 
 // measureJS measures the page as shown: innerText leaves out what a
-// closed <details> hides, and a table in one has no layout box.
+// closed <details> hides, and checkVisibility a table in one (its
+// content is content-visibility: hidden, which keeps a layout box).
 const measureJS = `(() => {
 	const words = document.body.innerText.split(/\s+/).filter(w => /[\p{L}\p{N}]/u.test(w)).length;
-	const tables = [...document.querySelectorAll("table")].filter(t => t.getClientRects().length > 0).length;
+	const shown = el => el.getClientRects().length > 0 && (!el.checkVisibility || el.checkVisibility({contentVisibilityAuto: true}));
+	const tables = [...document.querySelectorAll("table")].filter(shown).length;
 	const scroll = [];
 	for (const el of document.querySelectorAll(".table-wrap")) {
-		if (el.getClientRects().length > 0 && el.scrollWidth > el.clientWidth + 1) {
+		if (shown(el) && el.scrollWidth > el.clientWidth + 1) {
 			const t = el.querySelector("table, svg");
 			const what = t && t.caption ? t.caption.textContent.trim().slice(0, 50) : (t ? t.tagName.toLowerCase() : "box");
 			scroll.push(what + " (" + el.scrollWidth + " in " + el.clientWidth + ")");
