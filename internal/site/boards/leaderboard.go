@@ -42,8 +42,6 @@ type BoardData struct {
 	// ScoreCols is the number of columns between the board's view and the
 	// flags: the other views.
 	ScoreCols int
-	// Rules states who is ranked.
-	MinMass, MinParsed, MaxMissing string
 	// VariantDiffs are the view's explicit–implicit differences of every
 	// model with both (variants.go).
 	VariantDiffs []VariantDiffRow
@@ -182,8 +180,7 @@ type robustRow struct {
 const ChartMax = 40
 
 func boardPage(rk *stage.Ranked, variant run.Variant, v score.View) (*layout.Page, error) {
-	d := BoardData{Variant: variant, View: v, Formula: v.Describe(), Pairwise: paths.PairwisePath(variant, v), ScoreCols: len(score.Views) - 1,
-		MinMass: show.Fixed(board.MinMass, 2), MinParsed: show.Fixed(100*board.MinParsed, 0) + "%", MaxMissing: show.Fixed(100*board.MaxMissing, 0) + "%"}
+	d := BoardData{Variant: variant, View: v, Formula: v.Describe(), Pairwise: paths.PairwisePath(variant, v), ScoreCols: len(score.Views) - 1}
 	for _, vv := range score.Views {
 		d.Views = append(d.Views, tab{vv.Title(), paths.BoardPath(variant, vv), vv == v})
 	}
