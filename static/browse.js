@@ -29,6 +29,16 @@
         if (i > 0 && !td.id) { td.id = "age-" + age + "-" + cols[i - 1]; }
       });
     });
+    // On a screen too narrow for the grid (a phone), its box opens
+    // scrolled so that the baseline person's cell, which every difference
+    // refers to, stands in view beside the sticky age column, unless a
+    // link takes the reader to another cell.
+    var base = grid.querySelector("td.base"), wrap = grid.parentElement;
+    if (base && wrap && wrap.scrollWidth > wrap.clientWidth + 1 && !/^#age-/.test(location.hash)) {
+      var ageCol = base.parentElement.cells[0].getBoundingClientRect().width;
+      var b = base.getBoundingClientRect(), w = wrap.getBoundingClientRect();
+      if (b.right > w.right || b.left < w.left + ageCol) { wrap.scrollLeft += b.left - w.left - ageCol; }
+    }
   }
   // The form is built here: it is of no use without JavaScript, and leaving
   // it out of the HTML keeps the pages small.

@@ -241,6 +241,8 @@ func pageChecks(modes []*modePages, page string) ([]schemeChecks, error) {
 //     (headerPlaces, 1280 px);
 //   - a page of every kind fits a phone and cues its scrolling tables
 //     (checkPhoneLayout, 375 px, light and dark);
+//   - a scenario page's grid opens with the baseline cell in view
+//     (checkBaselineInView, 375 px, light and dark);
 //   - the summary of every board and run page whole inside the first
 //     800 px at 1280 and 375 px, light and dark (checkSummary);
 //   - a run page shows at most 1,200 words before any <details> is
@@ -308,6 +310,7 @@ func TestPages(t *testing.T) {
 
 	// 375 px: a phone.
 	for _, m := range []mode{phone, phoneDark} {
+		s.add(m, check{name: "baseline-in-view", run: checkBaselineInView}, union(kinds["scenario"], existing("runs/fair-7b-explicit-sampled/q3.html"))...)
 		s.add(m, check{name: "kind-layout", run: checkPhoneLayout}, kindOrder...)
 		s.add(m, check{name: "cards", run: checkCards}, boards...)
 	}

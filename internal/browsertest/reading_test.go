@@ -101,3 +101,35 @@ func checkFragmentOpens(t *testing.T, tb *tab, v visit) {
 		}
 	}
 }
+
+// checkBaselineInView requires a scenario page's grid to show the
+// baseline person's cell, which every difference on it refers to, as the
+// page opens: inside its box, right of the sticky age column. On a phone
+// the grid is wider than the screen and its box scrolls sideways;
+// browse.js opens it at that cell. TestPages runs it at 375 px, light and
+// dark.
+func checkBaselineInView(t *testing.T, tb *tab, v visit) {
+	t.Helper()
+	type p2 struct {
+		Found     bool    `json:"found"`
+		Left      float64 `json:"left"`
+		Right     float64 `json:"right"`
+		BoxLeft   float64 `json:"boxLeft"`
+		BoxRight  float64 `json:"boxRight"`
+		AgeRight  float64 `json:"ageRight"`
+		ViewportW float64 `json:"viewportW"`
+	}
+	p := eval[p2](tb, `(() => {
+		const base = document.querySelector("table.grid td.base");
+		if (!base) return {found: false};
+		const b = base.getBoundingClientRect(), w = base.closest(".table-wrap").getBoundingClientRect();
+		const age = base.parentElement.cells[0].getBoundingClientRect();
+		return {found: true, left: b.left, right: b.right, boxLeft: w.left, boxRight: Math.min(w.right, innerWidth), ageRight: age.right, viewportW: innerWidth};
+	})()`)
+	switch {
+	case !p.Found:
+		t.Errorf("%s: no baseline cell (td.base) in the grid", v.page)
+	case p.Left < p.AgeRight-1 || p.Right > p.BoxRight+1:
+		t.Errorf("%s at %d px: the baseline cell stands at %.0f–%.0f px, outside the grid's view (%.0f–%.0f px beside the age column)", v.page, v.width, p.Left, p.Right, p.AgeRight, p.BoxRight)
+	}
+}
