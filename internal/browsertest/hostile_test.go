@@ -105,8 +105,10 @@ func TestHostileTranscriptRunsNothing(t *testing.T) {
 		"runs/hostile/index.html",
 		"compare/explicit/" + qs + ".html",
 		"index.html",
+		"pair.html#a=hostile",
 	} {
-		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(page))); err != nil {
+		file, _, _ := strings.Cut(page, "#")
+		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(file))); err != nil {
 			t.Errorf("%s was not built: %v", page, err)
 			continue
 		}
@@ -197,7 +199,7 @@ const imagesSettled = `Promise.all(Array.from(document.images).filter(i => !i.co
 
 // dataScript is a script the site writes from texts it was given (cells.js's
 // prompt texts and a run's prompt template), by its relative address.
-var dataScript = regexp.MustCompile(`^(\.\./)*(prompts/(explicit|implicit)/q[0-9]+\.js|template\.js)$`)
+var dataScript = regexp.MustCompile(`^(\.\./)*(prompts/(explicit|implicit)/q[0-9]+\.js|template\.js|data/pair-runs\.js|data/pairs/[a-z0-9._-]+\.js)$`)
 
 // checkDataScript requires a data script to be exactly
 // window.NAME=<JSON>; so that a text in it can only ever be data.

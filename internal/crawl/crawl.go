@@ -34,8 +34,10 @@ type Link struct {
 // src, srcset candidates, poster, data, action, xlink:href …) and the
 // url() and @import of style attributes and <style> elements.
 // pageState is a fragment that names a state of a page rather than an
-// anchor: a word and "?", as "#filter?race=black" (the site's convention).
-var pageState = regexp.MustCompile(`^[a-z]+\?`)
+// anchor: a word and "?", as "#filter?race=black" (the site's convention),
+// or a page's whole state, a word and "=", as pair.html's "#a=<id>&b=<id>"
+// (no id of the site holds an "=").
+var pageState = regexp.MustCompile(`^[a-z]+[?=]`)
 
 func Parse(doc []byte) (*Page, []string) {
 	p := &Page{IDs: map[string]bool{}}

@@ -18,6 +18,7 @@ func TestSiteFindsProblems(t *testing.T) {
 <a href="#a">same page</a>
 <a href="runs/r/index.html#cells?a=age-60-male-white&amp;b=x">a state of the page</a>
 <a href="runs/r/gone.html#cells?a=x">a state of a missing page</a>
+<a href="runs/r/index.html#a=one&amp;b=two">the whole state of the page</a>
 <p>&amp;lt;script&amp;gt;</p></body></html>`),
 		"assets/a.css":      []byte(`body{}`),
 		"runs/r/index.html": []byte(`<p id="age-60-male-white">x</p><a href="../../index.html#a">back</a>`),
@@ -37,7 +38,7 @@ func TestSiteFindsProblems(t *testing.T) {
 			t.Errorf("missing problem %q in\n%s", want, got)
 		}
 	}
-	for _, notWant := range []string{"example.org", `"#a"`, "assets/a.css", "age-60-male-white\"", "cells?a=age-60"} {
+	for _, notWant := range []string{"example.org", `"#a"`, "assets/a.css", "age-60-male-white\"", "cells?a=age-60", "a=one"} {
 		if strings.Contains(got, notWant) {
 			t.Errorf("false alarm about %q in\n%s", notWant, got)
 		}

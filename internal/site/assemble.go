@@ -33,6 +33,9 @@ func assemblePages(cfg stage.Config, in *stage.Loaded, rs *stage.Runs, rk *stage
 	if err := boardIndexes(rk, out); err != nil {
 		return nil, err
 	}
+	if err := pairPages(in, rs, rk, pool, out); err != nil {
+		return nil, err
+	}
 	pool.Page(boards.MitigationPage(rk.Pairs))
 	hist, err := runpage.ReadHistory(cfg.ContentLabel, in.Content.Releases)
 	if err != nil {
@@ -182,6 +185,29 @@ func boardIndexes(rk *stage.Ranked, out outdir.Sink) error {
 			}
 		}
 	}
+	return nil
+}
+
+// pairPages queues pair.html, puts data/pair-runs.js and queues each
+// run's data/pairs/<id>.js (boards/pair.go).
+func pairPages(in *stage.Loaded, rs *stage.Runs, rk *stage.Ranked, pool *render.Pool, out outdir.Sink) error {
+	pool.Page(boards.PairPage())
+	f, err := boards.PairRunsFile(in.Texts, rs, rk)
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.Path, err)
+	}
+	if err := out.Put(f.Path, f.Data); err != nil {
+		return err
+	}
+	boards.PairRunFiles(rs, rk, func(file func() (boards.PairFile, error)) {
+		pool.Submit(func(r *render.Renderer) error {
+			f, err := file()
+			if err != nil {
+				return fmt.Errorf("pair data: %w", err)
+			}
+			return r.Out.Put(f.Path, f.Data)
+		})
+	})
 	return nil
 }
 

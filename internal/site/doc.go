@@ -79,6 +79,7 @@
 //	leaderboard    index.html, board/<variant>-<view>[-<k>].html  boards/leaderboard.go      boards
 //	groups         board/<variant>-groups.html                    boards/groups.go           the composite boards' ranked runs' coefficients
 //	pairwise       board/<variant>-<view>-pairwise[-<k>].html     boards/pairwise.go         boards' paired comparisons
+//	pair           pair.html                                      boards/pair.go             boards' paired comparisons, each run's numbers (data/pair-runs.js, data/pairs/<id>.js)
 //	mitigation     mitigation.html                                boards/mitigation.go       intervention runs against their model's default
 //	run            runs/<id>/index.html                           runpage/runpage.go         a run's result, board entry, pairs, its model in content/releases (runpage/history.go)
 //	runprovenance  runs/<id>/provenance.html                      datapage/runprovenance.go  manifest, files, claimed numbers

@@ -28,6 +28,7 @@ var pageKinds = []render.KindInfo{
 	render.KindOf[boards.BoardData]("leaderboard", "index.html, board/<variant>-<view>[-<k>].html", "boards/leaderboard.go", "boards", "index.html"),
 	render.KindOf[boards.GroupsData]("groups", "board/<variant>-groups.html", "boards/groups.go", "the composite boards' ranked runs' coefficients", "board/explicit-groups.html"),
 	render.KindOf[boards.PairwiseData]("pairwise", "board/<variant>-<view>-pairwise[-<k>].html", "boards/pairwise.go", "boards' paired comparisons", "board/explicit-composite-pairwise.html"),
+	render.KindOf[boards.PairData]("pair", "pair.html", "boards/pair.go", "boards' paired comparisons, each run's numbers (data/pair-runs.js, data/pairs/<id>.js)", "pair.html"),
 	render.KindOf[boards.MitigationData]("mitigation", "mitigation.html", "boards/mitigation.go", "intervention runs against their model's default", "mitigation.html"),
 	render.KindOf[runpage.RunData]("run", "runs/<id>/index.html", "runpage/runpage.go", "a run's result, board entry, pairs, its model in content/releases (runpage/history.go)", "runs/beta/index.html"),
 	render.KindOf[datapage.RunProvenanceData]("runprovenance", "runs/<id>/provenance.html", "datapage/runprovenance.go", "manifest, files, claimed numbers", "runs/beta/provenance.html"),

@@ -18,8 +18,8 @@ import (
 	"github.com/discrimeval/leaderboard/internal/score"
 	"github.com/discrimeval/leaderboard/internal/site/boards"
 	"github.com/discrimeval/leaderboard/internal/site/paths"
-	"github.com/discrimeval/leaderboard/internal/site/show"
 	"github.com/discrimeval/leaderboard/internal/site/stage"
+	"github.com/discrimeval/leaderboard/internal/vocab"
 )
 
 // pageBudget is the most any file of the site may weigh, at any number of
@@ -187,7 +187,7 @@ func TestNoFileOverBudget(t *testing.T) {
 	if rows != scaleRuns/2 {
 		t.Errorf("the neighbours tables have %d rows, want every ranked run (%d)", rows, scaleRuns/2)
 	}
-	if !bytes.Contains(pws[0], []byte(fmt.Sprintf("over all %s of the board", show.Plural(scaleRuns/2*(scaleRuns/2-1)/2, "comparison")))) {
+	if !bytes.Contains(pws[0], []byte(fmt.Sprintf("over all %s of the board", vocab.Plural(scaleRuns/2*(scaleRuns/2-1)/2, "comparison")))) {
 		t.Error("the pairwise page does not say its p-values are over all the board's pairs")
 	}
 	// Every run's row, on every board and pairwise page, is where the

@@ -1,8 +1,9 @@
 // Package boards builds the pages of the ranked boards: the leaderboard
 // of each variant and view (BoardData), the groups page, the pairwise
-// comparisons, the mitigation page of intervention runs against their
-// model's default prompt, and the runs of one model in both prompt
-// variants; and each ranked run's place in its board's listing pages.
+// comparisons and any two runs side by side (pair.html), the mitigation
+// page of intervention runs against their model's default prompt, and the
+// runs of one model in both prompt variants; and each ranked run's place
+// in its board's listing pages.
 //
 // # Files
 //
@@ -11,6 +12,7 @@
 //	boardpages.go: BoardPages
 //	groups.go: GroupsData, GroupsPage, HasGroupFigure
 //	pairwise.go: PairwiseData, PairwisePages, RankSetText
+//	pair.go: PairData, PairPage, PairFile, PairRunsFile, PairRunFiles
 //	mitigation.go: InterventionPairs, AdjustedByPair, MitigationData, MitigationPage, PairRow, PairsOf, Verdict, Beyond
 //	variants.go: VariantPairs, VariantDiffs, DiffOf, VariantDiffRows, BoardVariantDiffs
 //	places.go: RowPlaces, BoardRowPath, BoardPageOf

@@ -13,6 +13,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/site/show"
 	"github.com/discrimeval/leaderboard/internal/site/stage"
 	"github.com/discrimeval/leaderboard/internal/stats"
+	"github.com/discrimeval/leaderboard/internal/vocab"
 )
 
 // The pairwise pages show, for each board and view, the paired difference
@@ -43,6 +44,9 @@ type PairwiseData struct {
 	// anchor of a run's row to the page that holds it, when the
 	// neighbours tables are in more than one page; else "".
 	Index string
+	// Pair is pair.html with the two runs of the variant ranked highest
+	// in this view (or none): any two runs side by side.
+	Pair string
 }
 
 type pairwiseTable struct {
@@ -104,8 +108,14 @@ func pairwisePage(rk *stage.Ranked, variant run.Variant, v score.View) *layout.P
 			continue
 		}
 		d.Tables = append(d.Tables, pairwiseTableOf(bd, v))
+		if r := bd.Ranked[v]; d.Pair == "" {
+			d.Pair = paths.PairAnchor(r[0].ID(), r[1].ID())
+		}
 	}
 	d.First = paths.PairwisePath(variant, v)
+	if d.Pair == "" {
+		d.Pair = paths.PairPath
+	}
 	title := fmt.Sprintf("Pairwise comparisons: %s prompts, %s view", variant, strings.ToLower(v.Title()))
 	return &layout.Page{Path: paths.PairwisePath(variant, v), Title: title, Section: layout.SecBoard, Body: d}
 }
@@ -154,18 +164,11 @@ func pairwiseTableOf(bd *board.Board, v score.View) pairwiseTable {
 	}
 	order := bd.Ranked[v]
 	n := len(order)
-	t := pairwiseTable{Caption: methodTitle(bd.Method) + ", " + string(bd.Variant) + " prompts", Pairs: show.Plural(n*(n-1)/2, "comparison"), Runs: show.Plural(n, "ranked run")}
+	t := pairwiseTable{Caption: methodTitle(bd.Method) + ", " + string(bd.Variant) + " prompts", Pairs: vocab.Plural(n*(n-1)/2, "comparison"), Runs: vocab.Plural(n, "ranked run")}
 	cell := func(e, o *board.Entry) *pairwiseCell {
 		p := bd.Pair(v, pos[e], pos[o])
 		c := &pairwiseCell{Diff: show.Signed(p.Estimate, 2), CI: show.Interval(p.CI95, 2, true)}
-		switch {
-		case p.Beyond && p.Estimate < 0:
-			c.Mark, c.Class, c.Verdict = "▼", "better", "lower beyond doubt"
-		case p.Beyond:
-			c.Mark, c.Class, c.Verdict = "▲", "worse", "higher beyond doubt"
-		default:
-			c.Class, c.Verdict = "same", "not distinguishable"
-		}
+		_, c.Mark, c.Class, c.Verdict = pairwiseVerdict(p)
 		c.Row, c.Col = e.Run.Manifest.Model.Name, o.Run.Manifest.Model.Name
 		return c
 	}
@@ -223,4 +226,16 @@ func methodTitle(method run.Scoring) string {
 		return "Decision runs"
 	}
 	return "Log-probability runs"
+}
+
+// pairwiseVerdict is a paired comparison's verdict on the pairwise
+// pages: its code in pairRuns.Verdicts, mark, class and words.
+func pairwiseVerdict(p board.Pair) (code int, mark, class, words string) {
+	switch {
+	case p.Beyond && p.Estimate < 0:
+		return 1, "▼", "better", vocab.LowerBeyondDoubt
+	case p.Beyond:
+		return 2, "▲", "worse", vocab.HigherBeyondDoubt
+	}
+	return 0, "", "same", vocab.NotDistinguishable
 }

@@ -92,6 +92,25 @@ func BoardIndexPath(variant run.Variant) string {
 	return "data/boards/" + string(variant) + ".js"
 }
 
+// The page of any two runs side by side, and its data (boards/pair.go):
+// the runs it lists, and each run's file, loaded when it is picked.
+const (
+	PairPath     = "pair.html"
+	PairRunsPath = "data/pair-runs.js"
+	PairJSPath   = "assets/pair.js"
+)
+
+func PairDataPath(id string) string { return "data/pairs/" + id + ".js" }
+
+// PairAnchor is pair.html with two runs picked; b may be "".
+func PairAnchor(a, b string) string {
+	s := PairPath + "#a=" + a
+	if b != "" {
+		s += "&b=" + b
+	}
+	return s
+}
+
 // groupsPath is the page of a variant's signed per-group plots across
 // the models of its composite boards.
 func GroupsPath(variant run.Variant) string {

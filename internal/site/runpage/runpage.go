@@ -37,6 +37,8 @@ type RunData struct {
 	// otherwise Why says why it has no rank.
 	Ranked bool
 	Why    string
+	// Pair is pair.html with this run as A: it beside any other run.
+	Pair string
 	// CoefTitle and CoefText say what the coefficients are for this run's
 	// kind of fit.
 	CoefTitle, CoefText string
@@ -147,7 +149,7 @@ type gapValueRow struct {
 func RunPage(cfg stage.Config, rs *stage.Runs, rk *stage.Ranked, e *board.Entry, hist []historyPoint, where paths.RunFiles, budget string) (*layout.Page, error) {
 	m, res := e.Run.Manifest, e.Result
 	d := RunData{History: hist, ViewsVersion: sitedata.ViewsVersion, ID: e.ID(), M: m, Facts: show.FactsOf(m.Model), Res: res, Flags: boards.Flags(e),
-		Files: datapage.DownloadLinks(where, e.Run.Files), Where: where, Budget: budget, Pairs: boards.PairsOf(rk.Pairs, e.ID()), Why: e.Why}
+		Files: datapage.DownloadLinks(where, e.Run.Files), Where: where, Budget: budget, Pairs: boards.PairsOf(rk.Pairs, e.ID()), Why: e.Why, Pair: paths.PairAnchor(e.ID(), "")}
 	d.Ranked = layout.IsRanked(e)
 	d.Summary = vocab.RunSummary(boards.RunFacts(rk, e))
 	if o, ok := rk.Variants[e.ID()]; ok {
