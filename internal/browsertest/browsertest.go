@@ -21,6 +21,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -164,21 +165,19 @@ func Emulate(ctx context.Context, width, height int64, scheme string) error {
 }
 
 // FileURL is the file:// URL of a page of a site built into dir; page is
-// slash-separated and may carry a "#fragment".
+// slash-separated and may carry a "?query" and a "#fragment".
 func FileURL(dir, page string) string {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		abs = dir
 	}
-	frag := ""
-	for i := 0; i < len(page); i++ {
-		if page[i] == '#' {
-			page, frag = page[:i], page[i:]
-			break
-		}
+	page, frag, hasFrag := strings.Cut(page, "#")
+	page, query, hasQuery := strings.Cut(page, "?")
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(abs, filepath.FromSlash(page))), RawQuery: query, ForceQuery: hasQuery}
+	if hasFrag {
+		return u.String() + "#" + frag
 	}
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(abs, filepath.FromSlash(page)))}
-	return u.String() + frag
+	return u.String()
 }
 
 // Pages are pages of a built site that the tests and the screenshots

@@ -106,6 +106,7 @@ func TestHostileTranscriptRunsNothing(t *testing.T) {
 		"compare/explicit/" + qs + ".html",
 		"index.html",
 		"pair.html#a=hostile",
+		"search.html#q=hostile",
 	} {
 		file, _, _ := strings.Cut(page, "#")
 		if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(file))); err != nil {
@@ -140,7 +141,7 @@ func TestHostileTranscriptRunsNothing(t *testing.T) {
 			case dataScript.MatchString(src):
 				// A data file the site writes from the run's texts: it
 				// must be assignments of JSON, one a line, nothing else.
-				checkDataScript(t, filepath.Join(dir, filepath.FromSlash(path.Join(path.Dir(page), src))))
+				checkDataScript(t, filepath.Join(dir, filepath.FromSlash(path.Join(path.Dir(file), src))))
 			default:
 				t.Errorf("%s: a script that is not the site's: %v", page, s)
 			}
@@ -149,10 +150,13 @@ func TestHostileTranscriptRunsNothing(t *testing.T) {
 			t.Errorf("%s: %v embedded frames or objects", page, n)
 		}
 		showsText := strings.HasSuffix(page, "-transcripts.html") || strings.HasPrefix(page, "prompts/")
-		if text, _ := got["text"].(string); showsText {
-			if !strings.Contains(text, `<script>window.__pwned=1;alert("script")</script>`) || !strings.Contains(text, `{{.Site}}`) {
-				t.Errorf("%s does not show the hostile text as text", page)
-			}
+		text, _ := got["text"].(string)
+		if showsText && (!strings.Contains(text, `<script>window.__pwned=1;alert("script")</script>`) || !strings.Contains(text, `{{.Site}}`)) {
+			t.Errorf("%s does not show the hostile text as text", page)
+		}
+		// The search lists the model by its name, the first part.
+		if strings.HasPrefix(page, "search.html") && !strings.Contains(text, "Hostile "+pwnParts[0]) {
+			t.Errorf("%s does not show the hostile model's name as text", page)
 		}
 		tb.checkClean(page)
 	}
@@ -167,6 +171,16 @@ func TestHostileTranscriptRunsNothing(t *testing.T) {
 		t.Errorf("%s: the filter ran the hostile text: window.__pwned is %s", page, got)
 	}
 	tb.checkClean(fmt.Sprintf("%s with a hostile filter", page))
+	// And into the search, which lists the hostile model by its name, as
+	// text.
+	tb.open(dir, "search.html")
+	tb.do(chromeSendKeys("#search-q", `Hostile <img src=x onerror=window.__pwned=1>`))
+	if got := eval[map[string]any](tb, imagesSettled+`.then(() => new Promise(r => setTimeout(() => r({pwned: typeof window.__pwned,
+		text: document.getElementById("search-results").textContent, html: document.getElementById("search-results").innerHTML}), 0)))`); got["pwned"] != "undefined" ||
+		!strings.Contains(got["text"].(string), "Hostile <script>") || strings.Contains(got["html"].(string), "<script") {
+		t.Errorf("search.html: searching a hostile query: window.__pwned %v, results %.200q", got["pwned"], got["html"])
+	}
+	tb.checkClean("search.html with a hostile query")
 
 	// The control: the same text, when a page does put it in as HTML, does
 	// run in this browser, so the checks above are not vacuous.
@@ -198,8 +212,9 @@ const imagesSettled = `Promise.all(Array.from(document.images).filter(i => !i.co
 })))`
 
 // dataScript is a script the site writes from texts it was given (cells.js's
-// prompt texts and a run's prompt template), by its relative address.
-var dataScript = regexp.MustCompile(`^(\.\./)*(prompts/(explicit|implicit)/q[0-9]+\.js|template\.js|data/pair-runs\.js|data/pairs/[a-z0-9._-]+\.js)$`)
+// prompt texts, a run's prompt template and the search's index), by its
+// relative address.
+var dataScript = regexp.MustCompile(`^(\.\./)*(prompts/(explicit|implicit)/q[0-9]+\.js|template\.js|data/pair-runs\.js|data/pairs/[a-z0-9._-]+\.js|data/search-index\.js)$`)
 
 // checkDataScript requires a data script to be exactly
 // window.NAME=<JSON>; so that a text in it can only ever be data.

@@ -57,7 +57,7 @@ func assemblePages(cfg stage.Config, in *stage.Loaded, rs *stage.Runs, rk *stage
 	for _, p := range datapage.ProvenancePages(rk.Per, datapage.ProvenancePage(cfg, rs, rk.Per, inputs)) {
 		pool.Page(p)
 	}
-	index := browse.SearchIndex(in.Texts, rs, rk)
+	index := browse.SearchIndex(in.Texts, rs, rk, site.Nav)
 	indexJS, err := browse.SearchIndexJS(index, browse.SearchParts(rk.Per))
 	if err != nil {
 		return nil, fmt.Errorf("search index: %w", err)
@@ -161,7 +161,8 @@ func newSiteInfo(cfg stage.Config, in *stage.Loaded) *layout.SiteInfo {
 	for _, p := range c.Pages {
 		info.Nav = append(info.Nav, layout.NavItem{Label: p.Title, Path: paths.ContentPagePath(p.Slug), Section: layout.ContentSection(p.Slug), Isolate: true})
 	}
-	info.Nav = append(info.Nav, layout.NavItem{Label: "Downloads", Path: paths.DownloadsPath, Section: layout.SecData})
+	info.Nav = append(info.Nav, layout.NavItem{Label: "Downloads", Path: paths.DownloadsPath, Section: layout.SecData},
+		layout.NavItem{Label: "Search", Path: paths.SearchPath, Section: layout.SecSearch})
 	return info
 }
 

@@ -99,7 +99,7 @@
 //	article        methodology.html, pages/<slug>.html            layout/page.go             METHODOLOGY.md, content/pages/*.md
 //	notfound       404.html                                       layout/page.go             site.yaml's base_path
 //	glossary       glossary.html                                  glossary.go                the site's terms (package vocab), the numbers their definitions quote
-//	search         search.html (and data/search-index[-<k>].js)   browse/search.go           dataset texts, runs, interventions
+//	search         search.html (and data/search-index[-<k>].js)   browse/search.go           dataset texts, runs, interventions, the design's groups, the navigation, the glossary's terms
 //
 // The data files — data/runs/<id>.json, data/leaderboard.json and
 // data/leaderboard.csv — are built in datapage/data.go in the format of package
@@ -159,7 +159,9 @@
 // (browse.js), the transcript of any cell of a scenario page and two cells
 // side by side (cells.js, over the page's numbers and the question's
 // prompts/<variant>/q<N>.js), the swing finder's threshold kept in the URL
-// (swings.js), the search page's search (search.js, over
+// (swings.js), the search page's search (search.js: groups of the design,
+// a typo forgiven, the query kept in the URL as #q= or read from ?q=,
+// the page linked from every page's navigation; over
 // data/search-index.js: a script assigning SEARCH_INDEX, since a page
 // opened from file:// cannot fetch a data file, and the parts
 // data/search-index-<k>.js that a large site adds to it), and on every page but

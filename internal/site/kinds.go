@@ -49,7 +49,7 @@ var pageKinds = []render.KindInfo{
 	render.KindOf[layout.Article]("article", "methodology.html, pages/<slug>.html", "layout/page.go", "METHODOLOGY.md, content/pages/*.md", "methodology.html"),
 	render.KindOf[layout.NotFound]("notfound", "404.html", "layout/page.go", "site.yaml's base_path", "404.html"),
 	render.KindOf[glossaryData]("glossary", "glossary.html", "glossary.go", "the site's terms (package vocab), the numbers their definitions quote", "glossary.html"),
-	render.KindOf[browse.SearchData]("search", "search.html (and data/search-index[-<k>].js)", "browse/search.go", "dataset texts, runs, interventions", "search.html"),
+	render.KindOf[browse.SearchData]("search", "search.html (and data/search-index[-<k>].js)", "browse/search.go", "dataset texts, runs, interventions, the design's groups, the navigation, the glossary's terms", "search.html"),
 }
 
 // PageKinds are the page kinds' names, in pageKinds' order.

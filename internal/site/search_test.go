@@ -6,9 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/site/browse"
 	"github.com/discrimeval/leaderboard/internal/site/outdir"
 	"github.com/discrimeval/leaderboard/internal/site/show"
+	"github.com/discrimeval/leaderboard/internal/vocab"
 )
 
 // readSearchIndex reads the index back from its parts, checking that the
@@ -88,9 +90,10 @@ func TestSearchIndexJS(t *testing.T) {
 }
 
 // TestSearchIndexInSite: the fixture site's index has every scenario of
-// both variants, every model and run and the intervention, each linking
-// to a page the site has (and an anchor on it), and the search page loads
-// it by a relative path.
+// both variants, every model and run, the intervention, the design's
+// groups and the glossary's terms, each linking to a page the site has
+// (and an anchor on it), a scenario to its prompt pages too, and the
+// search page loads it by a relative path.
 func TestSearchIndexInSite(t *testing.T) {
 	skipReaderUnderRace(t)
 	files := fixtureSite(t)
@@ -99,22 +102,38 @@ func TestSearchIndexInSite(t *testing.T) {
 	}
 	items := readSearchIndex(t, []outdir.File{{Path: browse.SearchIndexPath, Data: files[browse.SearchIndexPath]}})
 	kinds := map[string]int{}
+	baseline := "#" + design.Baseline.Anchor()
 	for _, it := range items {
-		kinds[strings.SplitN(it.Kind, " ", 2)[0]]++
-		path, anchor, _ := strings.Cut(it.Href, "#")
-		page := files[path]
-		if page == nil {
-			t.Errorf("%s links to %s: no such page", it.Title, it.Href)
-			continue
+		kind := strings.SplitN(it.Kind, " ", 2)[0]
+		kinds[kind]++
+		if (it.Prompts != "") != (kind == "scenario") || (it.Cell != nil) && kind != "group" {
+			t.Errorf("%s (%s): prompts %q, cell %q", it.Title, it.Kind, it.Prompts, it.Cell)
 		}
-		if anchor != "" && !bytes.Contains(page, []byte("id="+anchor)) && !bytes.Contains(page, []byte(`id="`+anchor+`"`)) {
-			t.Errorf("%s links to %s: no such anchor", it.Title, it.Href)
+		for _, href := range []string{it.Href, it.Alt, it.Prompts + baseline, it.AltPrompts + baseline} {
+			if href == "" || href == baseline {
+				continue
+			}
+			path, anchor, _ := strings.Cut(href, "#")
+			page := files[path]
+			if page == nil {
+				t.Errorf("%s links to %s: no such page", it.Title, href)
+				continue
+			}
+			if anchor != "" && !bytes.Contains(page, []byte("id="+anchor)) && !bytes.Contains(page, []byte(`id="`+anchor+`"`)) {
+				t.Errorf("%s links to %s: no such anchor", it.Title, href)
+			}
+		}
+		// A scenario is found by its own words, not by the person of its
+		// baseline prompt, whom a group's words pick.
+		if ws := " " + it.Words + " "; kind == "scenario" && (strings.Contains(ws, " male ") || strings.Contains(ws, " white ") || strings.Contains(ws, " 60 ")) {
+			t.Errorf("%s: words %q hold the baseline person's", it.Title, it.Words)
 		}
 	}
 	// Six runs of five models; one intervention; the explicit and implicit
-	// questions of the reference rows.
-	if kinds["run"] != 6 || kinds["model"] != 5 || kinds["intervention"] != 1 || kinds["scenario"] == 0 {
-		t.Errorf("index kinds %v, want 6 runs, 5 models, 1 intervention and the scenarios", kinds)
+	// questions of the reference rows; nine ages, older and younger, three
+	// genders and five races; the glossary's terms.
+	if kinds["run"] != 6 || kinds["model"] != 5 || kinds["intervention"] != 1 || kinds["scenario"] == 0 || kinds["group"] != 19 || kinds["term"] != len(vocab.Terms) {
+		t.Errorf("index kinds %v, want 6 runs, 5 models, 1 intervention, the scenarios, 19 groups and %d terms", kinds, len(vocab.Terms))
 	}
 	for _, it := range items {
 		if it.Kind == "model" && strings.HasPrefix(it.Title, "Beta") && it.Title != "Beta <b>bold</b> & co" {

@@ -10,7 +10,7 @@
 //	leaderboard.go: BoardData, BoardRowFor, QualityFlag, Flags
 //	rank.go: Rank
 //	boardpages.go: BoardPages
-//	groups.go: GroupsData, GroupsPage, HasGroupFigure
+//	groups.go: GroupsData, GroupsPage, HasGroupFigure, GroupAnchor
 //	pairwise.go: PairwiseData, PairwisePages, RankSetText
 //	pair.go: PairData, PairPage, PairFile, PairRunsFile, PairRunFiles
 //	mitigation.go: InterventionPairs, AdjustedByPair, MitigationData, MitigationPage, PairRow, PairsOf, Verdict, Beyond

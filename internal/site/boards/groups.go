@@ -42,17 +42,8 @@ type GroupsData struct {
 // hasGroupFigure says whether a variant has a board table with a ranked
 // run whose coefficients can be shown: whether groupsPage has a figure.
 func HasGroupFigure(rk *stage.Ranked, variant run.Variant) bool {
-	for _, bd := range rk.Boards {
-		if bd.Variant != variant {
-			continue
-		}
-		for _, e := range firstN(bd.Ranked[score.Composite], GroupChartMax) {
-			if e.Result.CoefsValid {
-				return true
-			}
-		}
-	}
-	return false
+	_, ok := GroupAnchor(rk, variant, design.CoefAge)
+	return ok
 }
 
 func firstN(entries []*board.Entry, n int) []*board.Entry {
@@ -81,6 +72,27 @@ func GroupsPage(rk *stage.Ranked, variant run.Variant) (*layout.Page, error) {
 	return &layout.Page{Path: paths.GroupsPath(variant), Title: title, Section: layout.SecBoard, Body: d}, nil
 }
 
+// GroupAnchor is the link to a group's plot on a variant's groups page:
+// its first figure's, the board table's that HasGroupFigure finds first;
+// false when the variant has no groups page.
+func GroupAnchor(rk *stage.Ranked, variant run.Variant, c design.Coef) (string, bool) {
+	for _, bd := range rk.Boards {
+		if bd.Variant != variant {
+			continue
+		}
+		for _, e := range firstN(bd.Ranked[score.Composite], GroupChartMax) {
+			if e.Result.CoefsValid {
+				return paths.GroupsPath(variant) + "#" + groupChartID(bd.Method, c), true
+			}
+		}
+	}
+	return "", false
+}
+
+// groupChartID is the anchor of a group's plot in a board table's figure
+// ("logprob-black").
+func groupChartID(m run.Scoring, c design.Coef) string { return string(m) + "-" + c.Name() }
+
 // groupFigure is one board table's plots and their numbers.
 type groupFigure struct {
 	Method  run.Scoring
@@ -95,9 +107,9 @@ type groupFigure struct {
 // the board's ranked runs (board.GroupTally): the group is favoured over
 // the reference in Favoured of Runs, beyond doubt after Holm's correction
 // across the runs in Beyond; the reference in Disfavoured, beyond doubt in
-// BeyondDisfavoured.
+// BeyondDisfavoured. ID is its anchor (GroupAnchor).
 type groupChart struct {
-	Label                          string
+	ID, Label                      string
 	SVG                            template.HTML
 	Group, Against, AgainstCap     string
 	Runs, Favoured, Beyond         int
@@ -162,7 +174,7 @@ func groupFigureFor(bd *board.Board, entries []*board.Entry, variant run.Variant
 			return nil, fmt.Errorf("group chart %s: %w", c.Name(), err)
 		}
 		g := bd.Groups[c]
-		f.Charts = append(f.Charts, groupChart{Label: show.CoefLabel(c), SVG: svg, Group: vocab.Capital(c.Group()), Against: c.Reference(), AgainstCap: vocab.Capital(c.Reference()),
+		f.Charts = append(f.Charts, groupChart{ID: groupChartID(bd.Method, c), Label: show.CoefLabel(c), SVG: svg, Group: vocab.Capital(c.Group()), Against: c.Reference(), AgainstCap: vocab.Capital(c.Reference()),
 			Runs: g.Runs, Favoured: g.Favoured, Beyond: g.BeyondFavoured, Disfavoured: g.Disfavoured, BeyondDisfavoured: g.BeyondDisfavoured})
 	}
 	for _, e := range shown {

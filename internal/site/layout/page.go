@@ -31,6 +31,7 @@ const (
 	SecChanges     Section = "changes"
 	SecData        Section = "data"
 	SecGlossary    Section = "glossary"
+	SecSearch      Section = "search"
 	SecNone        Section = "none"
 )
 

@@ -33,6 +33,7 @@ const (
 	DownloadsPath            = "downloads.html"
 	ProvenancePagePath       = "provenance.html"
 	ChangesPath              = "changes.html"
+	SearchPath               = "search.html"
 	NotFoundPath             = "404.html"
 	LeaderboardJSONPath      = sitedata.LeaderboardJSON
 	LeaderboardCSVPath       = sitedata.LeaderboardCSV
@@ -55,7 +56,7 @@ type SitePaths struct {
 	Home, Benchmark, Methodology, Mitigation, Transcripts       string
 	Rubric, RubricJSON, Provenance, ProvenanceJSON              string
 	LeaderboardJSON, LeaderboardCSV, SiteCSS, ChromaCSS, SortJS string
-	BrowseJS, BoardJS, CueJS, Downloads                         string
+	BrowseJS, BoardJS, CueJS, Downloads, Search                 string
 }
 
 var Paths = SitePaths{
@@ -63,6 +64,7 @@ var Paths = SitePaths{
 	Rubric: RubricPath, RubricJSON: RubricJSONPath, Provenance: ProvenancePagePath, ProvenanceJSON: ProvenancePath,
 	LeaderboardJSON: LeaderboardJSONPath, LeaderboardCSV: LeaderboardCSVPath, SiteCSS: siteCSSPath, ChromaCSS: ChromaCSSPath, SortJS: sortJSPath,
 	BrowseJS: browseJSPath, BoardJS: boardJSPath, CueJS: cueJSPath, Downloads: DownloadsPath,
+	Search: SearchPath,
 }
 
 // boardPath is where the board of a variant and view is rendered; the
