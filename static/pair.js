@@ -8,14 +8,15 @@
 // lower place of the two when their places sum to an odd number, else the
 // higher), as the holder minus the other, which this page turns round
 // when B holds it. Nothing is computed here but the difference of two
-// values as shown. The address keeps the two runs.
+// values as shown. The address keeps the two runs. Every word written is
+// the page's: a <template id="pair-w-<name>"> a sentence, filled by
+// words(), and the verdicts' <template id="pair-verdict-<code>">.
 (function () {
   "use strict";
   var index = window.PAIR_RUNS, form = document.getElementById("pair-form");
   if (!index || !form) { return; }
   var pick = { a: document.getElementById("pair-a"), b: document.getElementById("pair-b") };
   var status = document.getElementById("pair-status"), result = document.getElementById("pair-result");
-  var words = index.Words;
   window.PAIR_DATA = window.PAIR_DATA || {};
   form.hidden = false;
 
@@ -26,7 +27,7 @@
       var g = document.createElement("optgroup");
       g.label = bd.Title;
       bd.Ranked.concat(bd.Others || []).forEach(function (r) {
-        g.appendChild(new Option(r[1] + " (" + r[0] + ")", r[0]));
+        g.appendChild(new Option(say("option", { model: r[1], id: r[0] }), r[0]));
         boardOf[r[0]] = bi;
       });
       pick[k].appendChild(g);
@@ -85,14 +86,14 @@
     var unknown = ["a", "b"].filter(function (k) { return boardOf[st[k]] === undefined; });
     if (unknown.length) {
       result.hidden = true;
-      put(status, unknown.map(function (k) { return [words.Unknown, { id: st[k] }]; }));
+      put(status, unknown.map(function (k) { return ["unknown", { id: st[k] }]; }));
       return;
     }
-    put(status, [[words.Loading, {}]]);
+    put(status, [["loading", {}]]);
     Promise.all([load(st.a), load(st.b)]).then(function (rs) {
       if (n === shown) { render(rs[0], rs[1]); }
     }, function (src) {
-      if (n === shown) { result.hidden = true; put(status, [[words.NotLoaded, { file: src }]]); }
+      if (n === shown) { result.hidden = true; put(status, [["not-loaded", { file: src }]]); }
     });
   }
 
@@ -115,37 +116,44 @@
   // why says why two runs have no paired estimate of the build's, as
   // sentences for put, or none.
   function why(a, b) {
-    if (a.ID === b.ID) { return [[words.Same, {}]]; }
+    if (a.ID === b.ID) { return [["same", {}]]; }
     var out = [];
     if (a.Variant !== b.Variant) {
-      out.push([words.Variants, {}]);
+      out.push(["variants", {}]);
     } else if (a.Method !== b.Method) {
-      out.push([words.Methods, {}]);
+      out.push(["methods", {}]);
     }
     [a, b].forEach(function (r, i) {
-      if (r.Place < 0) { out.push([words.NotRanked.replace("{run}", i ? "B" : "A"), { why: r.Why }]); }
+      if (r.Place < 0) { out.push(["not-ranked", { run: i ? "B" : "A", why: r.Why }]); }
     });
     return out;
   }
 
-  // put writes sentences into el, each [words, fills]: a "{name}" of the
-  // words is fills[name], isolated in a <bdi> (a run's name, id or
-  // reason, which the site was given), else the words as they are.
+  // words is the page's sentence name (its <template id="pair-w-name">)
+  // filled: each element of it with data-fill="key" holds fills[key] as
+  // text, each with data-href="key" links fills[key].
+  function words(name, fills) {
+    var f = document.getElementById("pair-w-" + name).content.cloneNode(true);
+    f.querySelectorAll("[data-fill]").forEach(function (el) { el.textContent = fills[el.getAttribute("data-fill")]; });
+    f.querySelectorAll("[data-href]").forEach(function (el) { el.href = fills[el.getAttribute("data-href")]; });
+    return f;
+  }
+  // say is the sentence's text, for where no element can go.
+  function say(name, fills) { return words(name, fills || {}).textContent; }
+
+  // put writes sentences into el, each [name, fills] (words).
   function put(el, sentences) {
     el.textContent = "";
     sentences.forEach(function (x, i) {
-      x[0].split(/(\{[a-z]+\})/).forEach(function (part) {
-        var name = /^\{([a-z]+)\}$/.exec(part);
-        if (name && Object.prototype.hasOwnProperty.call(x[1], name[1])) {
-          var b = document.createElement("bdi");
-          b.textContent = x[1][name[1]];
-          el.appendChild(b);
-        } else if (part) {
-          el.appendChild(document.createTextNode(part));
-        }
-      });
-      if (i < sentences.length - 1) { el.appendChild(document.createTextNode(" ")); }
+      if (i) { el.appendChild(document.createTextNode(" ")); }
+      el.appendChild(words(x[0], x[1]));
     });
+  }
+
+  // verdict is the pairwise pages' verdict of a code: mark, class, words.
+  function verdict(code) {
+    var t = document.getElementById("pair-verdict-" + code);
+    return { mark: t.getAttribute("data-mark"), cls: t.getAttribute("data-class"), words: t.content.textContent };
   }
 
   // paired is the build's comparison of A minus B in view vi: [estimate,
@@ -173,48 +181,43 @@
     var no = why(a, b), bd = index.Boards[a.Board];
     no = no.length ? no : null;
     status.textContent = "";
-    document.querySelectorAll("#pair-result th.pair-a").forEach(function (th) { put(th, [["A: {model}", { model: a.Model }]]); });
-    document.querySelectorAll("#pair-result th.pair-b").forEach(function (th) { put(th, [["B: {model}", { model: b.Model }]]); });
+    document.querySelectorAll("#pair-result th.pair-a").forEach(function (th) { put(th, [["head-a", { model: a.Model }]]); });
+    document.querySelectorAll("#pair-result th.pair-b").forEach(function (th) { put(th, [["head-b", { model: b.Model }]]); });
     var note = document.getElementById("pair-note");
-    put(note, no ? [[words.NoPaired, {}]].concat(no) : [[words.Paired.replace("{board}", bd.Title).replace("{pairs}", bd.Pairs), {}]]);
+    put(note, no ? [["no-paired", {}]].concat(no) : [["paired", { board: bd.Title, pairs: bd.Pairs }]]);
     note.className = no ? "warn" : "note";
     fill("pair-views", index.Views.map(function (title, vi) {
       var va = a.Views[vi], vb = b.Views[vi];
-      var row = [[title], score(a, va), score(b, vb), [va[0] === null || vb[0] === null ? "n/a" : signed(va[0] - vb[0])]];
+      var row = [[title], score(a, va), score(b, vb), [va[0] === null || vb[0] === null ? say("not-shown") : signed(va[0] - vb[0])]];
       if (no) {
-        row.push(["—"]);
+        row.push([say("no-estimate")]);
       } else {
-        var p = paired(a, b, vi), v = index.Verdicts[p[3]];
-        row.push([(v[0] ? v[0] + " " : "") + signed(p[0]), { text: interval(p[1], p[2]), cls: "ci" }, { text: v[2], cls: v[1] }]);
+        var p = paired(a, b, vi), v = verdict(p[3]);
+        row.push([(v.mark ? v.mark + " " : "") + signed(p[0]), { text: interval(p[1], p[2]), cls: "ci" }, { text: v.words, cls: v.cls }]);
       }
       return row;
     }));
     fill("pair-coefs", index.Coefs.map(function (label, ci) {
       var ca = a.Coefs[ci], cb = b.Coefs[ci];
-      return [[label], [ca[1], { text: ca[2], cls: "ci" }], [cb[1], { text: cb[2], cls: "ci" }], [ca[0] === null || cb[0] === null ? "n/a" : signed(ca[0] - cb[0])]];
+      return [[label], [ca[1], { text: ca[2], cls: "ci" }], [cb[1], { text: cb[2], cls: "ci" }], [ca[0] === null || cb[0] === null ? say("not-shown") : signed(ca[0] - cb[0])]];
     }));
     var links = document.getElementById("pair-links");
     links.textContent = "";
     [["A", a], ["B", b]].forEach(function (x) {
-      var li = document.createElement("li");
-      li.appendChild(document.createTextNode(x[0] + ": "));
-      li.appendChild(link(index.Run.replace("{id}", x[1].ID), x[1].Model + " (" + x[1].ID + ")"));
-      li.appendChild(document.createTextNode(" · " + index.Boards[x[1].Board].Title + " · intervention: "));
-      var iv = document.createElement("bdi");
-      iv.textContent = x[1].Intervention;
-      li.appendChild(iv);
+      var li = document.createElement("li"), r = x[1];
+      li.appendChild(words("run", { side: x[0], run: index.Run.replace("{id}", r.ID), model: r.Model, id: r.ID, board: index.Boards[r.Board].Title, intervention: r.Intervention }));
       links.appendChild(li);
     });
     if (!no) {
       var li = document.createElement("li");
-      li.appendChild(link(bd.Pairwise[0], words.Pairwise.replace("{board}", bd.Title)));
+      li.appendChild(words("pairwise", { pairwise: bd.Pairwise[0], board: bd.Title }));
       links.appendChild(li);
     }
     var qb = {};
     b.Questions.forEach(function (q) { qb[q] = true; });
     var labels = index.Questions[a.Variant] || {};
     fill("pair-scenarios", a.Questions.filter(function (q) { return qb[q]; }).map(function (q) {
-      var label = "Question " + q + (labels[q] ? ": " + labels[q] : "");
+      var label = labels[q] ? say("question-label", { q: q, label: labels[q] }) : say("question", { q: q });
       return [[a.Variant === b.Variant ? { href: index.Compare.replace("{variant}", a.Variant).replace("{q}", q), text: label } : label],
         [{ href: index.Scenario.replace("{id}", a.ID).replace("{q}", q), text: a.Model }],
         [{ href: index.Scenario.replace("{id}", b.ID).replace("{q}", q), text: b.Model }]];
@@ -226,7 +229,7 @@
   // score is a run's cell of a view: its score and interval, and its rank
   // linking its row on the board.
   function score(r, v) {
-    var rank = v[3] ? words.Rank.replace("{rank}", v[3] + (v[4] ? "=" : "")).replace("{set}", v[5]) : words.Unranked;
+    var rank = v[3] ? say("rank", { rank: v[3] + (v[4] ? "=" : ""), set: v[5] }) : say("unranked");
     return [v[1], { text: v[2], cls: "ci" }, { href: v[6], text: rank, cls: "sub" }];
   }
 

@@ -4,11 +4,12 @@ package boards
 // that pair.js fills from two kinds of script (a page opened from file://
 // cannot fetch a data file, but it can load a script by a relative path):
 // data/pair-runs.js, PAIR_RUNS, what the pickers list (every run, by
-// board) and the words and paths the page needs, and data/pairs/<id>.js,
+// board) and the paths the page needs, and data/pairs/<id>.js,
 // one a run, loaded when the run is picked, which adds PAIR_DATA[<id>]:
 // what its pages show of it (each view's score, interval, rank and rank
 // set, each coefficient, its questions) and its half of its board's paired
-// comparisons.
+// comparisons. The words it writes are the template's (templates/pair.html,
+// one <template> a sentence), the verdicts among them the pairwise pages'.
 //
 // The paired estimate of two ranked runs is the build's: board.Pair, the
 // number the pairwise pages show, with the board's simultaneous interval
@@ -42,17 +43,30 @@ import (
 	"github.com/discrimeval/leaderboard/internal/vocab"
 )
 
-// PairData is pair.html: the scripts it loads, and for a reader without
-// JavaScript the pairwise pages, where every two ranked runs of a board
-// are compared.
+// PairData is pair.html: the scripts it loads, the pairwise pages'
+// verdicts by code (pairwiseVerdict), which the script writes, and for a
+// reader without JavaScript the pairwise pages, where every two ranked
+// runs of a board are compared.
 type PairData struct {
 	Runs, Script string
+	Verdicts     []PairVerdict
 	Pairwise     []layout.QuestionLink
+}
+
+// PairVerdict is a verdict of the pairwise pages as pair.html writes it:
+// its code in data/pairs/<id>.js, mark, class and words.
+type PairVerdict struct {
+	Code               int
+	Mark, Class, Words string
 }
 
 // PairPage is pair.html.
 func PairPage() *layout.Page {
 	d := PairData{Runs: paths.PairRunsPath, Script: paths.PairJSPath}
+	for _, p := range []board.Pair{{}, {Diff: score.Diff{Estimate: -1}, Beyond: true}, {Diff: score.Diff{Estimate: 1}, Beyond: true}} {
+		code, mark, class, words := pairwiseVerdict(p)
+		d.Verdicts = append(d.Verdicts, PairVerdict{code, mark, class, words})
+	}
 	for _, variant := range board.Variants {
 		d.Pairwise = append(d.Pairwise, layout.QuestionLink{Label: string(variant) + " prompts", Href: paths.PairwisePath(variant, score.Composite)})
 	}
@@ -66,36 +80,9 @@ type pairRuns struct {
 	Files, Run, Scenario, Compare string
 	Views                         []string // view titles, in score.Views order
 	Coefs                         []string // coefficient labels, in design.Coefs order
-	// Verdicts are the pairwise pages' verdicts by code (pairwiseVerdict):
-	// mark, class and words.
-	Verdicts [3][3]string
-	Boards   []pairBoard
+	Boards                        []pairBoard
 	// Questions holds each variant's scenario labels by question.
 	Questions map[run.Variant]map[int]string
-	Words     pairWords
-}
-
-// pairWords are the sentences pair.js writes, "{…}" standing for what it
-// fills in.
-type pairWords struct {
-	Unknown, Loading, NotLoaded                  string
-	Same, Variants, Methods, NotRanked, NoPaired string
-	Paired, Pairwise, Rank, Unranked             string
-}
-
-var thePairWords = pairWords{
-	Unknown:   "No run of this site has the id “{id}”.",
-	Loading:   "Loading the two runs…",
-	NotLoaded: "{file} did not load.",
-	Same:      "A and B are the same run.",
-	Variants:  "A and B were asked different prompt variants (explicit and implicit), and a board, with its paired comparisons, holds the runs of one.",
-	Methods:   "A and B are scored differently (log-probabilities and sampled answers), which no board ranks together.",
-	NotRanked: "{run} is not ranked on its board: {why}.",
-	NoPaired:  "No paired estimate: the build compares two runs pair by pair when both are ranked on one board.",
-	Paired:    "Both runs are ranked on one board ({board}): each paired estimate is the build’s, as the board’s pairwise page shows it, its interval simultaneous over the board’s {pairs}. It is the difference of the unrounded scores, which its interval holds: it can differ by 0.01 from the difference of the two scores as shown.",
-	Pairwise:  "Every two ranked runs of the board ({board}) compared: its pairwise page",
-	Rank:      "rank {rank} · 95% set {set}",
-	Unranked:  "not ranked",
 }
 
 // pairBoard is a board as the pickers list it: its runs, the ranked ones
@@ -172,18 +159,12 @@ func PairRunsFile(texts *layout.DatasetTexts, rs *stage.Runs, rk *stage.Ranked) 
 	qs := strconv.Itoa(q)
 	d := pairRuns{Files: paths.PairDataPath("{id}"), Run: paths.RunPath("{id}"),
 		Scenario: strings.Replace(paths.ScenarioPath("{id}", q), qs, "{q}", 1), Compare: strings.Replace(paths.ComparePath("{variant}", q), qs, "{q}", 1),
-		Questions: map[run.Variant]map[int]string{}, Words: thePairWords}
+		Questions: map[run.Variant]map[int]string{}}
 	for _, v := range score.Views {
 		d.Views = append(d.Views, v.Title())
 	}
 	for _, c := range design.Coefs {
 		d.Coefs = append(d.Coefs, show.CoefLabel(c))
-	}
-	for code := range d.Verdicts {
-		p := board.Pair{Beyond: code > 0}
-		p.Estimate = float64(2*code - 3) // −1 for code 1, +1 for code 2
-		c, mark, class, words := pairwiseVerdict(p)
-		d.Verdicts[c] = [3]string{mark, class, words}
 	}
 	for _, bd := range rk.Boards {
 		b := pairBoard{Variant: bd.Variant, Method: bd.Method, Title: string(bd.Variant) + " prompts · " + strings.ToLower(methodTitle(bd.Method))}

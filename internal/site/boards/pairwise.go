@@ -229,7 +229,7 @@ func methodTitle(method run.Scoring) string {
 }
 
 // pairwiseVerdict is a paired comparison's verdict on the pairwise
-// pages: its code in pairRuns.Verdicts, mark, class and words.
+// pages: its code (PairVerdict, pairRun.Pairs), mark, class and words.
 func pairwiseVerdict(p board.Pair) (code int, mark, class, words string) {
 	switch {
 	case p.Beyond && p.Estimate < 0:
