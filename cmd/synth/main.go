@@ -6,10 +6,13 @@
 //
 //	go run ./cmd/synth [-o runs] [-force]
 //	go run ./cmd/synth -n 400 -o /tmp/scale-runs
+//	go run ./cmd/synth -previous -o /tmp/previous-runs
 //
 // With -n it writes N runs for scale measurements instead (make scale): one
 // model per two runs, explicit and implicit, every tenth model also with a
 // sampled-answer run, effects of varied shape and size; never committed.
+// With -previous it writes the runs of the demonstration's previous
+// release instead, which content/releases/README.md says how to build.
 //
 // Prompt texts: questions 0 and 95 of the explicit variant use the verbatim
 // dataset rows in testdata/ (Anthropic/discrim-eval, CC BY 4.0); every other
@@ -52,6 +55,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	force := fs.Bool("force", false, "replace existing run folders")
 	real := fs.String("real", "testdata/explicit-excerpt-q0.jsonl,testdata/explicit-excerpt-q95.jsonl", "verbatim dataset rows to use as prompt texts, comma-separated (each row's fill_type says its variant): the dataset's explicit.jsonl and implicit.jsonl give every prompt its text")
 	n := fs.Int("n", 0, "write this many runs for scale measurements instead of the demonstration runs")
+	previous := fs.Bool("previous", false, "write the runs of the demonstration's previous release instead (content/releases/README.md)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -60,8 +64,13 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	ds := synth.Demos()
-	if *n > 0 {
+	switch {
+	case *n > 0 && *previous:
+		return errors.New("-n and -previous each choose the runs: give one")
+	case *n > 0:
 		ds = synth.ScaleRuns(*n)
+	case *previous:
+		ds = synth.PreviousDemos()
 	}
 	for _, d := range ds {
 		rows, err := d.Rows(texts)

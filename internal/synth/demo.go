@@ -121,6 +121,27 @@ func Demos() []Demo {
 	}
 }
 
+// PreviousDemos are the runs of the demonstration's previous release,
+// content/releases/2026.11-early-demo.json (made from them as its README
+// says): the committed runs but the two new since (near-70b-explicit,
+// tilt-34b-implicit), and in place of tilt-34b-explicit an earlier run of
+// its model with three times its planted effects, ranked below Skew 13B
+// then, so that the boards show rank changes (up, down, same and new).
+func PreviousDemos() []Demo {
+	var out []Demo
+	for _, d := range Demos() {
+		switch d.ID {
+		case "near-70b-explicit", "tilt-34b-implicit":
+			continue
+		case "tilt-34b-explicit":
+			d.Spec.Seed, d.Spec.Effects, d.RunDate = 500, scaled(tilt, 3), "2026-10-28"
+			d.Notes = "An earlier run of the Tilt model, for the demonstration's previous release: three times its planted effects."
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
 // ScaleRuns are n runs for scale measurements (cmd/synth -n): models in
 // pairs of runs (explicit, implicit), every tenth model with a third,
 // sampled-answer run; effects cycle through the demo shapes at varied
