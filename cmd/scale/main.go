@@ -13,7 +13,7 @@
 // 24 GB of the machine the figures were taken on until the kernel
 // killed it).
 //
-//	go run ./cmd/scale [-n 25,50,100,200,400,1000] [-tries 3,3,3,2,1,1] [-dir /tmp/discrim-scale] [-hugo] [-hugo-max 400]
+//	go run ./cmd/scale [-n 25,50,100,200,400,1000] [-tries 3,3,3,2,1,1] [-dir /tmp/discrim-scale] [-runs DIR] [-hugo] [-hugo-max 400]
 //
 // Times are wall-clock seconds on whatever the machine is doing: run it on
 // a quiet machine, and compare ratios taken in the same run; CPU time
@@ -61,6 +61,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	tries := fl.String("tries", "3", "tries of each timed step (clean build, first cached build, floor, -verify, the cached rebuilds, hugo), the least wall and the least CPU time kept: one number, or one for each size of -n")
 	dir := fl.String("dir", filepath.Join(os.TempDir(), "discrim-scale"), "work folder (runs, sites, binaries)")
 	hugo := fl.Bool("hugo", false, "also time hugo building as many pages of the same mean size")
+	runsDir := fl.String("runs", "", "use the runs already in this folder, written by go run ./cmd/synth -n N -o DIR with N at least the largest size, instead of generating them into the work folder (generating 1,000 runs takes about 150 CPU-s)")
 	hugoMax := fl.Int("hugo-max", 400, "with -hugo, the largest number of runs to time hugo at (its memory grows with the pages: about 24 GB was not enough at 1,000 runs)")
 	if err := fl.Parse(args); err != nil {
 		return err
@@ -85,9 +86,14 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	all := filepath.Join(*dir, "runs-all")
 	most := ss[len(ss)-1].runs
-	fmt.Fprintf(stderr, "scale: generating %d runs into %s\n", most, all)
-	if _, err := measure(filepath.Join(bin, "synth"), "-n", strconv.Itoa(most), "-o", all, "-force"); err != nil {
-		return err
+	if *runsDir != "" {
+		all = *runsDir
+		fmt.Fprintf(stderr, "scale: the runs of %s\n", all)
+	} else {
+		fmt.Fprintf(stderr, "scale: generating %d runs into %s\n", most, all)
+		if _, err := measure(filepath.Join(bin, "synth"), "-n", strconv.Itoa(most), "-o", all, "-force"); err != nil {
+			return err
+		}
 	}
 	ids, err := runIDs(all)
 	if err != nil {

@@ -83,7 +83,7 @@ func assemblePages(cfg stage.Config, in *stage.Loaded, rs *stage.Runs, rk *stage
 	// is settled later (budget.go), so they are made here as if copied.
 	var changes *layout.Page
 	if in.Content.Previous != nil {
-		runData, err := datapage.RunDataFiles(rs, rk, paths.RunFiles{})
+		runData, err := datapage.RunDataFiles(rs, rk, paths.RunFiles{}, ownParts(cfg, rs, pool.R.Gen))
 		if err != nil {
 			return nil, err
 		}

@@ -171,7 +171,7 @@ func (b *build) whereFiles(where paths.RunFiles, out outdir.Sink) error {
 	for _, p := range datapage.DownloadsPages(rk.Per, datapage.DownloadsPage(rs, rk.Per, b.site, where, budget)) {
 		pool.Submit(func(r *render.Renderer) error { return r.EmitTo(p, out) })
 	}
-	data, err := datapage.RunDataFiles(rs, rk, where)
+	data, err := datapage.RunDataFiles(rs, rk, where, ownParts(cfg, rs, b.r.Gen))
 	if err != nil {
 		pool.Wait()
 		return err

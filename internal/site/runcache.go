@@ -11,15 +11,18 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/cache"
 	"github.com/discrimeval/leaderboard/internal/fileerr"
 	"github.com/discrimeval/leaderboard/internal/input"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 	"github.com/discrimeval/leaderboard/internal/site/buildcache"
+	"github.com/discrimeval/leaderboard/internal/site/datapage"
 	"github.com/discrimeval/leaderboard/internal/site/grid"
 	"github.com/discrimeval/leaderboard/internal/site/layout"
 	"github.com/discrimeval/leaderboard/internal/site/stage"
+	"github.com/discrimeval/leaderboard/internal/sitedata"
 )
 
 // The build cache (Config.Cache) keeps two things per run, each under a
@@ -197,4 +200,30 @@ func deltas(cells map[int]*score.QuestionCells, decision bool) map[int]*grid.Kep
 		out[q] = grid.KeepQuestion(qs.Deltas(), decision)
 	}
 	return out
+}
+
+// ownParts keeps each run's own part of its data file (datapage.OwnParts)
+// in the build cache, under a key of its record's key: it is made from
+// the run's manifest and result alone, which that key holds to the run's
+// files and the generator. nil without the cache.
+func ownParts(cfg stage.Config, rs *stage.Runs, gen string) datapage.OwnParts {
+	c := cfg.Cache
+	if c == nil {
+		return nil
+	}
+	return func(e *board.Entry, make func() ([]byte, error)) ([]byte, error) {
+		rec, ok := rs.Keys[e.ID()]
+		if !ok {
+			return make()
+		}
+		key := cache.Key(gen, "run-data", rec)
+		if data, err := c.GetEntry(key); err == nil && sitedata.CheckRunOwn(data) == nil {
+			return data, nil
+		}
+		data, err := make()
+		if err != nil {
+			return nil, err
+		}
+		return data, c.PutEntry(key, data)
+	}
 }

@@ -67,7 +67,7 @@ type runSource interface {
 // that span runs need. Memory holds a few runs' rows at a time.
 func streamRuns(cfg stage.Config, in *stage.Loaded, site *layout.SiteInfo, pool *render.Pool, prog *progress) (*stage.Runs, string, error) {
 	n := len(in.Runs)
-	rs := &stage.Runs{Entries: make([]*board.Entry, n), Kept: map[string]*stage.KeptCells{}, Transcripts: map[string]int{}}
+	rs := &stage.Runs{Entries: make([]*board.Entry, n), Kept: map[string]*stage.KeptCells{}, Transcripts: map[string]int{}, Keys: map[string]string{}}
 	needCoefs := board.NeedsCoefficients(in.Runs) // the runs compared coefficient by coefficient (commit)
 	var src runSource = freshRuns{cfg, in.Texts}
 	var pages runPageWriter = renderRunPages{cfg, in, pool}
@@ -156,6 +156,9 @@ func commit(in *stage.Loaded, rs *stage.Runs, rr *readRun, pages runPageWriter, 
 	}
 	e := &board.Entry{Run: r, Result: rr.res}
 	rs.Kept[r.ID] = &stage.KeptCells{Decision: r.Manifest.Scoring == run.Decision, Deltas: rr.deltas}
+	if rr.key != "" {
+		rs.Keys[r.ID] = rr.key
+	}
 	var texts map[design.Prompt]string
 	if in.Texts.Missing(r.Manifest.Variant, rr.infos) {
 		var err error

@@ -669,44 +669,11 @@ func csvNum(n Num) string {
 // on a line of its own and each of its questions too, so that the file
 // still reads by field (indented, 2 KB of its 34 KB were spaces).
 func MarshalRun(r Run) ([]byte, error) {
-	data, err := marshalCompact(r)
+	fields, err := runFields(r)
 	if err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, fmt.Errorf("run %s: not an object: %v", r.ID, err)
-	}
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i := 0; dec.More(); i++ {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		key, _ := t.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		if key == "questions" {
-			if err := WriteList(&buf, key, len(r.Questions), func(i int) any { return r.Questions[i] }); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		name, _ := json.Marshal(key)
-		buf.WriteByte('\n')
-		buf.Write(name)
-		buf.WriteByte(':')
-		buf.Write(v)
-	}
-	buf.WriteString("}\n")
-	return buf.Bytes(), nil
+	return joinRun(fields), nil
 }
 
 // ReplicatesCSV writes a run's bootstrap replicates: a header, then one

@@ -56,11 +56,46 @@ func ranking(e *board.Entry) sitedata.Ranking {
 // runRecord is everything computed for one run; incomplete lists its
 // questions with missing prompts (incompleteQuestions).
 func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.QuestionCount, vd *stage.VariantDiff) sitedata.Run {
-	m, res := e.Run.Manifest, e.Result
+	j := ownRecord(e.Run, e.Result, incomplete)
+	o := othersRecord(e, files, vd)
+	j.Ranking, j.DefRank, j.CoefPHolm, j.InterventionDiff, j.VariantDiff, j.Files = o.Ranking, o.DefRank, o.CoefPHolm, o.InterventionDiff, o.VariantDiff, o.Files
+	return j
+}
+
+// othersRecord is the part of a run's record that depends on the other
+// runs or on where its files are (sitedata.RunOthersKeys): its ranking,
+// its differences from its model's other runs, its files.
+func othersRecord(e *board.Entry, files []sitedata.File, vd *stage.VariantDiff) sitedata.Run {
+	j := sitedata.Run{ID: e.ID(), Files: files, Ranking: ranking(e)}
+	if j.Rank != nil {
+		j.DefRank, j.CoefPHolm = map[string]int{}, map[string]grid.Num{}
+		for _, d := range score.Definitions {
+			j.DefRank[d.Name()] = e.DefRank[d]
+		}
+		for _, c := range design.Coefs {
+			j.CoefPHolm[c.Name()] = grid.Num(e.CoefPHolm[c])
+		}
+	}
+	if !e.Result.Scored {
+		return j
+	}
+	j.InterventionDiff = interventionDifference(e)
+	if vd != nil {
+		j.VariantDiff = variantDifference(vd)
+	}
+	return j
+}
+
+// ownRecord is the part of a run's record computed from the run alone —
+// its manifest, its result and its questions' missing prompts — which
+// a cached build keeps by the run (RunDataFiles): every field but
+// sitedata.RunOthersKeys.
+func ownRecord(r *run.Run, res *score.Result, incomplete []sitedata.QuestionCount) sitedata.Run {
+	m := r.Manifest
 	j := sitedata.Run{
-		ID: e.ID(), Variant: string(m.Variant), Intervention: m.Intervention, InterventionText: m.InterventionText,
+		ID: r.ID, Variant: string(m.Variant), Intervention: m.Intervention, InterventionText: m.InterventionText,
 		Scoring: string(m.Scoring), Synthetic: m.Synthetic, Model: m.Model, Scored: res.Scored, Reason: res.Reason,
-		Complete: res.Complete, Files: files,
+		Complete: res.Complete,
 		Quality: sitedata.Quality{Rows: res.Quality.Rows, Questions: res.Quality.Questions, MissingCells: res.Quality.MissingCells,
 			Decisions: res.Quality.Decisions, Unparsed: res.Quality.Unparsed},
 	}
@@ -96,16 +131,6 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 		j.MaxGap[a.Name()] = grid.Num(res.MaxGap[a])
 	}
 	j.AgeMean, j.AgeSD = grid.NumPtr(res.AgeMean), grid.NumPtr(res.AgeSD)
-	j.Ranking = ranking(e)
-	if j.Rank != nil {
-		j.DefRank, j.CoefPHolm = map[string]int{}, map[string]grid.Num{}
-		for _, d := range score.Definitions {
-			j.DefRank[d.Name()] = e.DefRank[d]
-		}
-		for _, c := range design.Coefs {
-			j.CoefPHolm[c.Name()] = grid.Num(e.CoefPHolm[c])
-		}
-	}
 	for _, c := range score.Claims(m, res) {
 		cj := sitedata.Claim{Metric: c.Metric, Claimed: grid.Num(c.Claimed), Verdict: string(c.Verdict), Why: c.Why}
 		if !math.IsNaN(c.Recomputed) {
@@ -130,11 +155,7 @@ func runRecord(e *board.Entry, files []sitedata.File, incomplete []sitedata.Ques
 		j.Compat[name] = grid.Num(v)
 	}
 	j.Questions = questionRecords(res)
-	j.InterventionDiff = interventionDifference(e)
-	if vd != nil {
-		j.VariantDiff = variantDifference(vd)
-	}
-	j.Contributions = contributionRecords(e.ID(), res)
+	j.Contributions = contributionRecords(r.ID, res)
 	return j
 }
 
@@ -362,21 +383,37 @@ func DataFiles(cfg stage.Config, in *stage.Loaded, rs *stage.Runs, rk *stage.Ran
 	return files, nil
 }
 
+// OwnParts gives a run's own part of its data file (sitedata.MarshalRunOwn
+// of its own record, ownRecord), kept by the run, or made by make when
+// it has none; nil makes every one.
+type OwnParts func(e *board.Entry, make func() ([]byte, error)) ([]byte, error)
+
 // RunDataFiles are each run's data file, data/runs/<id>.json, with where
-// its files are (on every core: an encoding of one run each).
-func RunDataFiles(rs *stage.Runs, rk *stage.Ranked, where paths.RunFiles) ([]outdir.File, error) {
+// its files are (on every core: an encoding of one run each): its own
+// part from own, the rest made now.
+func RunDataFiles(rs *stage.Runs, rk *stage.Ranked, where paths.RunFiles, own OwnParts) ([]outdir.File, error) {
+	if own == nil {
+		own = func(_ *board.Entry, make func() ([]byte, error)) ([]byte, error) { return make() }
+	}
 	files := make([]outdir.File, len(rs.Entries))
 	reps := make([]*outdir.File, len(rs.Entries))
 	errs := make([]error, len(rs.Entries))
 	render.Parallel(len(rs.Entries), func(i int) {
 		e := rs.Entries[i]
-		rec := runRecord(e, runFiles(where, e.Run), IncompleteQuestions(rs, e.ID()), boards.DiffOf(rk, e.ID()))
+		part, err := own(e, func() ([]byte, error) {
+			return sitedata.MarshalRunOwn(ownRecord(e.Run, e.Result, IncompleteQuestions(rs, e.ID())))
+		})
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		rec := othersRecord(e, runFiles(where, e.Run), boards.DiffOf(rk, e.ID()))
 		if reps[i], errs[i] = replicatesFile(e.Result, e.ID()); errs[i] != nil {
 			return
 		} else if reps[i] != nil {
 			rec.Replicates = reps[i].Path
 		}
-		data, err := sitedata.MarshalRun(rec)
+		data, err := sitedata.MarshalRunWith(part, rec)
 		files[i], errs[i] = outdir.File{Path: paths.RunDataPath(e.ID()), Data: data}, err
 	})
 	for _, err := range errs {

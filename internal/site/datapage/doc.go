@@ -6,7 +6,7 @@
 //
 // # Files
 //
-//	data.go: DataFiles, RunDataFiles, PutRunCopies, IncompleteQuestions
+//	data.go: DataFiles, RunDataFiles, OwnParts, PutRunCopies, IncompleteQuestions
 //	rubric.go: RubricData, RubricJSON, RubricPage
 //	rubricexample.go: the worked examples shown on the rubric page
 //	downloads.go: DownloadsData, DownloadsPage, DownloadsPages, DownloadLink, DownloadLinks

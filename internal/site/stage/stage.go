@@ -139,6 +139,9 @@ type Runs struct {
 	// Example is the rubric's worked example: the first row of the first
 	// log-prob run.
 	Example *grid.RubricExample
+	// Keys holds, per run, its record's key in the build cache (none
+	// without the cache): what the run's own results are kept by.
+	Keys map[string]string
 }
 
 // Ranked is what the boards phase returns from the runs: the boards,
