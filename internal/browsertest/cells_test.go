@@ -5,8 +5,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
 
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
@@ -220,4 +224,56 @@ func TestCellsSideBySide(t *testing.T) {
 		t.Errorf("%s: answers %v, want %v", page, v.Cells[0].Answer, want)
 	}
 	tb.checkClean(page)
+}
+
+// TestScenarioWithoutScript: a scenario page read without JavaScript says
+// where a cell's transcript is, its prompt page, whose link it shows, in
+// place of the transcript section only the script fills; at 375 and 1280
+// px, light and dark, inside the window. With script the note is gone.
+func TestScenarioWithoutScript(t *testing.T) {
+	t.Parallel()
+	p := sitePages(t)
+	tb := openTab(t, browser(t))
+	defer tb.cancel()
+	tb.run("turning scripts off", func() error {
+		_, err := chromedp.Call(tb.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+		return err
+	})
+	type reading struct {
+		Note   string   `json:"note"`
+		Height float64  `json:"height"`
+		Right  float64  `json:"right"`
+		Width  float64  `json:"width"`
+		Links  []string `json:"links"`
+	}
+	const readJS = `(() => {
+		const cv = document.getElementById("cv"), r = cv.getBoundingClientRect();
+		return {
+			note: getComputedStyle(cv, "::before").content,
+			height: r.height, right: r.right, width: document.documentElement.clientWidth,
+			links: Array.from(document.querySelectorAll("main a")).filter(a => a.offsetParent !== null).map(a => a.href),
+		};
+	})()`
+	for _, width := range []int64{375, 1280} {
+		for _, scheme := range []string{"light", "dark"} {
+			tb.emulate(width, 800, scheme)
+			tb.open(siteDir, p.Scenario)
+			got := eval[reading](tb, readJS)
+			at := fmt.Sprintf("%s without JavaScript at %d px, %s", p.Scenario, width, scheme)
+			if !strings.Contains(got.Note, "transcript") || !strings.Contains(got.Note, "full prompts") {
+				t.Errorf("%s: the transcript section says nothing of where a cell's transcript is (its ::before is %s)", at, got.Note)
+			}
+			if got.Height == 0 || got.Right > got.Width {
+				t.Errorf("%s: the note is %.0f px tall, its right edge at %.0f px in a %.0f px window", at, got.Height, got.Right, got.Width)
+			}
+			if !slices.Contains(got.Links, FileURL(siteDir, p.Prompt)) {
+				t.Errorf("%s: the prompt page %s the note points to is not linked (links: %v)", at, p.Prompt, got.Links)
+			}
+		}
+	}
+	js := newTab(t, 375, 800, "light")
+	js.open(siteDir, p.Scenario)
+	if note := eval[string](js, `getComputedStyle(document.getElementById("cv"), "::before").content`); note != "none" {
+		t.Errorf("%s with JavaScript still shows the note for readers without it: %s", p.Scenario, note)
+	}
 }
