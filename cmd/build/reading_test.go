@@ -10,8 +10,10 @@ import (
 // checkReading holds the committed site to the reading limits of package
 // crawl (reading.go) that it meets: a summary of at most 120 words at the
 // top of every board and run page, a run page of at most 1,200 words
-// before any <details> is opened, and one spelling of a difference in
-// P(yes).
+// before any <details> is opened, one spelling of a difference in
+// P(yes), every column of numbers naming its unit in its header or its
+// table's caption, and no explanatory paragraph of 40 words or more on
+// more than three pages.
 func checkReading(t *testing.T, files map[string][]byte) {
 	t.Helper()
 	r := crawl.Read(files)
@@ -22,6 +24,12 @@ func checkReading(t *testing.T, files map[string][]byte) {
 		t.Error(p)
 	}
 	for _, p := range r.UnitProblems() {
+		t.Error(p)
+	}
+	for _, p := range r.ColumnProblems() {
+		t.Error(p)
+	}
+	for _, p := range r.RepeatedProblems() {
 		t.Error(p)
 	}
 }

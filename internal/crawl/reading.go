@@ -12,10 +12,12 @@ import (
 	stdhtml "html"
 	"path"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/html"
@@ -450,9 +452,19 @@ func Read(files map[string][]byte) Reading {
 	return r
 }
 
-// numberCell is a table cell that holds a number: digits, optionally
-// signed, bracketed or ranked ("+0.12", "[0.01, 0.05]", "1–3", "95%").
-var numberCell = regexp.MustCompile(`^[(\[]?[−+-]?[0-9]`)
+// numberCell says a table cell holds a number: it starts with a digit,
+// optionally signed or bracketed ("+0.12", "[0.01, 0.05]", "1–3", "95%").
+// (By hand: the site has some 300,000 cells.)
+func numberCell(s string) bool {
+	s = strings.TrimLeft(s, "([")
+	for _, sign := range []string{"−", "+", "-"} {
+		if r, ok := strings.CutPrefix(s, sign); ok {
+			s = r
+			break
+		}
+	}
+	return s != "" && s[0] >= '0' && s[0] <= '9'
+}
 
 // NumericColumns lists a table's columns whose body cells are mostly
 // numbers.
@@ -465,7 +477,7 @@ func NumericColumns(tb Table) []Column {
 				continue
 			}
 			n++
-			if numberCell.MatchString(s) && !hexCell.MatchString(s) {
+			if numberCell(s) && !hexCell.MatchString(s) && !labelCell.MatchString(s) {
 				num++
 			}
 		}
@@ -479,8 +491,17 @@ func NumericColumns(tb Table) []Column {
 // hexCell is a hash or a commit, which starts with a digit as often as not.
 var hexCell = regexp.MustCompile(`^[0-9a-f]{7,}$`)
 
+// labelCell is a date ("2024-04-18") or a release's label ("2026.11-demo"):
+// a name, not a quantity with a unit.
+var labelCell = regexp.MustCompile(`^[0-9]{4}[-.][0-9]{2}\b`)
+
 // unitWord names a unit in a column header or a grid's caption.
-var unitWord = regexp.MustCompile(`(?i)\blogits?\b|\bpp\b|%|\bP\(yes\)|\bprompts?\b|\bpairs?\b|\bruns?\b|\bscenarios?\b|\bquestions?\b|\byears?\b|\bbytes\b|\brank\b|\branks\b|\banswers\b|\btimes\b|\bcells?\b|\bcount\b|\bshare\b`)
+var unitWord = regexp.MustCompile(`(?i)\blogits?\b|\bpp\b|%|\bP\(yes\)|\bprompts?\b|\bpairs?\b|\bruns?\b|\bscenarios?\b|\bquestions?\b|\byears?\b|\bbytes\b|\brank\b|\branks\b|\banswers\b|\btimes\b|\bcells?\b|\bcount\b|\bshare\b|\bparameters\b|\bcolumn\b|\b(?:log-)?probability\b`)
+
+// captionUnit is a table's caption that names the unit of its numbers
+// ("…, in logit"): a column whose header names no unit of its own is in
+// that one.
+var captionUnit = regexp.MustCompile(`(?i)\bin (?:logits?|pp|percentage points)\b`)
 
 // RepeatedProblems reports the explanatory paragraphs that stand on more
 // than ExplainPages pages.
@@ -548,22 +569,16 @@ func (r Reading) UnitProblems() []string {
 }
 
 // ColumnProblems reports, on every page, the table columns of numbers
-// whose header names no unit (unitWord); a grid (class "grid"), whose
-// columns are groups of people, names its unit in its caption. Tables of
-// Markdown content (prose) are the content's.
+// whose header names no unit (unitWord) and whose table's caption does not
+// say the unit its numbers are in (captionUnit); a grid (class "grid"),
+// whose columns are groups of people, names its unit in its caption.
+// Tables of Markdown content (prose) are the content's.
 func (r Reading) ColumnProblems() []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, name := range r.names() {
 		for _, tb := range r.Pages[name].Tables {
-			if tb.Prose {
-				continue
-			}
-			grid := slices.Contains(strings.Fields(tb.Class), "grid")
-			for _, c := range NumericColumns(tb) {
-				if unitWord.MatchString(c.Header) || grid && unitWord.MatchString(tb.Caption) {
-					continue
-				}
+			for _, c := range unitless(tb) {
 				// One line for a header however many pages repeat it.
 				k := c.Header + "\x00" + digits.ReplaceAllString(tb.Caption, "#")
 				if seen[k] {
@@ -575,6 +590,39 @@ func (r Reading) ColumnProblems() []string {
 		}
 	}
 	return out
+}
+
+// unitless are the columns of numbers of a table whose header names no
+// unit and whose caption says none for them.
+func unitless(tb Table) []Column {
+	if tb.Prose {
+		return nil
+	}
+	if captionUnit.MatchString(tb.Caption) || slices.Contains(strings.Fields(tb.Class), "grid") && unitWord.MatchString(tb.Caption) {
+		return nil
+	}
+	var out []Column
+	for _, c := range NumericColumns(tb) {
+		if !unitWord.MatchString(c.Header) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// NumberColumns counts, over every page, the table columns of numbers
+// outside Markdown content, and those of them that name no unit
+// (ColumnProblems, which reports each header once).
+func (r Reading) NumberColumns() (all, noUnit int) {
+	for _, t := range r.Pages {
+		for _, tb := range t.Tables {
+			if !tb.Prose {
+				all += len(NumericColumns(tb))
+				noUnit += len(unitless(tb))
+			}
+		}
+	}
+	return all, noUnit
 }
 
 func (r Reading) names() []string {
@@ -597,6 +645,8 @@ type GlossaryTerm struct {
 // TermUse is the first use of a glossary term in a page's running text.
 type TermUse struct {
 	ID, Text string
+	// Context is the text around it, for a message.
+	Context string
 	// Linked says it stands in a link to its entry.
 	Linked bool
 }
@@ -608,9 +658,72 @@ var runningText = map[string]bool{"p": true, "li": true, "dd": true, "caption": 
 
 // FirstUses finds the first use of each term in the running text of a
 // page's <main>, outside <pre>, <code>, elements of class "crumbs" or
-// "text" and the glossary's own <dfn>s, and says whether it is linked to
-// glossary.html#<id>.
+// "text", Markdown content (class "prose": people's words, read on GitHub
+// too, where the glossary is no file) and the glossary's own <dfn>s, and
+// says whether it is linked to glossary.html#<id>.
 func FirstUses(doc []byte, terms []GlossaryTerm) []TermUse {
+	return firstUses(doc, terms, termHints(terms))
+}
+
+// termHints are, for each term, strings one of which (lower-cased) every
+// use of it contains, or nil: a text without any is not searched with
+// the term's pattern, most of the time of a site's check.
+func termHints(terms []GlossaryTerm) [][]string {
+	out := make([][]string, len(terms))
+	for i, t := range terms {
+		if re, err := syntax.Parse(t.Uses.String(), syntax.Perl); err == nil {
+			out[i] = literals(re.Simplify())
+		}
+	}
+	return out
+}
+
+// literals are strings one of which every match of re contains, or nil.
+func literals(re *syntax.Regexp) []string {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return []string{strings.ToLower(string(re.Rune))}
+	case syntax.OpCapture, syntax.OpPlus:
+		return literals(re.Sub[0])
+	case syntax.OpConcat:
+		// The child whose shortest literal is longest.
+		var best []string
+		bestLen := 0
+		for _, s := range re.Sub {
+			l := literals(s)
+			if len(l) == 0 {
+				continue
+			}
+			n := len(l[0])
+			for _, x := range l {
+				n = min(n, len(x))
+			}
+			if n > bestLen {
+				best, bestLen = l, n
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		var out []string
+		for _, s := range re.Sub {
+			l := literals(s)
+			if len(l) == 0 {
+				return nil
+			}
+			out = append(out, l...)
+		}
+		return out
+	}
+	return nil
+}
+
+// inName says the match at loc is part of a name such as a run's id
+// ("fair-7b-explicit"), not a use of the word.
+func inName(s string, loc []int) bool {
+	return loc[0] > 0 && strings.IndexByte("-_/.", s[loc[0]-1]) >= 0
+}
+
+func firstUses(doc []byte, terms []GlossaryTerm, hints [][]string) []TermUse {
 	l := html.NewLexer(parse.NewInputBytes(doc))
 	var (
 		tag         string
@@ -648,7 +761,7 @@ func FirstUses(doc []byte, terms []GlossaryTerm) []TermUse {
 			switch key {
 			case "class":
 				for _, c := range strings.Fields(val) {
-					if c == "crumbs" || c == "text" {
+					if c == "crumbs" || c == "text" || c == "prose" {
 						// A paragraph's end is left out: it is no running
 						// text until the next element that is.
 						running = false
@@ -677,18 +790,38 @@ func FirstUses(doc []byte, terms []GlossaryTerm) []TermUse {
 				continue
 			}
 			s := stdhtml.UnescapeString(string(data))
-			for _, t := range terms {
-				if found[t.ID] {
+			lower := strings.ToLower(s)
+			for i, t := range terms {
+				if found[t.ID] || hints[i] != nil && !slices.ContainsFunc(hints[i], func(h string) bool { return strings.Contains(lower, h) }) {
 					continue
 				}
-				if m := t.Uses.FindString(s); m != "" {
+				var loc []int
+				for _, l := range t.Uses.FindAllStringIndex(s, -1) {
+					if !inName(s, l) {
+						loc = l
+						break
+					}
+				}
+				if loc != nil {
 					found[t.ID] = true
 					_, frag, _ := strings.Cut(link, "#")
-					uses = append(uses, TermUse{ID: t.ID, Text: m, Linked: frag == t.ID && strings.HasPrefix(path.Base(strings.TrimSuffix(link, "#"+frag)), "glossary.html")})
+					uses = append(uses, TermUse{ID: t.ID, Text: s[loc[0]:loc[1]], Context: around(s, loc), Linked: frag == t.ID && strings.HasPrefix(path.Base(strings.TrimSuffix(link, "#"+frag)), "glossary.html")})
 				}
 			}
 		}
 	}
+}
+
+// around is the text of s around loc, some words either side.
+func around(s string, loc []int) string {
+	from, to := max(0, loc[0]-40), min(len(s), loc[1]+40)
+	for from > 0 && !utf8.RuneStart(s[from]) {
+		from--
+	}
+	for to < len(s) && !utf8.RuneStart(s[to]) {
+		to++
+	}
+	return strings.Join(strings.Fields(s[from:to]), " ")
 }
 
 // TermProblems reports, on every page but the glossary itself, the terms
@@ -702,10 +835,11 @@ func TermProblems(files map[string][]byte, terms []GlossaryTerm) []string {
 		}
 	}
 	sort.Strings(names)
+	hints := termHints(terms)
 	for _, name := range names {
-		for _, u := range FirstUses(files[name], terms) {
+		for _, u := range firstUses(files[name], terms, hints) {
 			if !u.Linked {
-				out = append(out, fmt.Sprintf("%s: the first use of %q (%q) is not linked to glossary.html#%s", name, u.ID, u.Text, u.ID))
+				out = append(out, fmt.Sprintf("%s: the first use of %q (%q, in %q) is not linked to glossary.html#%s", name, u.ID, u.Text, u.Context, u.ID))
 			}
 		}
 	}

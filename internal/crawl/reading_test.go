@@ -3,6 +3,7 @@ package crawl
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -115,12 +116,22 @@ func TestUnitAndColumnProblems(t *testing.T) {
 		"a.html": "<p>up to 4.1 pp of P(yes)",
 		"b.html": "<p>up to 4.1 points of P(yes)<table><thead><tr><th>Score<th>Rank<th>SHA-256<tbody><tr><td>0.1<td>1<td>0a1b2c3d</table>",
 		"c.html": "<table class=grid><caption>P(yes) per cell</caption><thead><tr><th>white<tbody><tr><td>0.52</table>",
+		// The caption says the unit; a date and a release's label are names.
+		"d.html": "<table><caption>Gaps, in logits</caption><thead><tr><th>Age<th>Released<th>Release<tbody><tr><td>0.1<td>2024-04-18<td>2026.11-demo</table>",
+		// A caption of runs names no unit of the numbers.
+		"e.html": "<table><caption>Log-probability runs</caption><thead><tr><th>Age<th>Size <span class=unit>parameters</span><tbody><tr><td>0.1<td>7B</table>",
 	}))
 	if p := r.UnitProblems(); len(p) != 1 || !strings.Contains(p[0], `"pp" on 1 pages, "points" on 1 pages`) {
 		t.Errorf("UnitProblems = %q", p)
 	}
-	if d := cmp.Diff([]string{`b.html: table "": column "Score" holds numbers and names no unit`}, r.ColumnProblems()); d != "" {
+	if d := cmp.Diff([]string{
+		`b.html: table "": column "Score" holds numbers and names no unit`,
+		`e.html: table "Log-probability runs": column "Age" holds numbers and names no unit`,
+	}, r.ColumnProblems()); d != "" {
 		t.Errorf("ColumnProblems (-want +got):\n%s", d)
+	}
+	if all, noUnit := r.NumberColumns(); all != 6 || noUnit != 2 {
+		t.Errorf("NumberColumns = %d, %d; want 6 columns of numbers (b 2, c 1, d 1, e 2), 2 naming no unit", all, noUnit)
 	}
 }
 
@@ -134,14 +145,49 @@ func TestFirstUses(t *testing.T) {
 	page := `<header><nav><a href=x.html>Views</a></nav></header><main><p class=crumbs>Leaderboard › views<h1>Views and logits</h1>` +
 		`<p>Scores in <a class=term href="../glossary.html#logit">logits</a>, then logit again; <code>swing</code>` +
 		`<table><tr><th>View<td>1 pp</table><p>The composite view<pre class=text>a swing</pre><ul><li>a <a href=glossary.html#pp>swing</a>` +
-		`<li>4 pp</ul></main><footer><p>pp</footer>`
+		`<li>4 pp</ul><div class=prose><p>A view of views</div></main><footer><p>pp</footer>`
 	got := FirstUses([]byte(page), terms)
-	want := []TermUse{{"logit", "logits", true}, {"view", "view", false}, {"swing", "swing", false}, {"pp", "pp", false}}
+	want := []TermUse{
+		{ID: "logit", Text: "logits", Context: "logits", Linked: true},
+		{ID: "view", Text: "view", Context: "The composite view", Linked: false},
+		{ID: "swing", Text: "swing", Context: "swing", Linked: false},
+		{ID: "pp", Text: "pp", Context: "4 pp", Linked: false},
+	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("FirstUses (-want +got):\n%s", d)
 	}
+	// Markdown content is people's words: a use there is no first use.
+	prose := FirstUses([]byte(`<main><div class=prose><p>one view<ul><li>a view</ul></div><p>two views</main>`), terms)
+	if d := cmp.Diff([]TermUse{{ID: "view", Text: "views", Context: "two views"}}, prose); d != "" {
+		t.Errorf("FirstUses after Markdown content (-want +got):\n%s", d)
+	}
 	files := map[string][]byte{"a.html": []byte(page), "glossary.html": []byte(page), "b.html": []byte(`<main><p><a href=glossary.html#view>Views</a></main>`)}
-	if p := TermProblems(files, terms); len(p) != 3 || !strings.HasPrefix(p[0], `a.html: the first use of "view" ("view") is not linked`) {
+	if p := TermProblems(files, terms); len(p) != 3 || !strings.HasPrefix(p[0], `a.html: the first use of "view" ("view", in "The composite view") is not linked`) {
 		t.Errorf("TermProblems = %q", p)
+	}
+}
+
+// TestTermHints: the strings that let a text skip a term's pattern are
+// ones every use contains, so that skipping never misses a use; a run's
+// id holding a term's word is no use of it.
+func TestTermHints(t *testing.T) {
+	terms := []GlossaryTerm{
+		{"logit", regexp.MustCompile(`(?i)\blogits?\b|\blog-odds\b`)},
+		{"variant", regexp.MustCompile(`(?i)\bexplicit\b|\bimplicit\b`)},
+		{"rank-set", regexp.MustCompile(`(?i)\brank sets?\b|\b95% (?:rank )?sets?\b`)},
+		{"any", regexp.MustCompile(`(?i)\w+ly\b|[0-9]`)},
+	}
+	hints := termHints(terms)
+	for i, text := range []string{"Log-Odds and LOGITS", "the IMPLICIT prompts", "its 95% set"} {
+		if !slices.ContainsFunc(hints[i], func(h string) bool { return strings.Contains(strings.ToLower(text), h) }) {
+			t.Errorf("%s: hints %q: none is in %q, a use", terms[i].ID, hints[i], text)
+		}
+	}
+	if hints[3] != nil {
+		t.Errorf("a pattern with a class in each branch has hints %q, want none", hints[3])
+	}
+	got := FirstUses([]byte(`<main><p>Files of run fair-7b-explicit and ager-implicit/x, then the explicit prompts</main>`), terms)
+	if d := cmp.Diff([]TermUse{{ID: "variant", Text: "explicit", Context: "-explicit and ager-implicit/x, then the explicit prompts"}}, got); d != "" {
+		t.Errorf("FirstUses in a run's id (-want +got):\n%s", d)
 	}
 }

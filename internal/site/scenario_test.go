@@ -116,7 +116,7 @@ func TestScenarioGridNotes(t *testing.T) {
 		if got := strings.Contains(string(page), "under 0.99, the paper’s minimum"); got != (want == 1) {
 			t.Errorf("%s: the caption gives the answer mass threshold: %v, want %v", p, got, want == 1)
 		}
-		if !strings.Contains(string(page), "<code>scored.jsonl.gz</code>, among <a href=index.html#files>the run’s files</a>") {
+		if !strings.Contains(string(page), "<code>scored.jsonl.gz</code> in <a href=index.html#files>the run’s files</a>") {
 			t.Errorf("%s: no link to the run page's list of its files, with the per-prompt file", p)
 		}
 	}

@@ -20,7 +20,7 @@ func TestOneAgeUnit(t *testing.T) {
 	skipReaderUnderRace(t)
 	files := fixtureSite(t)
 	ageRow := regexp.MustCompile(`<tr id=coef-age><th scope=row>([^<]*)<td[^>]*>([^<]*)<`)
-	scenarioAge := regexp.MustCompile(`own coefficients: ([^<]*?) ([−+]?[0-9]+\.[0-9]+)(?: · |<)`)
+	scenarioAge := regexp.MustCompile(`coefficients</a>: ([^<]*?) ([−+]?[0-9]+\.[0-9]+)(?:, |<)`)
 	checked := 0
 	for _, id := range []string{"alpha", "beta", "beta-illegal", "gamma"} {
 		var rj sitedata.Run

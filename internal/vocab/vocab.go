@@ -28,11 +28,17 @@ const (
 	// Logit is the unit of scores and coefficients: a difference in the
 	// log-odds of "yes".
 	Logit = "logit"
+	// Logits is Logit in running text: "in logits".
+	Logits = "logits"
 	// PP is the unit of a difference in P(yes), or for a sampled-answer
 	// run in its share of yes answers: percentage points.
 	PP = "pp"
 	// PPLong is PP spelled out, as the glossary defines it.
 	PPLong = "percentage points"
+	// Parameters is the unit of a model's size ("7B": 7 billion).
+	Parameters = "parameters"
+	// Rank is the unit of a place on a board, 1 the least biased.
+	Rank = "rank"
 )
 
 // PointsAtHalf is the change in P(yes), in percentage points, that a

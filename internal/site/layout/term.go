@@ -50,3 +50,12 @@ func (d *PageData[B]) Said(s vocab.Summary) ([][]TermLink, error) {
 	}
 	return out, nil
 }
+
+// UnitNames are the site's units as a column header's second line writes
+// them: {{template "unit" $.Units.Logit}} (package vocab).
+type UnitNames struct{ Logit, PP, Parameters, Rank string }
+
+// Units are the site's units (package vocab).
+func (d *PageData[B]) Units() UnitNames {
+	return UnitNames{Logit: vocab.Logit, PP: vocab.PP, Parameters: vocab.Parameters, Rank: vocab.Rank}
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/site/layout"
 	"github.com/discrimeval/leaderboard/internal/site/paths"
 	"github.com/discrimeval/leaderboard/internal/site/show"
+	"github.com/discrimeval/leaderboard/internal/vocab"
 )
 
 type ScenarioData struct {
@@ -34,12 +35,15 @@ type ScenarioData struct {
 	// where they are (copied or linked, which the pages that span runs
 	// decide) and their SHA-256.
 	ScoredName, FilesHref string
-	Unit                  string
-	Heads                 []grid.GridHead
-	RaceCols              int // columns per gender in the grid
-	Grid                  []grid.GridRow
-	Common                string // the grid's most common colour class
-	Stored                int    // variants with a transcript
+	// Unit is the unit of the grid's differences, UnitTerm its glossary
+	// entry and UnitOf what it is of ("" or " of the share of yes
+	// answers").
+	Unit, UnitTerm, UnitOf string
+	Heads                  []grid.GridHead
+	RaceCols               int // columns per gender in the grid
+	Grid                   []grid.GridRow
+	Common                 string // the grid's most common colour class
+	Stored                 int    // variants with a transcript
 	// MinMass is the answer mass under which a cell is marked; AllLow says
 	// every variant is under it (then one sentence says so, with LowRange,
 	// and no cell is marked).
@@ -69,10 +73,10 @@ func ScenarioPage(texts *layout.DatasetTexts, infos layout.PromptInfos, e *board
 		PromptHref: paths.PromptPath(m.Variant, q), CompareHref: paths.ComparePath(m.Variant, q),
 		IndexHref: paths.ScenariosPath(e.ID()), RunHref: paths.RunPath(e.ID()),
 		ScoredName: path.Base(m.Scored.Path), FilesHref: paths.RunFilesPath(e.ID()),
-		Unit: "logit points", RaceCols: int(design.NumRaces), MinMass: show.Decimal(board.MinMass),
+		Unit: vocab.Logits, UnitTerm: "logit", RaceCols: int(design.NumRaces), MinMass: show.Decimal(board.MinMass),
 	}
 	if decision {
-		d.Unit = "pp of the share of yes answers"
+		d.Unit, d.UnitTerm, d.UnitOf = vocab.PP, "pp", " of the share of yes answers"
 	}
 	d.Legend = grid.NewLegend(decision, true)
 	d.CellData, d.PromptData, d.CellsJS, d.Template = grid.NewCellsData(m, q, qs, infos), grid.PromptDataPath(m.Variant, q), grid.CellsJSPath, grid.RunTemplatePath(e.ID())

@@ -96,7 +96,7 @@ func (d *ScenarioData) shape() pageShape {
 // (TestProbeMarksAPagesOwn, and TestScenarioPagesAsTemplate checks that
 // these are the same on every page).
 var RunFields = []string{"RunID", "Model", "Intervention", "Variant", "Decision", "IndexHref", "RunHref", "ScoredName", "FilesHref",
-	"Unit", "Heads", "RaceCols", "MinMass", "Legend", "CellsJS", "Template", "TemplateHref"}
+	"Unit", "UnitTerm", "UnitOf", "Heads", "RaceCols", "MinMass", "Legend", "CellsJS", "Template", "TemplateHref"}
 
 // probe is the page p of data d as its stencil is made: a mark (m) for
 // each of its own values, and nothing where its parts go.

@@ -2,7 +2,8 @@
 // for a page of each kind, at 1280 and 375 px, its height, the words and
 // tables shown before any <details> is opened, and the table boxes that
 // scroll sideways; and, over every page, the explanatory paragraphs that
-// stand on many pages and the spellings of a difference in P(yes).
+// stand on many pages, the columns of numbers that name no unit and the
+// spellings of a difference in P(yes).
 //
 //	go run ./internal/browsertest/cmd/pagefigures [-site DIR] [-page PATH]...
 //
@@ -140,6 +141,11 @@ func run() error {
 	fmt.Printf("explanatory paragraphs of %d words or more on more than %d pages: %d\n", crawl.ExplainWords, crawl.ExplainPages, len(r.Repeated))
 	for _, rp := range r.Repeated {
 		fmt.Printf("  %4d pages  %s\n", rp.Pages, rp.Text)
+	}
+	all, noUnit := r.NumberColumns()
+	fmt.Printf("table columns of numbers, over every page: %d, of which name no unit (in the header or the caption): %d; headers to fix: %d\n", all, noUnit, len(r.ColumnProblems()))
+	for _, p := range r.ColumnProblems() {
+		fmt.Println("  " + p)
 	}
 	fmt.Println("spellings of a difference in P(yes), pages with each:")
 	var names []string
