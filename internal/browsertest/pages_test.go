@@ -258,7 +258,9 @@ func pageChecks(modes []*modePages, page string) ([]schemeChecks, error) {
 //     queries (cueCounts, 375 px; it changes the page: last);
 //   - the composite board's chart over time (checkTimeChart, 375 and
 //     1280 px), and its size and weights filters (checkSizeFilter, 1280
-//     px; it changes the page: last).
+//     px; it changes the page: last);
+//   - the composite board's rank changes since the previous release
+//     (checkRankChanges, 375 and 1280 px).
 //
 // And on every load, no console error, uncaught exception, dialog or
 // request outside file:// (checkClean).
@@ -302,6 +304,7 @@ func TestPages(t *testing.T) {
 		s.add(m, check{name: "run-page-reads", run: checkRunPageReads}, union(kinds["run"], existing("runs/skew-13b-explicit/index.html"))...)
 	}
 	s.add(desktop, check{name: "time-chart", run: checkTimeChart}, "index.html")
+	s.add(desktop, check{name: "rank-changes", run: checkRankChanges}, "index.html")
 	s.add(desktop, check{name: "size-filter", run: checkSizeFilter, changes: true}, "index.html")
 	s.add(desktop, check{name: "fragment-opens", run: checkFragmentOpens, changes: true}, p.Run)
 	s.add(desktop, check{name: "group-plots", run: checkGroupPlots}, groups...)
@@ -318,6 +321,7 @@ func TestPages(t *testing.T) {
 	s.add(phone, check{name: "first-screen", run: checkFirstScreen}, existing("index.html", "board/explicit-race.html", "board/implicit-composite.html")...)
 	s.add(phone, check{name: "group-plots", run: checkGroupPlots}, groups...)
 	s.add(phone, check{name: "time-chart", run: checkTimeChart}, "index.html")
+	s.add(phone, check{name: "rank-changes", run: checkRankChanges}, "index.html")
 	s.add(phone, check{name: "not-found", run: checkNotFound}, "404.html")
 	s.add(phone, check{name: "mitigation-fits", run: checkMitigationFits}, existing("mitigation.html")...)
 	for _, m := range []mode{phone, phoneDark} {
