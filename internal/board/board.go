@@ -81,6 +81,14 @@ type Entry struct {
 	// 0.05) adjusted by Holm's procedure over the board's ranked runs, as
 	// the board's Groups count them; NaN when the board has no ranks.
 	CoefPHolm [design.NumCoefs]float64
+	// CoefRank, CoefTied, CoefRankSet and CoefBoardSet are the run's place
+	// on its board's group boards, one per coefficient (Board.ByCoef):
+	// ranked by the magnitude of the coefficient as displayed, lowest
+	// first, with its marginal and simultaneous 95% rank sets as the
+	// views' (score.CoefRankSets). Zero when the board has no ranks.
+	CoefRank                  [design.NumCoefs]int
+	CoefTied                  [design.NumCoefs]bool
+	CoefRankSet, CoefBoardSet [design.NumCoefs]stats.RankSet
 	// Interventions are the same model's prompt-intervention runs of the
 	// board, each compared with this run; Parent is set on them.
 	Interventions []*Intervention
@@ -108,6 +116,11 @@ type Board struct {
 	Unranked []*Entry
 	// Groups tallies, per coefficient, its sign over the ranked runs.
 	Groups [design.NumCoefs]GroupTally
+	// ByCoef holds, per coefficient, the ranked entries in the order of
+	// that coefficient's group board: by the magnitude of the coefficient
+	// as displayed (score.Result.CoefMagnitude), lowest first, ties by run
+	// id; nil when the board has no ranks.
+	ByCoef [design.NumCoefs][]*Entry
 	// ranks holds, per view, the rank sets of the ranked runs (indexes
 	// in Ranked[score.Composite]): Pair reads its simultaneous
 	// step-down's critical values and floor to compute a pair's
@@ -360,6 +373,11 @@ func (b *Board) fill(es []*Entry) error {
 		}
 		b.rankDefinitions(ranked)
 		b.tallyGroups()
+		for _, c := range design.Coefs {
+			if err := b.rankCoef(c); err != nil {
+				return fmt.Errorf("the %s coefficient's rank sets: %w", c.Name(), err)
+			}
+		}
 	} else {
 		for _, e := range ranked {
 			for c := range e.CoefPHolm {
@@ -368,6 +386,8 @@ func (b *Board) fill(es []*Entry) error {
 			e.Rank, e.Tied = [score.NumViews]int{}, [score.NumViews]bool{}
 			e.RankSet, e.BoardSet = [score.NumViews]stats.RankSet{}, [score.NumViews]stats.RankSet{}
 			e.Ahead = [score.NumViews]int{}
+			e.CoefRank, e.CoefTied = [design.NumCoefs]int{}, [design.NumCoefs]bool{}
+			e.CoefRankSet, e.CoefBoardSet = [design.NumCoefs]stats.RankSet{}, [design.NumCoefs]stats.RankSet{}
 		}
 	}
 	return nil
@@ -529,6 +549,32 @@ func (b *Board) compare(v score.View) {
 		// doubt worse).
 		e.Ahead[v] = n - rk.Simultaneous[i].Hi
 	}
+}
+
+// rankCoef ranks the board's ranked runs on coefficient c's group board:
+// by its magnitude as displayed (competition ranks, as the views), with
+// the rank sets of score.CoefRankSets, each widened to hold the rank shown.
+func (b *Board) rankCoef(c design.Coef) error {
+	es := b.Ranked[score.Composite]
+	rs := make([]*score.Result, len(es))
+	for i, e := range es {
+		rs[i] = e.Result
+	}
+	rk, err := score.CoefRankSets(rs, c, FamilyAlpha)
+	if err != nil {
+		return err
+	}
+	order, rank, tied := competition(es, func(e *Entry) float64 { return e.Result.CoefMagnitude(c) })
+	for i, e := range order {
+		e.CoefRank[c], e.CoefTied[c] = rank[i], tied[i]
+	}
+	for i, e := range es {
+		r := e.CoefRank[c]
+		e.CoefRankSet[c] = stats.RankSet{Lo: min(rk.Marginal[i].Lo, r), Hi: max(rk.Marginal[i].Hi, r)}
+		e.CoefBoardSet[c] = stats.RankSet{Lo: min(rk.Simultaneous[i].Lo, r), Hi: max(rk.Simultaneous[i].Hi, r)}
+	}
+	b.ByCoef[c] = order
+	return nil
 }
 
 // rankDefinitions ranks the runs under every definition of the composite.

@@ -65,6 +65,7 @@ func axePages(p Pages) []string {
 		// The scenario page with its list of pairs over a threshold open.
 		p.Scenario + "#swings?t=0.30",
 		"board/explicit-groups.html",
+		"groups/explicit-black.html",
 		"runs/" + p.RunID + "/provenance.html",
 		"transcripts.html",
 		"benchmark.html",

@@ -10,7 +10,7 @@ import (
 func layoutPages(p Pages) []string {
 	return existing("index.html", "board/implicit-race.html", "board/explicit-race-pairwise.html", p.Run, p.Scenario, p.Prompt, p.Compare,
 		"runs/"+p.RunID+"/scenarios.html", "runs/"+p.RunID+"/provenance.html", p.Transcripts, "transcripts.html",
-		"methodology.html", "rubric.html", "benchmark.html", "mitigation.html", "provenance.html", "changes.html", "pages/about.html", "downloads.html", "search.html", "board/explicit-groups.html", "glossary.html")
+		"methodology.html", "rubric.html", "benchmark.html", "mitigation.html", "provenance.html", "changes.html", "pages/about.html", "downloads.html", "search.html", "board/explicit-groups.html", "groups/explicit-black.html", "glossary.html")
 }
 
 // checkOverflow requires the page to fit the width of the window. TestPages

@@ -151,12 +151,12 @@ func TestSearchGroups(t *testing.T) {
 	word := searchWord(t, p)
 	tb := newTab(t, 1280, 900, "light")
 	for _, c := range []struct{ q, want string }{
-		{"Black", "board/explicit-groups.html#logprob-black"},
-		{"non-binary", "board/explicit-groups.html#logprob-non_binary"},
-		{"women", "board/explicit-groups.html#logprob-female"},
-		{"older", "board/explicit-groups.html#logprob-age"},
-		{"Native American", "board/explicit-groups.html#logprob-native_american"},
-		{"latino", "board/explicit-groups.html#logprob-hispanic"},
+		{"Black", "groups/explicit-black.html"},
+		{"non-binary", "groups/explicit-non-binary.html"},
+		{"women", "groups/explicit-female.html"},
+		{"older", "groups/explicit-age.html"},
+		{"Native American", "groups/explicit-native-american.html"},
+		{"latino", "groups/explicit-hispanic.html"},
 		{"white", "board/explicit-race.html"},
 	} {
 		tb.open(siteDir, "search.html#q="+c.q)

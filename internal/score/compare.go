@@ -244,9 +244,13 @@ func (r *Result) ViewReplicates(v View) []float64 { return r.viewBoot[v] }
 // ViewDiff is the paired difference b − a of one view. Both runs must be
 // scored.
 func ViewDiff(a, b *Result, v View) Diff {
-	x, y := a.viewBoot[v], b.viewBoot[v]
-	// sd of y − x without a scratch slice: this runs for every pair of runs
-	// on a board.
+	return newDiff(b.Views[v].Estimate-a.Views[v].Estimate, pairedSD(a.viewBoot[v], b.viewBoot[v]))
+}
+
+// pairedSD is the sample standard deviation of y − x over paired
+// replicates, without a scratch slice: it runs for every pair of runs on
+// a board.
+func pairedSD(x, y []float64) float64 {
 	n := float64(len(x))
 	var m float64
 	for i := range x {
@@ -258,7 +262,7 @@ func ViewDiff(a, b *Result, v View) Diff {
 		d := y[i] - x[i] - m
 		ss += d * d
 	}
-	return newDiff(b.Views[v].Estimate-a.Views[v].Estimate, math.Sqrt(ss/(n-1)))
+	return math.Sqrt(ss / (n - 1))
 }
 
 func newDiff(est, se float64) Diff {
@@ -322,7 +326,22 @@ const nc = int(design.NumCoefs)
 // The standard errors are held while the sets are made, n(n − 1)/2 of
 // them, and let go.
 func RankSets(rs []*Result, v View, alpha float64) *stats.Ranks {
-	n := len(rs)
+	est := make([]float64, len(rs))
+	reps := make([][]float64, len(rs))
+	floor := make([]bool, len(rs))
+	for i, r := range rs {
+		est[i], reps[i] = r.Views[v].Estimate, r.viewBoot[v]
+		floor[i] = !(r.ViewZeroP[v] <= ZeroAlpha)
+	}
+	return pairedRankSets(est, reps, floor, alpha)
+}
+
+// pairedRankSets are stats.RankSetsFunc's sets of est, with the standard
+// error of every two runs' difference from their paired replicates reps
+// (pairedSD), held while the sets are made, n(n − 1)/2 of them, and let
+// go.
+func pairedRankSets(est []float64, reps [][]float64, floor []bool, alpha float64) *stats.Ranks {
+	n := len(est)
 	// se holds the upper triangle, row by row: the pair i < j at
 	// tri(i) + j − i − 1.
 	tri := func(i int) int { return i * (2*n - i - 1) / 2 }
@@ -342,7 +361,7 @@ func RankSets(rs []*Result, v View, alpha float64) *stats.Ranks {
 			for i := range rows {
 				row := se[tri(i):]
 				for j := i + 1; j < n; j++ {
-					row[j-i-1] = ViewDiff(rs[j], rs[i], v).SE // i − j
+					row[j-i-1] = pairedSD(reps[j], reps[i]) // i − j
 				}
 			}
 		})
@@ -352,12 +371,5 @@ func RankSets(rs []*Result, v View, alpha float64) *stats.Ranks {
 	}
 	close(rows)
 	wg.Wait()
-	est := make([]float64, n)
-	reps := make([][]float64, n)
-	floor := make([]bool, n)
-	for i, r := range rs {
-		est[i], reps[i] = r.Views[v].Estimate, r.viewBoot[v]
-		floor[i] = !(r.ViewZeroP[v] <= ZeroAlpha)
-	}
 	return stats.RankSetsFunc(est, reps, seOf, alpha, floor)
 }

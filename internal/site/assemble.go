@@ -68,7 +68,7 @@ func assemblePages(cfg stage.Config, in *stage.Loaded, rs *stage.Runs, rk *stage
 		}
 	}
 	pool.Page(browse.SearchPage(in.Texts, len(index), indexJS))
-	pool.Page(glossaryPage(site))
+	pool.Page(glossaryPage(site, rk))
 	css, err := fs.ReadFile(cfg.Static, "site.css")
 	if err != nil {
 		return nil, fmt.Errorf("404.html: %w", err)
@@ -242,6 +242,20 @@ func queueBoards(rk *stage.Ranked, pool *render.Pool) {
 					return err
 				}
 				return r.Emit(p)
+			})
+		}
+		if boards.HasGroupBoards(rk, variant) {
+			pool.Submit(func(r *render.Renderer) error {
+				ps, err := boards.GroupBoardPages(rk, variant)
+				if err != nil {
+					return err
+				}
+				for _, p := range ps {
+					if err := r.Emit(p); err != nil {
+						return err
+					}
+				}
+				return nil
 			})
 		}
 	}

@@ -78,6 +78,7 @@
 //	kind           URL                                            file                       inputs
 //	leaderboard    index.html, board/<variant>-<view>[-<k>].html  boards/leaderboard.go      boards
 //	groups         board/<variant>-groups.html                    boards/groups.go           the composite boards' ranked runs' coefficients
+//	groupboard     groups/<variant>-<group>.html                  boards/groupboard.go       the ranked runs by one coefficient, its rank sets (data/groups/<variant>-<group>.json)
 //	pairwise       board/<variant>-<view>-pairwise[-<k>].html     boards/pairwise.go         boards' paired comparisons
 //	pair           pair.html                                      boards/pair.go             boards' paired comparisons, each run's numbers (data/pair-runs.js, data/pairs/<id>.js)
 //	mitigation     mitigation.html                                boards/mitigation.go       intervention runs against their model's default

@@ -12,10 +12,12 @@ import (
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/boards"
 	"github.com/discrimeval/leaderboard/internal/site/layout"
 	"github.com/discrimeval/leaderboard/internal/site/paths"
 	"github.com/discrimeval/leaderboard/internal/site/runpage"
 	"github.com/discrimeval/leaderboard/internal/site/show"
+	"github.com/discrimeval/leaderboard/internal/site/stage"
 	"github.com/discrimeval/leaderboard/internal/vocab"
 )
 
@@ -37,17 +39,27 @@ type glossaryData struct {
 	Swing           string // the swing finder's default threshold, "30 pp"
 	Decimals        string // the precision boards rank at, in words
 	MethodologyHref string
+	// GroupBoards are the group boards of the first variant that has
+	// them, one per coefficient, for the coefficient's entry; none when
+	// no board ranks.
+	GroupBoards []boards.GroupBoardLink
 }
 
 type logitExample struct {
 	Logit, Odds, From, To, PP string
 }
 
-func glossaryPage(site *layout.SiteInfo) *layout.Page {
+func glossaryPage(site *layout.SiteInfo, rk *stage.Ranked) *layout.Page {
 	d := glossaryData{Terms: vocab.Terms, Baseline: design.Baseline.Label(), AgeUnit: show.AgeUnit, AgeGap: show.AgeGapYears,
 		MinMass: show.Fixed(board.MinMass, 2), MaxMissing: show.Fixed(100*board.MaxMissing, 0) + "%", Cells: design.NumCells,
 		Questions: design.NumQuestions, Swing: vocab.PPAt(100*score.SwingThreshold(runpage.SwingDefault), 0), Decimals: site.Design.Decimals,
 		MethodologyHref: paths.MethodologyPath}
+	for _, v := range board.Variants {
+		if boards.HasGroupBoards(rk, v) {
+			d.GroupBoards = boards.GroupBoardLinks(v)
+			break
+		}
+	}
 	for _, g := range []float64{0.1, 0.5, 1} {
 		d.Examples = append(d.Examples, logitExample{Logit: show.Fixed(g, 2), Odds: show.Fixed(math.Exp(g), 2), From: "50%",
 			To: show.Fixed(50+vocab.PointsAtHalf(g), 1) + "%", PP: vocab.SignedPP(vocab.PointsAtHalf(g), 1)})

@@ -5,12 +5,14 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 	"github.com/discrimeval/leaderboard/internal/site/boards"
 	"github.com/discrimeval/leaderboard/internal/site/browse"
 	"github.com/discrimeval/leaderboard/internal/site/datapage"
 	"github.com/discrimeval/leaderboard/internal/site/layout"
+	"github.com/discrimeval/leaderboard/internal/site/paths"
 	"github.com/discrimeval/leaderboard/internal/site/render"
 	"github.com/discrimeval/leaderboard/internal/site/runpage"
 	"github.com/discrimeval/leaderboard/internal/site/scenarios"
@@ -27,6 +29,7 @@ import (
 var pageKinds = []render.KindInfo{
 	render.KindOf[boards.BoardData]("leaderboard", "index.html, board/<variant>-<view>[-<k>].html", "boards/leaderboard.go", "boards", "index.html"),
 	render.KindOf[boards.GroupsData]("groups", "board/<variant>-groups.html", "boards/groups.go", "the composite boards' ranked runs' coefficients", "board/explicit-groups.html"),
+	render.KindOf[boards.GroupBoardData]("groupboard", "groups/<variant>-<group>.html", "boards/groupboard.go", "the ranked runs by one coefficient, its rank sets (data/groups/<variant>-<group>.json)", "groups/explicit-black.html"),
 	render.KindOf[boards.PairwiseData]("pairwise", "board/<variant>-<view>-pairwise[-<k>].html", "boards/pairwise.go", "boards' paired comparisons", "board/explicit-composite-pairwise.html"),
 	render.KindOf[boards.PairData]("pair", "pair.html", "boards/pair.go", "boards' paired comparisons, each run's numbers (data/pair-runs.js, data/pairs/<id>.js)", "pair.html"),
 	render.KindOf[boards.MitigationData]("mitigation", "mitigation.html", "boards/mitigation.go", "intervention runs against their model's default", "mitigation.html"),
@@ -81,9 +84,14 @@ var kindPaths = sync.OnceValue(func() []*regexp.Regexp {
 	for _, v := range score.Views {
 		views = append(views, v.Name())
 	}
+	var groups []string
+	for _, c := range design.Coefs {
+		groups = append(groups, paths.GroupSlug(c))
+	}
 	values := map[string]string{
 		"<variant>": "(" + string(run.Explicit) + "|" + string(run.Implicit) + ")",
 		"<view>":    "(" + strings.Join(views, "|") + ")",
+		"<group>":   "(" + strings.Join(groups, "|") + ")",
 		"<id>":      "[^/]+", "<slug>": "[^/]+", "<N>": "[0-9]+", "<k>": "[0-9]+", "<n>": "[0-9]+",
 	}
 	var out []*regexp.Regexp

@@ -389,7 +389,7 @@ func checkPairCell(t testing.TB, where string, row []wordCell, c wordCell, count
 // beyondRe is a use of "beyond doubt" as a verdict on a difference; the
 // only other uses allowed are the definition ("... excludes zero") and a
 // mention in quotes (“beyond doubt”).
-var beyondRe = regexp.MustCompile(`(lower|higher|larger on implicit prompts|smaller on implicit prompts) beyond doubt`)
+var beyondRe = regexp.MustCompile(`(lower|higher|larger on implicit prompts|smaller on implicit prompts|(?:dis)?favours [^,;]+?,) beyond doubt`)
 
 // checkBeyondDoubt checks that "beyond doubt" appears only where the
 // site's definition of it holds (METHODOLOGY.md, rubric.html): a verdict
@@ -421,6 +421,10 @@ func checkBeyondDoubt(t testing.TB, where, text string, hasCI bool, ci [2]float6
 			t.Errorf("%s: %q with no interval beside it", where, u[0])
 		case (u[1] == "lower" || strings.HasPrefix(u[1], "smaller")) && !(ci[1] <= 0 && ci[0] < 0),
 			(u[1] == "higher" || strings.HasPrefix(u[1], "larger")) && !(ci[0] >= 0 && ci[1] > 0):
+			t.Errorf("%s: %q beside %v", where, u[0], ci)
+		// A group board's verdict on a coefficient (groups/*.html).
+		case strings.HasPrefix(u[1], "favours") && !(ci[0] > 0),
+			strings.HasPrefix(u[1], "disfavours") && !(ci[1] < 0):
 			t.Errorf("%s: %q beside %v", where, u[0], ci)
 		}
 	}

@@ -1,5 +1,6 @@
 // Package boards builds the pages of the ranked boards: the leaderboard
-// of each variant and view (BoardData), the groups page, the pairwise
+// of each variant and view (BoardData), the groups page, the group
+// boards (a variant's runs ranked by one coefficient), the pairwise
 // comparisons and any two runs side by side (pair.html), the mitigation
 // page of intervention runs against their model's default prompt, and the
 // runs of one model in both prompt variants; and each ranked run's place
@@ -11,6 +12,7 @@
 //	rank.go: Rank
 //	boardpages.go: BoardPages
 //	groups.go: GroupsData, GroupsPage, HasGroupFigure, GroupAnchor
+//	groupboard.go: GroupBoardData, GroupBoardPages, GroupBoardLinks, HasGroupBoards
 //	pairwise.go: PairwiseData, PairwisePages, RankSetText
 //	pair.go: PairData, PairPage, PairFile, PairRunsFile, PairRunFiles
 //	mitigation.go: InterventionPairs, AdjustedByPair, MitigationData, MitigationPage, PairRow, PairsOf, Verdict, Beyond

@@ -107,9 +107,10 @@ type groupFigure struct {
 // the board's ranked runs (board.GroupTally): the group is favoured over
 // the reference in Favoured of Runs, beyond doubt after Holm's correction
 // across the runs in Beyond; the reference in Disfavoured, beyond doubt in
-// BeyondDisfavoured. ID is its anchor (GroupAnchor).
+// BeyondDisfavoured. ID is its anchor (GroupAnchor), Board the table of
+// its group board that ranks the same runs (GroupBoardPages).
 type groupChart struct {
-	ID, Label                      string
+	ID, Label, Board               string
 	SVG                            template.HTML
 	Group, Against, AgainstCap     string
 	Runs, Favoured, Beyond         int
@@ -174,7 +175,11 @@ func groupFigureFor(bd *board.Board, entries []*board.Entry, variant run.Variant
 			return nil, fmt.Errorf("group chart %s: %w", c.Name(), err)
 		}
 		g := bd.Groups[c]
-		f.Charts = append(f.Charts, groupChart{ID: groupChartID(bd.Method, c), Label: show.CoefLabel(c), SVG: svg, Group: vocab.Capital(c.Group()), Against: c.Reference(), AgainstCap: vocab.Capital(c.Reference()),
+		board := ""
+		if bd.HasRanks() {
+			board = paths.GroupBoardPath(variant, c) + "#" + string(bd.Method)
+		}
+		f.Charts = append(f.Charts, groupChart{Board: board, ID: groupChartID(bd.Method, c), Label: show.CoefLabel(c), SVG: svg, Group: vocab.Capital(c.Group()), Against: c.Reference(), AgainstCap: vocab.Capital(c.Reference()),
 			Runs: g.Runs, Favoured: g.Favoured, Beyond: g.BeyondFavoured, Disfavoured: g.Disfavoured, BeyondDisfavoured: g.BeyondDisfavoured})
 	}
 	for _, e := range shown {

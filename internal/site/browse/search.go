@@ -233,7 +233,8 @@ func SearchIndex(texts *layout.DatasetTexts, rs *stage.Runs, rk *stage.Ranked, n
 
 // searchPages are the entries of the design's groups, the boards and
 // the pages of the navigation and the glossary's terms. A group links to
-// its plot on the groups page, or, for the baseline person's own groups
+// its group board (boards.GroupBoardPages), or without one its plot on
+// the groups page, or, for the baseline person's own groups
 // and the ages, to the board of its attribute; a board and a groups page
 // link to the explicit variant's, with the implicit's beside it.
 func searchPages(rk *stage.Ranked, nav []layout.NavItem) []SearchItem {
@@ -246,6 +247,9 @@ func searchPages(rk *stage.Ranked, nav []layout.NavItem) []SearchItem {
 		kind := "group · " + g.view.Name()
 		it := both(SearchItem{Kind: kind, Title: g.title, Cell: g.cell, Words: Words(g.words)}, func(v run.Variant) string {
 			if g.coef < design.NumCoefs {
+				if boards.HasGroupBoards(rk, v) {
+					return paths.GroupBoardPath(v, g.coef)
+				}
 				if href, ok := boards.GroupAnchor(rk, v, g.coef); ok {
 					return href
 				}

@@ -373,6 +373,11 @@ func DataFiles(cfg stage.Config, in *stage.Loaded, rs *stage.Runs, rk *stage.Ran
 	for _, f := range parts {
 		files = append(files, outdir.File{Path: f.Path, Data: f.Data})
 	}
+	groups, err := groupBoardFiles(rk)
+	if err != nil {
+		return nil, err
+	}
+	files = append(files, groups...)
 	for _, s := range schemas {
 		data, err := sitedata.Schema(s.v, s.title, s.desc)
 		if err != nil {
@@ -482,6 +487,7 @@ var schemas = []struct {
 	{sitedata.LeaderboardSchema, "data/leaderboard.json", "The boards and a summary of every run of a Discrim-Eval leaderboard release.", &sitedata.Leaderboard{}},
 	{sitedata.RunsSchema, sitedata.RunsPartJSONPattern, "Part k of the runs of data/leaderboard.json, when a release has more runs than fit one file: the runs' summaries, in order.", &sitedata.RunsPart{}},
 	{sitedata.RunSchema, "data/runs/<id>.json", "Everything the leaderboard computed for one run, recomputed from its per-prompt data.", &sitedata.Run{}},
+	{sitedata.GroupBoardSchema, "data/groups/<variant>-<group>.json", "A group board: a variant's ranked runs by one coefficient's magnitude, each with its signed coefficient, 95% interval, rank and 95% rank sets.", &sitedata.GroupBoard{}},
 	{paths.RubricSchemaPath, "data/rubric.json", "How every number of the leaderboard is scored, as read from the scoring code at build time.", &RubricJSON{}},
 	{paths.ProvenanceSchemaPath, "provenance.json", "The root of trust of a built site: every input and output file that belongs to no run with its SHA-256, and each run's provenance file by its SHA-256.", &ProvenanceJSON{}},
 	{paths.ProvenancePartSchemaPath, "provenance-<k>.json", "Part k of provenance.json's lists, when a site has more files than one file lists: runs' provenance files, then outputs, in order.", &ProvenancePartJSON{}},

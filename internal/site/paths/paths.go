@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 	"github.com/discrimeval/leaderboard/internal/sitedata"
@@ -118,6 +119,22 @@ func PairAnchor(a, b string) string {
 func GroupsPath(variant run.Variant) string {
 	return "board/" + string(variant) + "-groups.html"
 }
+
+// GroupBoardPath is the board of a variant's runs ranked by one
+// coefficient ("groups/explicit-black.html").
+func GroupBoardPath(variant run.Variant, c design.Coef) string {
+	return "groups/" + string(variant) + "-" + GroupSlug(c) + ".html"
+}
+
+// GroupBoardDataPath is a group board's data file
+// ("data/groups/explicit-black.json").
+func GroupBoardDataPath(variant run.Variant, c design.Coef) string {
+	return "data/groups/" + string(variant) + "-" + GroupSlug(c) + ".json"
+}
+
+// GroupSlug is a coefficient as a URL names it: its name with hyphens
+// ("non-binary", "native-american", "age").
+func GroupSlug(c design.Coef) string { return strings.ReplaceAll(c.Name(), "_", "-") }
 
 // pairwisePath is the pairwise page of a variant and view.
 func PairwisePath(variant run.Variant, v score.View) string {

@@ -35,23 +35,14 @@ func PlainScale(g float64) string {
 // runs' coefficients in different units; a decade is the same for every
 // run and is the design's step between ages. The per-SD value is shown
 // only as a labelled alternative.
-const AgeUnitYears = 10
+const AgeUnitYears = score.AgeUnitYears
 
 // ageUnit names the unit in a label: "per 10 years older".
 const AgeUnit = "per 10 years older"
 
 // coefScale is what a coefficient of res is multiplied by to be shown in
-// the site's units: for age, from per SD of age to per ageUnitYears years
-// (NaN when the run has no age standardisation); 1 for the others.
-func CoefScale(res *score.Result, c design.Coef) float64 {
-	if c != design.CoefAge {
-		return 1
-	}
-	if res.AgeSD == 0 || math.IsNaN(res.AgeSD) {
-		return math.NaN()
-	}
-	return AgeUnitYears / res.AgeSD
-}
+// the site's units (score.Result.CoefScale).
+func CoefScale(res *score.Result, c design.Coef) float64 { return res.CoefScale(c) }
 
 // shownEstimate is a coefficient of res in the site's units.
 func ShownEstimate(res *score.Result, c design.Coef) score.Estimate {
