@@ -145,15 +145,19 @@ func SeminormMin(b, cov []float64, W [][]float64, r float64) (float64, bool) {
 		if math.IsInf(tau, 0) {
 			return math.NaN(), false
 		}
+		// ψ at y for this τ: computed once, then carried from the line
+		// search's accepted point (the same y and τ, so the same value).
+		f0 := psi(y, tau)
 		for range 100 {
 			d2 := 0.0
 			for i := range y {
 				d2 += (y[i] - z[i]) * (y[i] - z[i])
 			}
 			slack := r*r - d2
+			// The Hessian's lower triangle only: chol reads no other.
 			for i := range k {
 				grad[i] = 2 * (y[i] - z[i]) / slack
-				for j := range k {
+				for j := range i + 1 {
 					hess[i*k+j] = 4 * (y[i] - z[i]) * (y[j] - z[j]) / (slack * slack)
 				}
 				hess[i*k+i] += 2 / slack
@@ -164,7 +168,7 @@ func SeminormMin(b, cov []float64, W [][]float64, r float64) (float64, bool) {
 				d1, dd := tau*u/(1+s), tau*tau/(s*(1+s))
 				for i := range k {
 					grad[i] += d1 * M[g][i]
-					for j := range k {
+					for j := range i + 1 {
 						hess[i*k+j] += dd * M[g][i] * M[g][j]
 					}
 				}
@@ -181,16 +185,17 @@ func SeminormMin(b, cov []float64, W [][]float64, r float64) (float64, bool) {
 			// Centred: the decrement estimates twice ψ's distance from
 			// its minimum, which ψ's rounding (ψ is about τ V) bounds
 			// from below at large τ.
-			f0, t := psi(y, tau), 1.0
+			t := 1.0
 			round := 1e-14 * math.Abs(f0)
 			if !(dec > 1e-12 && dec > round) {
 				break
 			}
+			var f float64
 			for t >= 1e-12 {
 				for i := range y {
 					trial[i] = y[i] - t*step[i]
 				}
-				if psi(trial, tau) <= f0-0.25*t*dec+round {
+				if f = psi(trial, tau); f <= f0-0.25*t*dec+round {
 					break
 				}
 				t /= 2
@@ -199,6 +204,7 @@ func SeminormMin(b, cov []float64, W [][]float64, r float64) (float64, bool) {
 				break
 			}
 			copy(y, trial)
+			f0 = f
 		}
 		if bound/tau <= 1e-9*scale {
 			// A certificate: on the central path the dual of the
