@@ -101,8 +101,13 @@ func TestSummariesMatchNumbers(t *testing.T) {
 	// runs of sampled answers beside one of log-probabilities (a board of
 	// decision runs after the first, and no implicit run).
 	sampled := demoSubsetSite(t, "skew-13b-explicit", "fair-7b-explicit-sampled", "skew-13b-explicit-sampled")
+	groupRows := 0
 	for _, files := range []map[string][]byte{fixtureSite(t), variantDemoSite(t), sampled} {
 		checkSummaries(t, files, counts)
+		groupRows += checkGroupBoards(t, files)
+	}
+	if groupRows == 0 {
+		t.Error("no group board's row checked")
 	}
 	for _, k := range []string{"ranked", "unranked", "effect", "implicit", "against", "with", "passes", "least", "ahead", "pairs", "not ranked", "among", "only", "none", "empty"} {
 		if counts[k] == 0 {
