@@ -22,7 +22,9 @@ func goTest(t *testing.T, args ...string) []byte {
 	}
 	cmd := exec.Command(goBin, append([]string{"test", "-count=1"}, args...)...)
 	cmd.Dir = "testdata/mod"
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-buildvcs=false")
+	// The caller's GOFLAGS kept (.ci/run's compile flags): the standard
+	// library this builds is then the one its go command compiled.
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -buildvcs=false"))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
