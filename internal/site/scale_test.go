@@ -79,7 +79,8 @@ func pagesOf(files map[string][]byte, pathOf func(k int) string) [][]byte {
 // and half implicit, all ranked — and checks that no file of the site
 // exceeds the 500 KB budget, and that the pages that list every run are
 // the summarised kind. Every run added is new since the previous release,
-// the changes page's worst case.
+// the changes page's worst case. From its files checkPairLoad projects
+// what pair.html loads for a pair at 1,000 runs.
 func TestNoFileOverBudget(t *testing.T) {
 	t.Parallel()
 	if testing.Short() {
@@ -120,7 +121,8 @@ func TestNoFileOverBudget(t *testing.T) {
 	home := func(k int) string { return paths.BoardPartPath(run.Explicit, score.Composite, k) }
 	pw := func(k int) string { return paths.PairwisePartPath(run.Implicit, score.ViewOf(design.AttrAge), k) }
 	out := &sizeSink{sizes: map[string]int{}, kept: map[string][]byte{}, keep: func(p string) bool {
-		return strings.HasPrefix(p, "board/") || p == paths.HomePath || strings.HasPrefix(p, "data/boards/")
+		return strings.HasPrefix(p, "board/") || p == paths.HomePath || strings.HasPrefix(p, "data/boards/") ||
+			p == paths.PairPath || p == paths.PairRunsPath || strings.HasPrefix(p, "data/pairs/")
 	}}
 	if _, err := generate(cfg.WithDefaults(), out); err != nil {
 		t.Fatal(err)
@@ -147,6 +149,8 @@ func TestNoFileOverBudget(t *testing.T) {
 	for _, p := range []string{"index.html", paths.ProvenancePath, "rubric.html", paths.RubricJSONPath, paths.LeaderboardJSONPath, "board/explicit-composite-pairwise.html", "changes.html", "downloads.html", "provenance.html", "board/explicit-groups.html", "board/implicit-groups.html", paths.BoardIndexPath(run.Explicit)} {
 		t.Logf("%s: %d bytes", p, out.sizes[p])
 	}
+	// pair.html's worst pair, projected to 1,000 runs.
+	checkPairLoad(t, out.sizes, out.kept)
 	// Every run is on its board; the chart and the pairwise matrix show
 	// the top runs, and the pairwise page every run against its
 	// neighbours.
