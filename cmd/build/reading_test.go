@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/discrimeval/leaderboard/internal/crawl"
+	"github.com/discrimeval/leaderboard/internal/vocab"
 )
 
 // checkReading holds the committed site to the reading limits of package
@@ -12,8 +13,9 @@ import (
 // top of every board and run page, a run page of at most 1,200 words
 // before any <details> is opened, one spelling of a difference in
 // P(yes), every column of numbers naming its unit in its header or its
-// table's caption, and no explanatory paragraph of 40 words or more on
-// more than three pages.
+// table's caption, no explanatory paragraph of 40 words or more on more
+// than three pages, and every glossary term's first use in a page's
+// running text linked to its entry (vocab.Terms).
 func checkReading(t *testing.T, files map[string][]byte) {
 	t.Helper()
 	r := crawl.Read(files)
@@ -30,6 +32,13 @@ func checkReading(t *testing.T, files map[string][]byte) {
 		t.Error(p)
 	}
 	for _, p := range r.RepeatedProblems() {
+		t.Error(p)
+	}
+	var terms []crawl.GlossaryTerm
+	for _, term := range vocab.Terms {
+		terms = append(terms, crawl.GlossaryTerm{ID: term.ID, Uses: term.Uses})
+	}
+	for _, p := range crawl.TermProblems(files, terms) {
 		t.Error(p)
 	}
 }

@@ -654,11 +654,13 @@ type TermUse struct {
 // runningText are the elements whose text is running text, where a term's
 // first use is linked; headings, navigation, table cells, code and the
 // texts quoted from the inputs are not.
-var runningText = map[string]bool{"p": true, "li": true, "dd": true, "caption": true, "figcaption": true, "summary": true, "blockquote": true}
+var runningText = map[string]bool{"p": true, "li": true, "dd": true, "caption": true, "figcaption": true, "summary": true}
 
 // FirstUses finds the first use of each term in the running text of a
-// page's <main>, outside <pre>, <code>, elements of class "crumbs" or
-// "text", Markdown content (class "prose": people's words, read on GitHub
+// page's <main>, outside <pre>, <code>, <nav> (a list of links: the
+// boards' switches), <bdi> and <blockquote> (a name or a text from the
+// inputs), links to other pages than the glossary (a label), elements of
+// class "crumbs", "text" or "flag" (a label), Markdown content (class "prose": people's words, read on GitHub
 // too, where the glossary is no file) and the glossary's own <dfn>s, and
 // says whether it is linked to glossary.html#<id>.
 func FirstUses(doc []byte, terms []GlossaryTerm) []TermUse {
@@ -717,6 +719,12 @@ func literals(re *syntax.Regexp) []string {
 	return nil
 }
 
+// glossaryLink says a link's href is to the glossary page.
+func glossaryLink(href string) bool {
+	p, _, _ := strings.Cut(href, "#")
+	return path.Base(p) == "glossary.html"
+}
+
 // inName says the match at loc is part of a name such as a run's id
 // ("fair-7b-explicit"), not a use of the word.
 func inName(s string, loc []int) bool {
@@ -752,7 +760,7 @@ func firstUses(doc []byte, terms []GlossaryTerm, hints [][]string) []TermUse {
 				running = false
 			}
 			switch tag {
-			case "pre", "code", "dfn", "script", "style", "svg":
+			case "pre", "code", "dfn", "script", "style", "svg", "nav", "bdi", "blockquote":
 				out.enter(tag)
 			}
 		case html.AttributeToken:
@@ -761,7 +769,7 @@ func firstUses(doc []byte, terms []GlossaryTerm, hints [][]string) []TermUse {
 			switch key {
 			case "class":
 				for _, c := range strings.Fields(val) {
-					if c == "crumbs" || c == "text" || c == "prose" {
+					if c == "crumbs" || c == "text" || c == "prose" || c == "flag" {
 						// A paragraph's end is left out: it is no running
 						// text until the next element that is.
 						running = false
@@ -786,7 +794,7 @@ func firstUses(doc []byte, terms []GlossaryTerm, hints [][]string) []TermUse {
 				running = false
 			}
 		case html.TextToken:
-			if !inMain.in() || out.in() || !running {
+			if !inMain.in() || out.in() || !running || link != "" && !glossaryLink(link) {
 				continue
 			}
 			s := stdhtml.UnescapeString(string(data))
@@ -805,7 +813,7 @@ func firstUses(doc []byte, terms []GlossaryTerm, hints [][]string) []TermUse {
 				if loc != nil {
 					found[t.ID] = true
 					_, frag, _ := strings.Cut(link, "#")
-					uses = append(uses, TermUse{ID: t.ID, Text: s[loc[0]:loc[1]], Context: around(s, loc), Linked: frag == t.ID && strings.HasPrefix(path.Base(strings.TrimSuffix(link, "#"+frag)), "glossary.html")})
+					uses = append(uses, TermUse{ID: t.ID, Text: s[loc[0]:loc[1]], Context: around(s, loc), Linked: frag == t.ID && glossaryLink(link)})
 				}
 			}
 		}

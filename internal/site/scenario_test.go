@@ -128,7 +128,7 @@ func TestScenarioGridNotes(t *testing.T) {
 		if !strings.HasPrefix(p, "runs/alllow/q") {
 			continue
 		}
-		if s := string(page); !strings.Contains(s, "Every variant’s answer mass P(yes)+P(no) on this question is under 0.99 (0.9") || strings.Contains(s, "<small>") {
+		if s := string(page); !strings.Contains(s, "answer mass</a> P(yes)+P(no) on this question is under 0.99 (0.9") || strings.Contains(s, "<small>") {
 			t.Errorf("%s: want one sentence on the low answer mass and no cell marked", p)
 		}
 	}

@@ -62,14 +62,14 @@ func GroupBoardSummary(tables []GroupBoardFacts) Summary {
 	for _, f := range tables {
 		var b sentence
 		b.t("Of the ", strconv.Itoa(f.N), " ")
-		b.term("ranked", "ranked").t(" ", f.Board, ", ", strconv.Itoa(f.Favoured), " ", verb(f.Favoured, "favour"), " ", People(f.Group), " over ", People(f.Against), " and ", strconv.Itoa(f.Disfavoured), " ", verb(f.Disfavoured, "disfavour"), " them (")
+		b.term("ranked", "ranked").t(" ").board(f.Board).t(", ", strconv.Itoa(f.Favoured), " ", verb(f.Favoured, "favour"), " ", People(f.Group), " over ", People(f.Against), " and ", strconv.Itoa(f.Disfavoured), " ", verb(f.Disfavoured, "disfavour"), " them (")
 		b.term("beyond-doubt", "beyond doubt").t(" after correction across the runs: ", strconv.Itoa(f.BeyondFavoured), " and ", strconv.Itoa(f.BeyondDisfavoured), ").")
 		out = append(out, b.s)
 		if f.N == 0 {
 			continue
 		}
 		var m sentence
-		m.t("Furthest from zero: ").name(f.Most.Model).t(", ", groupValue(f.Most), ", ", GroupVerdict(f.Group, f.Most.Estimate, f.Most.CI))
+		m.t("Furthest from zero: ").name(f.Most.Model).t(", ").groupValue(f.Most).t(", ", GroupVerdict(f.Group, f.Most.Estimate, f.Most.CI))
 		if f.N > 1 {
 			m.t("; nearest: ").name(f.Least.Model).t(", ", numfmt.Signed(f.Least.Estimate, 2), " ", Logit, "s (95% interval ", signedSpan(f.Least.CI), ")")
 		}
@@ -89,6 +89,6 @@ func verb(n int, v string) string {
 // groupValue writes a signed coefficient with its interval and what it
 // does at most to P(yes): "+0.45 logits (95% interval +0.40 to +0.50; up
 // to 11.1 pp of P(yes))".
-func groupValue(r GroupRun) string {
-	return numfmt.Signed(r.Estimate, 2) + " " + Logit + "s (95% interval " + signedSpan(r.CI) + "; " + UpTo(r.Estimate, 2) + ")"
+func (b *sentence) groupValue(r GroupRun) *sentence {
+	return b.t(numfmt.Signed(r.Estimate, 2), " ").term("logit", Logits).t(" (").term("interval", "95% interval").t(" ", signedSpan(r.CI), "; ").upTo(r.Estimate, 2).t(")")
 }

@@ -68,6 +68,26 @@ func (b *sentence) term(id, text string) *sentence {
 	return b
 }
 
+// board writes a board's name ("explicit-prompt log-probability runs"),
+// its prompt variant a term.
+func (b *sentence) board(name string) *sentence {
+	for _, v := range []string{"explicit", "implicit"} {
+		if i := strings.Index(name, v); i >= 0 && (i == 0 || name[i-1] == ' ') {
+			return b.t(name[:i]).term("variant", v).t(name[i+len(v):])
+		}
+	}
+	return b.t(name)
+}
+
+// upTo writes UpTo(g, shownDigits), its unit a term: "up to 4.7 pp of
+// P(yes)".
+func (b *sentence) upTo(g float64, shownDigits int) *sentence {
+	if math.IsNaN(g) {
+		return b
+	}
+	return b.t("up to ", numfmt.Fixed(math.Abs(PointsAtHalf(round(g, shownDigits))), 1), " ").term("pp", PP).t(" of P(yes)")
+}
+
 // Standing is where a run stands on its board.
 type Standing struct {
 	// Ranked: Rank (Tied: shared with another run) among Of ranked runs
@@ -202,21 +222,21 @@ func RunSummary(f RunFacts) Summary {
 	var b sentence
 	switch {
 	case st.Ranked:
-		b.name(f.Model).t(" ranks ", rank(st.Rank, st.Tied), " of ", strconv.Itoa(st.Of), " ", st.Board, " (")
+		b.name(f.Model).t(" ranks ", rank(st.Rank, st.Tied), " of ", strconv.Itoa(st.Of), " ").board(st.Board).t(" (")
 		b.term("rank-set", "95% rank set")
 		b.t(" ", span(st.Set), "), with a ").term("composite", "composite").t(" of ", numfmt.Fixed(f.Composite.Estimate, 2), " ")
-		b.term("logit", "logits").t(" (", UpTo(f.Composite.Estimate, 2), ").")
+		b.term("logit", "logits").t(" (").upTo(f.Composite.Estimate, 2).t(").")
 	case f.Against != nil:
 		b.name(f.Model).t(" is ").term("ranked", "not ranked").t(": the boards rank the default prompt, and this run adds the ").name(f.Against.Name).t(" ").term("intervention", "intervention").t(".")
 		if !math.IsNaN(f.Composite.Estimate) {
-			b.t(" Its ").term("composite", "composite").t(" is ", numfmt.Fixed(f.Composite.Estimate, 2), " ").term("logit", "logits").t(" (", UpTo(f.Composite.Estimate, 2), ").")
+			b.t(" Its ").term("composite", "composite").t(" is ", numfmt.Fixed(f.Composite.Estimate, 2), " ").term("logit", "logits").t(" (").upTo(f.Composite.Estimate, 2).t(").")
 		}
 	default:
 		b.name(f.Model).t(" is ").term("ranked", "not ranked").t(": ")
 		whyNot(&b, st, f.Rules)
 		b.t(".")
 		if !math.IsNaN(f.Composite.Estimate) {
-			b.t(" Its ").term("composite", "composite").t(" is ", numfmt.Fixed(f.Composite.Estimate, 2), " ").term("logit", "logits").t(" (", UpTo(f.Composite.Estimate, 2), ").")
+			b.t(" Its ").term("composite", "composite").t(" is ", numfmt.Fixed(f.Composite.Estimate, 2), " ").term("logit", "logits").t(" (").upTo(f.Composite.Estimate, 2).t(").")
 		}
 	}
 	out = append(out, b.s)
@@ -225,12 +245,12 @@ func RunSummary(f RunFacts) Summary {
 	}
 	if c := f.Implicit; c != nil {
 		var b sentence
-		b.t("On ").term("variant", "implicit prompts").t(" its composite is ", changeWords(c.Estimate), " than on explicit ones (95% interval ", signedSpan(c.CI), ")")
+		b.t("On ").term("variant", "implicit prompts").t(" its composite is ", changeWords(c.Estimate), " than on explicit ones (").term("interval", "95% interval").t(" ", signedSpan(c.CI), ")")
 		out = append(out, verdict(&b, c.Beyond).s)
 	}
 	if a := f.Against; a != nil {
 		var b sentence
-		b.t("Against the same model's default-prompt run its composite is ", changeWords(a.Estimate), " (95% interval ", signedSpan(a.CI), ")")
+		b.t("Against the same model's default-prompt run its composite is ", changeWords(a.Estimate), " (").term("interval", "95% interval").t(" ", signedSpan(a.CI), ")")
 		out = append(out, verdict(&b, a.Beyond).s)
 	}
 	if len(f.Interventions) > 0 {
@@ -296,7 +316,7 @@ func effect(e *Effect) Sentence {
 	if e.Apart != "" {
 		b.t(" (", e.Apart, ")")
 	}
-	b.t(" by up to ", numfmt.Fixed(PointsAtHalf(g), 1), " ").term("pp", PP).t(" of P(yes) (95% interval ", numfmt.Signed(lo, 1), " to ", numfmt.Signed(hi, 1), " pp)")
+	b.t(" by up to ", numfmt.Fixed(PointsAtHalf(g), 1), " ").term("pp", PP).t(" of P(yes) (").term("interval", "95% interval").t(" ", numfmt.Signed(lo, 1), " to ", numfmt.Signed(hi, 1), " pp)")
 	if excludes && !beyond {
 		// The interval excludes zero, but not once corrected for having
 		// picked the largest of Of gaps.
@@ -459,7 +479,7 @@ func BoardSummary(variant string, tables []BoardFacts) Summary {
 		var b sentence
 		switch {
 		case f.N == 0 && i == 0:
-			out = append(out, b.t("None of the ", f.Board, " is ranked yet.").s)
+			out = append(out, b.t("None of the ").board(f.Board).t(" is ranked yet.").s)
 		case f.N == 0:
 		case f.N == 1:
 			b.name(f.Lowest.Model).t(" is the only ", strings.TrimSuffix(f.Board, "s"), " with a score, and is ").term("ranked", "not ranked").t(": a board ranks two runs or more.")
@@ -467,7 +487,7 @@ func BoardSummary(variant string, tables []BoardFacts) Summary {
 		case i > 0:
 			// A second table in a sentence: its least biased run and
 			// whether it is beyond doubt the lowest.
-			b.t("Among the ", strconv.Itoa(f.N), " ", f.Board, ", ").name(f.Lowest.Model).t(" is least biased (", numfmt.Fixed(f.Lowest.Value, 2), ")")
+			b.t("Among the ", strconv.Itoa(f.N), " ").board(f.Board).t(", ").name(f.Lowest.Model).t(" is least biased (", numfmt.Fixed(f.Lowest.Value, 2), ")")
 			if f.Ahead == f.N-1 {
 				b.t(", lower than ", each(f.N-1), " ").term("beyond-doubt", "beyond doubt")
 			} else {
@@ -497,7 +517,7 @@ func BoardSummary(variant string, tables []BoardFacts) Summary {
 			}
 			if f.Interventions > 0 {
 				sep()
-				u.t(Plural(f.Interventions, "prompt intervention") + " (compared with the default prompt on the mitigation page)")
+				u.term("intervention", Plural(f.Interventions, "prompt intervention")).t(" (compared with the default prompt on the mitigation page)")
 			}
 			out = append(out, u.t(".").s)
 		}
@@ -511,13 +531,13 @@ func BoardSummary(variant string, tables []BoardFacts) Summary {
 func lowest(f BoardFacts) Summary {
 	var out Summary
 	var b sentence
-	b.t("Least biased of the ", strconv.Itoa(f.N), " ranked ", f.Board, ": ").name(f.Lowest.Model).t(", ")
+	b.t("Least biased of the ", strconv.Itoa(f.N), " ranked ").board(f.Board).t(": ").name(f.Lowest.Model).t(", ")
 	if f.View == "composite" {
 		b.term("composite", "composite")
 	} else {
 		b.term("view", f.View)
 	}
-	b.t(" ", numfmt.Fixed(f.Lowest.Value, 2), " ").term("logit", "logits").t(" (", UpTo(f.Lowest.Value, 2), "; ").term("rank-set", "95% rank set").t(" ", span(f.Set), ").")
+	b.t(" ", numfmt.Fixed(f.Lowest.Value, 2), " ").term("logit", "logits").t(" (").upTo(f.Lowest.Value, 2).t("; ").term("rank-set", "95% rank set").t(" ", span(f.Set), ").")
 	out = append(out, b.s)
 	var c sentence
 	others := f.N - 1
@@ -540,7 +560,7 @@ func lowest(f BoardFacts) Summary {
 		if f.PairsBeyond == 0 {
 			pairs = "None"
 		}
-		p.t(pairs, " of the board's ", strconv.Itoa(f.Pairs), " pairs of runs differ beyond doubt. Most biased: ").name(f.Highest.Model).t(", ", numfmt.Fixed(f.Highest.Value, 2), " (", UpTo(f.Highest.Value, 2), ")")
+		p.t(pairs, " of the board's ", strconv.Itoa(f.Pairs), " pairs of runs differ beyond doubt. Most biased: ").name(f.Highest.Model).t(", ", numfmt.Fixed(f.Highest.Value, 2), " (").upTo(f.Highest.Value, 2).t(")")
 		if f.Highest.Mostly != "" {
 			p.t(", mostly ", f.Highest.Mostly)
 		}

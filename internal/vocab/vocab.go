@@ -41,6 +41,16 @@ const (
 	Rank = "rank"
 )
 
+// BoardRuns names a board's runs in a sentence, wherever a page says
+// them: "explicit-prompt log-probability runs", "implicit-prompt
+// sampled-answer runs".
+func BoardRuns(variant string, sampled bool) string {
+	if sampled {
+		return variant + "-prompt sampled-answer runs"
+	}
+	return variant + "-prompt log-probability runs"
+}
+
 // PointsAtHalf is the change in P(yes), in percentage points, that a
 // signed difference of g logits makes for a person at P(yes) = 50%: the
 // largest change a difference of that size can make at any P(yes).

@@ -29,14 +29,9 @@ func BoardOf(rk *stage.Ranked, e *board.Entry) *board.Board {
 	return nil
 }
 
-// boardName names a board's runs in a sentence: "explicit-prompt
-// log-probability runs".
+// boardName names a board's runs in a sentence (vocab.BoardRuns).
 func boardName(variant run.Variant, method run.Scoring) string {
-	s := string(variant) + "-prompt "
-	if method == run.Decision {
-		return s + "sampled-answer runs"
-	}
-	return s + "log-probability runs"
+	return vocab.BoardRuns(string(variant), method == run.Decision)
 }
 
 // RunFacts are what a run's summary says of it.

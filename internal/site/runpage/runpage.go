@@ -61,23 +61,26 @@ type RunData struct {
 	Harness                     []harnessRow   // lm-evaluation-harness's numbers, recomputed
 	History                     []historyPoint // the model's run in every earlier release, then this one
 	ViewsVersion                int
-	Definitions                 []definitionRow // the composite under each documented definition
-	CoefCount                   string
-	Cells                       int
-	DataHref, ProvenanceHref    string
-	ScenariosHref               string
-	ID                          string
-	M                           *run.Manifest
-	Facts                       show.ModelFacts // the model's facts, as shown
-	Res                         *score.Result
-	Coefs                       []coefRow
-	Structure                   []structureLine
-	Variation                   string // how the effects vary between scenarios, in words
-	Card                        []cardRow
-	Gaps                        []gapRow
-	Views                       []viewRow
-	Flags                       []boards.QualityFlag
-	Notes                       template.HTML
+	// BoardRuns names the runs of the run's board (vocab.BoardRuns), as
+	// its summary does.
+	BoardRuns                string
+	Definitions              []definitionRow // the composite under each documented definition
+	CoefCount                string
+	Cells                    int
+	DataHref, ProvenanceHref string
+	ScenariosHref            string
+	ID                       string
+	M                        *run.Manifest
+	Facts                    show.ModelFacts // the model's facts, as shown
+	Res                      *score.Result
+	Coefs                    []coefRow
+	Structure                []structureLine
+	Variation                string // how the effects vary between scenarios, in words
+	Card                     []cardRow
+	Gaps                     []gapRow
+	Views                    []viewRow
+	Flags                    []boards.QualityFlag
+	Notes                    template.HTML
 	// Files are the run's input files with where they are (Where; Budget
 	// is the site's Pages budget, which linked files would have passed).
 	Files     []datapage.DownloadLink
@@ -204,6 +207,7 @@ func RunPage(cfg stage.Config, rs *stage.Runs, rk *stage.Ranked, e *board.Entry,
 func (d *RunData) quality(m *run.Manifest, res *score.Result) {
 	d.BoundTolerance = show.Decimal(run.BoundTolerance)
 	d.Decision = m.Scoring == run.Decision
+	d.BoardRuns = vocab.BoardRuns(string(m.Variant), d.Decision)
 	d.MeanMass, d.MinMass, d.MassRule = show.Fixed(res.Quality.MeanMass, 4), show.Fixed(res.Quality.MinMass, 4), show.Fixed(board.MinMass, 2)
 	d.MissingShare, d.MaxMissing = show.Fixed(100*board.MissingShare(res.Quality), 1)+"%", show.Fixed(100*board.MaxMissing, 0)+"%"
 	if res.AgeSD != 0 {
