@@ -218,7 +218,7 @@ func TestSearchInNav(t *testing.T) {
 		tb.clickAndLoad(sel)
 		tb.do(chromeSendKeys("#search-q", "Black"))
 		s := eval[searchState](tb, searchStateJS)
-		if got := eval[string](tb, `location.pathname`); !strings.HasSuffix(got, "/search.html") || !slices.Contains(s.Pages, "board/explicit-groups.html#logprob-black") {
+		if got := eval[string](tb, `location.pathname`); !strings.HasSuffix(got, "/search.html") || !slices.Contains(s.Pages, "groups/explicit-black.html") {
 			t.Errorf("the navigation's search link on %s opened %s%s, pages %v", pg, got, s.URL, s.Pages)
 		}
 		if cur := eval[string](tb, `document.querySelector('`+sel+`').getAttribute("aria-current") || ""`); cur != "page" {
