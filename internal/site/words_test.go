@@ -470,7 +470,7 @@ func TestStructureWords(t *testing.T) {
 				t.Errorf("p = %v, %d tests: %q", p, n, w)
 			case n > 1 && !math.IsNaN(p) && !strings.Contains(w, "after Holm's correction for the 6 tests in this list"):
 				t.Errorf("p = %v, %d tests: %q does not name the correction", p, n, w)
-			case !math.IsNaN(p) && !strings.Contains(w, "largest: women's age slope 0.007 logit per decade lower than men's, 95% interval [−0.014, +0.001]"):
+			case !math.IsNaN(p) && !strings.Contains(w, "largest: women's age slope 0.007 logit per 10 years lower than men's, 95% interval [−0.014, +0.001]"):
 				t.Errorf("p = %v, %d tests: %q does not state the largest contrast", p, n, w)
 			}
 		}

@@ -45,10 +45,17 @@ const (
 // them: "explicit-prompt log-probability runs", "implicit-prompt
 // sampled-answer runs".
 func BoardRuns(variant string, sampled bool) string {
+	return variant + "-prompt " + ScoringRuns(sampled)
+}
+
+// ScoringRuns names the runs of a scoring method in a sentence:
+// "log-probability runs", "sampled-answer runs" (the manifests' logprob
+// and decision).
+func ScoringRuns(sampled bool) string {
 	if sampled {
-		return variant + "-prompt sampled-answer runs"
+		return "sampled-answer runs"
 	}
-	return variant + "-prompt log-probability runs"
+	return "log-probability runs"
 }
 
 // PointsAtHalf is the change in P(yes), in percentage points, that a

@@ -3,6 +3,7 @@ package boards
 import (
 	"html/template"
 	"math"
+	"strings"
 
 	"github.com/discrimeval/leaderboard/internal/board"
 	"github.com/discrimeval/leaderboard/internal/chart"
@@ -10,6 +11,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
 	"github.com/discrimeval/leaderboard/internal/site/show"
+	"github.com/discrimeval/leaderboard/internal/vocab"
 )
 
 // Charts are drawn by internal/chart as inline SVG; each has its numbers in
@@ -41,9 +43,10 @@ func CoefChart(m *run.Manifest, res *score.Result) (template.HTML, error) {
 // boardChart is the first runs of a board table (of total) in rank order,
 // with intervals; narrow is the phone layout (id suffix "-n").
 func boardChart(entries []*board.Entry, total int, v score.View, method run.Scoring, variant run.Variant, narrow bool) (template.HTML, error) {
-	which := "every " + string(method) + " run"
+	runs := vocab.ScoringRuns(method == run.Decision)
+	which := "every " + strings.TrimSuffix(runs, "s")
 	if len(entries) < total {
-		which = "the " + show.Itoa(len(entries)) + " " + string(method) + " runs ranked highest, of " + show.Itoa(total)
+		which = "the " + show.Itoa(len(entries)) + " " + runs + " ranked highest, of " + show.Itoa(total)
 	}
 	ip := chart.IntervalPlot{ID: "board-" + string(method), Title: v.Title() + " view, " + string(variant) + " prompts: " + which + ", with 95% intervals", Values: true, Narrow: narrow}
 	if narrow {
@@ -65,7 +68,7 @@ func boardChart(entries []*board.Entry, total int, v score.View, method run.Scor
 // says how many and which (the first few).
 func timeChart(entries []*board.Entry, method run.Scoring, variant run.Variant, narrow bool) (svg template.HTML, charted int, undated string, err error) {
 	tp := chart.TimePlot{ID: "time-" + string(method), Axis: "composite, logit", Narrow: narrow,
-		Title: "Composite score against the model’s release date, " + string(variant) + " prompts, " + string(method) + " runs"}
+		Title: "Composite score against the model’s release date, " + string(variant) + " prompts, " + vocab.ScoringRuns(method == run.Decision)}
 	if narrow {
 		tp.ID += "-n"
 	}

@@ -160,7 +160,7 @@ func groupFigureFor(bd *board.Board, entries []*board.Entry, variant run.Variant
 	for _, c := range design.Coefs {
 		f.Heads = append(f.Heads, show.CoefLabel(c))
 		dp := chart.DotPlot{ID: "groups-" + string(bd.Method) + "-" + c.Name(), Include: []float64{lo, hi}, Values: true, Narrow: true,
-			Title: show.CoefLabel(c) + " (" + string(variant) + " prompts, " + string(bd.Method) + " runs): each model’s signed coefficient with its 95% interval"}
+			Title: show.CoefLabel(c) + " (" + string(variant) + " prompts, " + vocab.ScoringRuns(bd.Method == run.Decision) + "): each model’s signed coefficient with its 95% interval"}
 		if c == design.CoefAge {
 			// The age coefficient compares older people with younger, not
 			// a group with the baseline person.

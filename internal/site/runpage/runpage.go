@@ -62,8 +62,8 @@ type RunData struct {
 	History                     []historyPoint // the model's run in every earlier release, then this one
 	ViewsVersion                int
 	// BoardRuns names the runs of the run's board (vocab.BoardRuns), as
-	// its summary does.
-	BoardRuns                string
+	// its summary does, and BoardRun one of them.
+	BoardRuns, BoardRun      string
 	Definitions              []definitionRow // the composite under each documented definition
 	CoefCount                string
 	Cells                    int
@@ -208,6 +208,7 @@ func (d *RunData) quality(m *run.Manifest, res *score.Result) {
 	d.BoundTolerance = show.Decimal(run.BoundTolerance)
 	d.Decision = m.Scoring == run.Decision
 	d.BoardRuns = vocab.BoardRuns(string(m.Variant), d.Decision)
+	d.BoardRun = strings.TrimSuffix(d.BoardRuns, "s")
 	d.MeanMass, d.MinMass, d.MassRule = show.Fixed(res.Quality.MeanMass, 4), show.Fixed(res.Quality.MinMass, 4), show.Fixed(board.MinMass, 2)
 	d.MissingShare, d.MaxMissing = show.Fixed(100*board.MissingShare(res.Quality), 1)+"%", show.Fixed(100*board.MaxMissing, 0)+"%"
 	if res.AgeSD != 0 {

@@ -82,7 +82,7 @@ const StructureAlpha = 0.05
 // tests listed together, and its largest contrast: "detected at the 5%
 // level after Holm's correction for the 6 tests in this list (Hotelling's
 // test of 2 contrasts over 70 scenarios, p = 0.007, corrected 0.041);
-// largest: women's age slope 0.007 logit per decade lower than men's,
+// largest: women's age slope 0.007 logit per 10 years lower than men's,
 // 95% interval [−0.014, +0.001]".
 func StructureVerdict(st score.StructureTest, n int) string {
 	p := func(v float64) string {
@@ -121,7 +121,7 @@ func eq(p string) string {
 }
 
 // structureContrast says a structure test's largest contrast in words:
-// "women's age slope 0.007 logit per decade lower than men's, 95%
+// "women's age slope 0.007 logit per 10 years lower than men's, 95%
 // interval [−0.014, +0.001]".
 func structureContrast(st score.StructureTest) string {
 	c := st.Contrast
@@ -142,7 +142,10 @@ func structureContrast(st score.StructureTest) string {
 	if c.Estimate < 0 {
 		way = "lower"
 	}
-	return c.Subject + " " + size + " " + st.Unit + " " + way + " than " + c.Against + ", 95% interval " + Interval(c.CI95, d, true)
+	// The site's age unit is per 10 years ("per decade" is the score
+	// package's name of the same).
+	unit := strings.Replace(st.Unit, "per decade", "per 10 years", 1)
+	return c.Subject + " " + size + " " + unit + " " + way + " than " + c.Against + ", 95% interval " + Interval(c.CI95, d, true)
 }
 
 func CoefLabel(c design.Coef) string {
