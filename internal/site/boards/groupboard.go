@@ -128,7 +128,7 @@ func groupBoard(rk *stage.Ranked, bds []*board.Board, variant run.Variant, c des
 	d.Others[c].Current = true
 	var facts []vocab.GroupBoardFacts
 	for _, bd := range bds {
-		t := GroupBoardTable{Method: bd.Method, Caption: methodTitle(bd.Method) + " · ranked by the size of the " + show.CoefDisplay(c) + " coefficient either way, nearest zero first"}
+		t := GroupBoardTable{Method: bd.Method, Caption: methodTitle(bd.Method)}
 		for _, e := range bd.ByCoef[c] {
 			est := show.ShownEstimate(e.Result, c)
 			t.Rows = append(t.Rows, GroupBoardRow{ID: e.ID(), Model: e.Run.Manifest.Model.Name, Href: paths.RunPath(e.ID()),
