@@ -19,6 +19,7 @@ type pairwiseCell struct {
 	Value string `json:"value"` // the row run's score, as shown beside it
 	Text  string `json:"text"`  // mark, estimate and interval
 	Words string `json:"words"` // the verdict
+	Href  string `json:"href"`  // its link
 }
 
 // pairwiseCellsJS reads every cell of a pairwise page's matrices, the
@@ -34,7 +35,8 @@ const pairwiseCellsJS = `(() => {
 				if (td.classList.contains("self")) return;
 				const c = td.cloneNode(true);
 				c.querySelectorAll(".vh").forEach(x => x.remove());
-				out.push({row, col: cols[j], value, text: c.textContent.replace(/\s+/g, " ").trim(), words: td.title});
+				const a = td.querySelector("a");
+				out.push({row, col: cols[j], value, text: c.textContent.replace(/\s+/g, " ").trim(), words: td.title, href: a ? a.getAttribute("href") : ""});
 			});
 		});
 	});
@@ -112,7 +114,8 @@ func signedText(h int) string {
 }
 
 // TestPairMatchesPairwise: for every two ranked runs of every board of the
-// committed site, both ways round, pair.html#a=<id>&b=<id> shows in each
+// committed site, both ways round, the pairwise pages' cell links
+// pair.html#a=<id>&b=<id>, which shows in each
 // view the pairwise page's paired estimate, interval, mark and verdict,
 // each run's score as the pairwise page shows it beside the run, and
 // their difference; two runs of different boards, or one not ranked, say
@@ -131,6 +134,9 @@ func TestPairMatchesPairwise(t *testing.T) {
 			cells := eval[[]pairwiseCell](tb, pairwiseCellsJS)
 			tb.checkClean(page)
 			for _, c := range cells {
+				if want := "../pair.html#a=" + c.Row + "&b=" + c.Col; c.Href != want {
+					t.Errorf("%s: the cell of %s minus %s links %q, want %q", page, c.Row, c.Col, c.Href, want)
+				}
 				if view == "composite" {
 					pairs = append(pairs, [2]string{c.Row, c.Col})
 				}

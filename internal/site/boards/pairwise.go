@@ -84,6 +84,9 @@ type pairwiseCell struct {
 	// Row and Col are the two models' names, for the cell's note ("Row
 	// minus Col: verdict"), each isolated from the words around it.
 	Row, Col string
+	// Pair is pair.html showing the two runs, row as A, from the board/
+	// folder of the pairwise pages.
+	Pair string
 }
 
 // neighbourRow is a ranked run against the runs ranked just above and
@@ -170,6 +173,7 @@ func pairwiseTableOf(bd *board.Board, v score.View) pairwiseTable {
 		c := &pairwiseCell{Diff: show.Signed(p.Estimate, 2), CI: show.Interval(p.CI95, 2, true)}
 		_, c.Mark, c.Class, c.Verdict = pairwiseVerdict(p)
 		c.Row, c.Col = e.Run.Manifest.Model.Name, o.Run.Manifest.Model.Name
+		c.Pair = paths.RelPath(paths.PairwisePath(bd.Variant, v), paths.PairAnchor(e.ID(), o.ID()))
 		return c
 	}
 	top := order
