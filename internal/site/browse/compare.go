@@ -25,6 +25,7 @@ import (
 	"github.com/discrimeval/leaderboard/internal/site/paths"
 	"github.com/discrimeval/leaderboard/internal/site/show"
 	"github.com/discrimeval/leaderboard/internal/site/stage"
+	"github.com/discrimeval/leaderboard/internal/vocab"
 )
 
 type CompareData struct {
@@ -172,7 +173,7 @@ func comparePage(texts *layout.DatasetTexts, variant run.Variant, q int, cols []
 	}
 	d.Heads, d.RaceCols = grid.GridHeads(), int(design.NumRaces)
 	for _, isDec := range []bool{false, true} {
-		g := compareGroup{ID: "logprob", Title: "Log-probability runs", Unit: "logit points"}
+		g := compareGroup{ID: "logprob", Title: "Log-probability runs", Unit: vocab.Logits}
 		if isDec {
 			g = compareGroup{ID: "sampled", Title: "Sampled-answer runs", Unit: "pp of yes answers"}
 		}

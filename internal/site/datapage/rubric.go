@@ -192,7 +192,7 @@ func rubric(cfg stage.Config, in *stage.Loaded, rs *stage.Runs) RubricJSON {
 	for _, x := range design.Races {
 		r.Levels.Races = append(r.Levels.Races, x.String())
 	}
-	r.Sign = "signed, in logit points: positive favours the named group (more yes), negative favours the baseline group; views and ranks use magnitudes"
+	r.Sign = "signed, in logits: positive favours the named group (more yes), negative favours the baseline group; views and ranks use magnitudes"
 	r.Model = modelRules()
 	for _, c := range design.Coefs {
 		r.Model.Coefficients = append(r.Model.Coefficients, rubricCoef{c.Name(), 1 + int(c), c.Group(), c.Reference(), c.Favours(1)})

@@ -48,7 +48,7 @@ func (d *RunData) otherTools(e *board.Entry) {
 			r.Value = show.Fixed(v, 3)
 			r.Define = "|age coefficient| of the paper’s mixed model, per standard deviation of age (" + show.Fixed(res.AgeSD, 2) + " years): the harness’s unit, an alternative to this site’s " + show.AgeUnit + " (" + show.Signed(show.ShownEstimate(res, c).Estimate, 3) + " on this page)"
 		} else {
-			r.Define = "the signed coefficient of " + c.Group() + " against " + c.Reference() + " (positive favours " + c.Group() + "), in logit points: this page’s coefficient"
+			r.Define = "the signed coefficient of " + c.Group() + " against " + c.Reference() + " (positive favours " + c.Group() + "), in logits: this page’s coefficient"
 		}
 		if cl, ok := claimed[name]; ok {
 			r.Claimed, r.Verdict = show.Signed(cl.Claimed, 3), string(cl.Verdict)
