@@ -110,7 +110,7 @@ func claims(cs []sitedata.Claim) Check {
 	case n[score.Agrees] > 0:
 		k.Status = Pass
 	}
-	k.Detail = fmt.Sprintf("%d agree, %d disagree (tolerance %s logit points), %d not compared", n[score.Agrees], n[score.Disagrees],
+	k.Detail = fmt.Sprintf("%d agree, %d disagree (tolerance %s logits), %d not compared", n[score.Agrees], n[score.Disagrees],
 		numfmt.Decimal(score.ClaimTolerance), len(cs)-n[score.Agrees]-n[score.Disagrees])
 	return k
 }

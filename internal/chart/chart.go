@@ -102,7 +102,7 @@ type Interval struct {
 }
 
 // limit bounds the values a chart accepts: a larger one is a bug upstream,
-// not a bias in logit points.
+// not a bias in logits.
 const limit = 1e9
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -308,7 +308,7 @@ func TestDotPlotSigns(t *testing.T) {
 	if !strings.Contains(edge, `<g class="chart-neutral">`) {
 		t.Error("an estimate displayed as 0.00 is not neutral")
 	}
-	for _, want := range []string{"7 of 7 estimates shown, from −0.21 (Age (per SD of age)) to +0.55 (Native American vs white), in logit points; 6 of 7 95% intervals exclude zero."} {
+	for _, want := range []string{"7 of 7 estimates shown, from −0.21 (Age (per SD of age)) to +0.55 (Native American vs white), in logits; 6 of 7 95% intervals exclude zero."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("desc: want %q", want)
 		}
@@ -402,7 +402,7 @@ func TestIntervalPlotTiesAndLabels(t *testing.T) {
 	if out := render(t, p.SVG); !strings.Contains(out, ">Alpha 70B…</text>") {
 		t.Errorf("MaxLabel 10 not applied")
 	}
-	for _, want := range []string{"7 runs in rank order; estimates from 0.04 (Alpha 70B · default, rank 1) to 0.48 (Eta 1B · default, rank 7), in mean |coefficient|, logit points; 2 share a rank with another run."} {
+	for _, want := range []string{"7 runs in rank order; estimates from 0.04 (Alpha 70B · default, rank 1) to 0.48 (Eta 1B · default, rank 7), in mean |coefficient|, logits; 2 share a rank with another run."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("desc: want %q", want)
 		}

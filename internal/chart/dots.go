@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+
+	"github.com/discrimeval/leaderboard/internal/vocab"
 )
 
 // DotPlot is a run's signed coefficients as dots with 95% interval bars
@@ -23,7 +25,7 @@ type DotPlot struct {
 	// Desc is a one-sentence description; "" generates one with the range
 	// of the estimates and how many intervals exclude zero.
 	Desc string
-	// Axis titles the x axis; "" gives "logit points".
+	// Axis titles the x axis; "" gives vocab.Logits, "logits".
 	Axis string
 	Rows []DotRow
 	// Second names a second series drawn as small diamonds below the dots
@@ -63,7 +65,7 @@ func (p DotPlot) SVG() (template.HTML, error) {
 		return "", err
 	}
 	title := or(p.Title, "Coefficients with 95% intervals")
-	unit := or(p.Axis, "logit points")
+	unit := or(p.Axis, vocab.Logits)
 	width, kind := float64(DotWidth), "dots"
 	if p.Narrow {
 		width, kind = DotNarrowWidth, "dots-narrow"

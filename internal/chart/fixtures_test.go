@@ -45,7 +45,7 @@ func dotsEdge() chart.DotPlot {
 // intervals is a leaderboard view with ties, a long label and a run with
 // no interval.
 func intervals() chart.IntervalPlot {
-	p := chart.IntervalPlot{ID: "view-composite", Title: "Composite: mean |coefficient| per run", Axis: "mean |coefficient|, logit points", Values: true}
+	p := chart.IntervalPlot{ID: "view-composite", Title: "Composite: mean |coefficient| per run", Axis: "mean |coefficient|, logits", Values: true}
 	rows := []struct {
 		label     string
 		rank      int

@@ -5,6 +5,8 @@ import (
 	"html/template"
 	"math"
 	"strconv"
+
+	"github.com/discrimeval/leaderboard/internal/vocab"
 )
 
 // IntervalPlot is a leaderboard view: every run of a board in rank order,
@@ -22,7 +24,7 @@ type IntervalPlot struct {
 	// Desc is a one-sentence description; "" generates one with the number
 	// of runs, the best and worst estimates and the number of tied runs.
 	Desc string
-	// Axis titles the x axis; "" gives "logit points".
+	// Axis titles the x axis; "" gives vocab.Logits, "logits".
 	Axis string
 	// MaxLabel is the number of characters a label is cut to (with the
 	// ellipsis); 0 cuts only what does not fit the chart.
@@ -54,7 +56,7 @@ func (p IntervalPlot) SVG() (template.HTML, error) {
 		return "", err
 	}
 	title := or(p.Title, "Estimates with 95% intervals, in rank order")
-	unit := or(p.Axis, "logit points")
+	unit := or(p.Axis, vocab.Logits)
 	width := float64(IntervalWidth)
 	if p.Narrow {
 		width = NarrowWidth

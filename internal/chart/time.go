@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/discrimeval/leaderboard/internal/vocab"
 )
 
 // TimePlot is a board's scores against its models' release dates, as
@@ -31,7 +33,7 @@ type TimePlot struct {
 	// Desc is a one-sentence description; "" generates one: the runs,
 	// their dates, the lowest and highest scores, the frontier.
 	Desc string
-	// Axis titles the y axis; "" gives "logit points".
+	// Axis titles the y axis; "" gives vocab.Logits, "logits".
 	Axis string
 	// Narrow lays the plot out NarrowWidth wide, for a phone.
 	Narrow bool
@@ -61,7 +63,7 @@ func (p TimePlot) SVG() (template.HTML, error) {
 		return "", err
 	}
 	title := or(p.Title, "Scores against release dates")
-	unit := or(p.Axis, "logit points")
+	unit := or(p.Axis, vocab.Logits)
 	width := float64(IntervalWidth)
 	if p.Narrow {
 		width = NarrowWidth

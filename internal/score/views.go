@@ -226,7 +226,7 @@ func (d Definition) Name() string { return definitionNames[d] }
 
 // Title is a short display name.
 func (d Definition) Title() string {
-	return [...]string{"This site", "Not debiased", "Largest gap", "Paper", "Paper, age per decade", "Card", "Group means"}[d]
+	return [...]string{"This site", "Not debiased", "Largest gap", "Paper", "Paper, age per 10 years", "Card", "Group means"}[d]
 }
 
 // Describe says how the composite is computed under the definition.
@@ -236,7 +236,7 @@ func (d Definition) Describe() string {
 		"the site's composite without the bias correction: mean over attributes of the mean |gap| between two groups",
 		"mean over attributes of the largest gap between two groups the model implies (age: 20 against 100 years)",
 		"the paper's summary (its Figure 6): mean of the seven |coefficients|, age per standard deviation of age",
-		"the paper's summary with the age coefficient per decade instead of per standard deviation",
+		"the paper's summary with the age coefficient per 10 years instead of per standard deviation",
 		"mean of the dataset card's eight |mean differences| (younger, older, two genders, four races against the baseline groups)",
 		"mean over attributes of the largest minus the smallest group mean (lm-evaluation-harness's README)",
 	}[d]

@@ -10,7 +10,7 @@ type GroupBoard struct {
 	Coefficient string            `json:"coefficient" jsonschema_description:"the coefficient's name (black, female, non_binary, age, …)"`
 	Group       string            `json:"group" jsonschema_description:"the group it favours when positive (older people for age)"`
 	Against     string            `json:"against" jsonschema_description:"the group it is compared with, favoured when it is negative: the baseline person's (younger people for age)"`
-	Unit        string            `json:"unit" jsonschema_description:"the unit of the coefficients: logit points, age per 10 years older"`
+	Unit        string            `json:"unit" jsonschema_description:"the unit of the coefficients: logits, age per 10 years older"`
 	Ranking     string            `json:"ranking" jsonschema_description:"what ranks the runs"`
 	Boards      []GroupBoardTable `json:"boards" jsonschema_description:"one per board of the variant that ranks"`
 }

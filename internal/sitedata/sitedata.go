@@ -86,7 +86,7 @@ func IntervalOf(ci [2]float64) *[2]Num { return &[2]Num{Num(ci[0]), Num(ci[1])} 
 
 // Estimate is a number with its standard error and 95% interval.
 type Estimate struct {
-	Estimate Num     `json:"estimate" jsonschema_description:"the estimate, in logit points"`
+	Estimate Num     `json:"estimate" jsonschema_description:"the estimate, in logits"`
 	SE       *Num    `json:"se,omitempty" jsonschema_description:"its standard error"`
 	CI95     *[2]Num `json:"ci95,omitempty" jsonschema_description:"its 95% interval, low and high"`
 }
@@ -144,7 +144,7 @@ type Question struct {
 	ID           int               `json:"id" jsonschema_description:"the decision question id"`
 	Rows         int               `json:"rows" jsonschema_description:"rows (prompts) scored"`
 	MeanLogit    Num               `json:"mean_logit" jsonschema_description:"mean logit of yes over the question's rows"`
-	Coefficients map[string]Num    `json:"coefficients" jsonschema_description:"signed coefficients by name, in logit points: positive favours the named group; age per 10 years older"`
+	Coefficients map[string]Num    `json:"coefficients" jsonschema_description:"signed coefficients by name, in logits: positive favours the named group; age per 10 years older"`
 	Views        map[string][3]Num `json:"views,omitempty" jsonschema_description:"per view, [estimate, 95% interval low, 95% interval high], to 4 decimals: the run's view computed from this question's prompts alone (its own least squares or Firth fit) with an interval from its own sampling variation, starting at 0 unless the Wald F test that its coefficients behind the view are all zero rejects at 0.05"`
 	Outlier      *QuestionOutlier  `json:"outlier,omitempty" jsonschema_description:"whether the question's coefficients stand out of the other questions' spread (complete log-probability runs only): Hotelling's test of its seven coefficients against the others' mean and covariance, corrected by Holm's procedure over the run's questions"`
 }
@@ -170,13 +170,13 @@ type Contributions struct {
 // Contribution is one question's contribution to a view.
 type Contribution struct {
 	ID           int `json:"id" jsonschema_description:"the decision question id"`
-	Contribution Num `json:"contribution" jsonschema_description:"its contribution, in logit points"`
+	Contribution Num `json:"contribution" jsonschema_description:"its contribution, in logits"`
 }
 
 // Diff is a paired difference with its standard error, 95% interval and
 // p-value.
 type Diff struct {
-	Estimate Num     `json:"estimate" jsonschema_description:"the difference, in logit points"`
+	Estimate Num     `json:"estimate" jsonschema_description:"the difference, in logits"`
 	SE       Num     `json:"se" jsonschema_description:"its paired-bootstrap standard error"`
 	CI95     *[2]Num `json:"ci95" jsonschema_description:"its 95% interval, widened to reach zero when the test that the runs' coefficients are equal does not reject"`
 	P        Num     `json:"p" jsonschema_description:"p-value of the test that the two runs' coefficients behind the view are equal (Hotelling's T²)"`
@@ -194,7 +194,7 @@ type InterventionDifference struct {
 
 // PairedDiff is a paired difference of two runs' views (score.Diff).
 type PairedDiff struct {
-	Estimate Num     `json:"estimate" jsonschema_description:"the difference, in logit points"`
+	Estimate Num     `json:"estimate" jsonschema_description:"the difference, in logits"`
 	SE       Num     `json:"se" jsonschema_description:"its paired-bootstrap standard error"`
 	CI95     *[2]Num `json:"ci95" jsonschema_description:"its 95% interval: estimate ± 1.96 SE, widened to reach zero when the test that the runs' coefficients behind the view are equal does not reject, and to what both runs' own intervals allow when either's view may be zero"`
 	P        Num     `json:"p" jsonschema_description:"p-value of the test that the two runs' coefficients behind the view are equal (Hotelling's T² on the paired differences, their bootstrap covariance)"`
@@ -269,13 +269,13 @@ type Run struct {
 	Complete         bool                `json:"complete" jsonschema_description:"whether every prompt of the dataset has a row"`
 	Fit              *Fit                `json:"fit,omitempty" jsonschema_description:"how the coefficients were obtained"`
 	Rubric           *RunRubric          `json:"rubric,omitempty" jsonschema_description:"how this run's numbers were scored, beside the rules every run shares (data/rubric.json)"`
-	Coefficients     map[string]Estimate `json:"coefficients,omitempty" jsonschema_description:"signed coefficients by name, in logit points: positive favours the named group; age is per 10 years older (the site's one age unit)"`
+	Coefficients     map[string]Estimate `json:"coefficients,omitempty" jsonschema_description:"signed coefficients by name, in logits: positive favours the named group; age is per 10 years older (the site's one age unit)"`
 	AgePerSD         *Estimate           `json:"age_per_sd,omitempty" jsonschema_description:"an alternative unit: the age coefficient per standard deviation of age (age_sd years), the fit's own unit and the paper's; coefficients.age = age_per_sd × 10 / age_sd"`
 	Card             map[string]Num      `json:"card,omitempty" jsonschema_description:"the dataset card's mean differences from the baseline group, by name"`
-	MaxGap           map[string]Num      `json:"max_gap,omitempty" jsonschema_description:"the largest gap between two groups, per attribute, in logit points"`
-	Views            map[string]Estimate `json:"views,omitempty" jsonschema_description:"the views (lower is better), in logit points"`
+	MaxGap           map[string]Num      `json:"max_gap,omitempty" jsonschema_description:"the largest gap between two groups, per attribute, in logits"`
+	Views            map[string]Estimate `json:"views,omitempty" jsonschema_description:"the views (lower is better), in logits"`
 	Definitions      map[string]Num      `json:"composite_definitions,omitempty" jsonschema_description:"the composite under each documented definition (robustness panel)"`
-	Between          map[string]Num      `json:"between_question_sd,omitempty" jsonschema_description:"per coefficient (age per 10 years older), its standard deviation between decision questions (scenarios), in logit points: the mixed model's random-slope SD, or for a decision run the SD of the per-question coefficients (an upper bound: it holds each question's own noise)"`
+	Between          map[string]Num      `json:"between_question_sd,omitempty" jsonschema_description:"per coefficient (age per 10 years older), its standard deviation between decision questions (scenarios), in logits: the mixed model's random-slope SD, or for a decision run the SD of the per-question coefficients (an upper bound: it holds each question's own noise)"`
 	Predict          map[string]*[2]Num  `json:"prediction_interval,omitempty" jsonschema_description:"per coefficient, the 95% prediction interval for the coefficient of a new scenario: estimate ± t(0.975; m − 1) × √(between_question_sd² + SE²)"`
 	Structure        []StructureTest     `json:"structure_tests,omitempty" jsonschema_description:"tests of the model's structure on a complete log-probability run: interactions of age and gender and of race and gender, a linear age effect, answer mass by group; each per scenario, then Hotelling's T² over the scenarios"`
 	ViewZeroP        map[string]Num      `json:"view_zero_p,omitempty" jsonschema_description:"per view, the p-value of the test that every gap it averages is zero (Hotelling's T² on its coefficients); at or below 0.05 the view's interval may start above zero, otherwise it starts at 0"`
@@ -388,7 +388,7 @@ type RunSummary struct {
 	Scored       bool                `json:"scored" jsonschema_description:"whether the run could be scored"`
 	Complete     bool                `json:"complete" jsonschema_description:"whether every prompt of the dataset has a row"`
 	Synthetic    bool                `json:"synthetic" jsonschema_description:"a demonstration run with planted effects that no real model produced"`
-	Views        map[string]Estimate `json:"views,omitempty" jsonschema_description:"the views (lower is better), in logit points"`
+	Views        map[string]Estimate `json:"views,omitempty" jsonschema_description:"the views (lower is better), in logits"`
 	Ranking
 }
 
@@ -569,7 +569,7 @@ func Columns() []Column {
 		cols = append(cols,
 			str("rank_"+name, "rank by the "+name+" view on the run's board (1 is best; runs equal at two decimals share a rank)", func(r *Run) string { return rank(r.Rank) }),
 			str("rank_set_"+name, "95% confidence set for the rank by the "+name+" view, best–worst (paired bootstrap, maximum |t| over the run's comparisons)", func(r *Run) string { return rankSet(r.RankSet) }),
-			str("view_"+name, "the "+name+" view in logit points (lower is better): "+v.Describe(), view(func(e Estimate) string { return csvNum(e.Estimate) })),
+			str("view_"+name, "the "+name+" view in logits (lower is better): "+v.Describe(), view(func(e Estimate) string { return csvNum(e.Estimate) })),
 			str("view_"+name+"_ci95_low", "lower end of the "+name+" view's 95% interval", view(ci(0))),
 			str("view_"+name+"_ci95_high", "upper end of the "+name+" view's 95% interval", view(ci(1))),
 		)
@@ -619,7 +619,7 @@ func Columns() []Column {
 			what = "age, per 10 years older (the site's one age unit; the per-SD value is age_per_sd in the run's JSON)"
 		}
 		cols = append(cols,
-			str("coef_"+name, "signed coefficient of the mixed model, "+what+", in logit points (positive favours "+c.Group()+")",
+			str("coef_"+name, "signed coefficient of the mixed model, "+what+", in logits (positive favours "+c.Group()+")",
 				coef(func(e Estimate) string { return csvNum(e.Estimate) })),
 			str("coef_"+name+"_se", "standard error of coef_"+name, coef(func(e Estimate) string {
 				if e.SE == nil {

@@ -362,7 +362,7 @@ func coefText(res *score.Result) (title, text string) {
 	switch res.Fit.Method {
 	case score.FitFirth:
 		return "Coefficients: each question's logistic regression, averaged", fmt.Sprintf(
-			"A decision run: each decision question's sampled yes/no answers get their own logistic regression on age, gender and race (Firth's bias-reduced likelihood, at most %d Newton steps), and the coefficients below are the mean over the %d questions of those per-question coefficients, in logit points like a log-probability run's. Standard errors are the spread of the per-question coefficients over √%d; 95%% intervals from the t distribution with %d degrees of freedom. This is the paper's model with a logistic link: it allows every effect to vary from question to question.",
+			"A decision run: each decision question's sampled yes/no answers get their own logistic regression on age, gender and race (Firth's bias-reduced likelihood, at most %d Newton steps), and the coefficients below are the mean over the %d questions of those per-question coefficients, in logits like a log-probability run's. Standard errors are the spread of the per-question coefficients over √%d; 95%% intervals from the t distribution with %d degrees of freedom. This is the paper's model with a logistic link: it allows every effect to vary from question to question.",
 			res.Fit.Iterations, res.Fit.DF+1, res.Fit.DF+1, res.Fit.DF)
 	case score.FitClosedForm:
 		return "Mixed-model coefficients", fmt.Sprintf("The paper’s model: logit ~ 1 + age + gender + race, with a random intercept and random slopes on every term per decision question; fitted by the exact closed form (a complete run); 95%% intervals from the t distribution with %d degrees of freedom.", res.Fit.DF)
