@@ -168,7 +168,7 @@ func (b *build) whereFiles(where paths.RunFiles, out outdir.Sink) error {
 			return r.EmitTo(p, out)
 		})
 	}
-	for _, p := range datapage.DownloadsPages(rk.Per, datapage.DownloadsPage(rs, rk.Per, b.site, where, budget)) {
+	for _, p := range datapage.DownloadsPages(rk.Per, datapage.DownloadsPage(rs, rk, b.site, where, budget)) {
 		pool.Submit(func(r *render.Renderer) error { return r.EmitTo(p, out) })
 	}
 	data, err := datapage.RunDataFiles(rs, rk, where, ownParts(cfg, rs, b.r.Gen))

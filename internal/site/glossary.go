@@ -39,10 +39,16 @@ type glossaryData struct {
 	Swing           string // the swing finder's default threshold, "30 pp"
 	Decimals        string // the precision boards rank at, in words
 	MethodologyHref string
-	// GroupBoards are the group boards of the first variant that has
-	// them, one per coefficient, for the coefficient's entry; none when
-	// no board ranks.
-	GroupBoards []boards.GroupBoardLink
+	// GroupBoards are the group boards of every variant that has them,
+	// one per coefficient, for the coefficient's entry; none when no
+	// board ranks.
+	GroupBoards []variantBoards
+}
+
+// variantBoards are one variant's group boards.
+type variantBoards struct {
+	Variant string
+	Boards  []boards.GroupBoardLink
 }
 
 type logitExample struct {
@@ -56,8 +62,7 @@ func glossaryPage(site *layout.SiteInfo, rk *stage.Ranked) *layout.Page {
 		MethodologyHref: paths.MethodologyPath}
 	for _, v := range board.Variants {
 		if boards.HasGroupBoards(rk, v) {
-			d.GroupBoards = boards.GroupBoardLinks(v)
-			break
+			d.GroupBoards = append(d.GroupBoards, variantBoards{string(v), boards.GroupBoardLinks(v)})
 		}
 	}
 	for _, g := range []float64{0.1, 0.5, 1} {

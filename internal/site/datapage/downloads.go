@@ -5,8 +5,13 @@ package datapage
 // own files (its per-prompt data) with their hashes.
 
 import (
+	"strings"
+
+	"github.com/discrimeval/leaderboard/internal/board"
+	"github.com/discrimeval/leaderboard/internal/design"
 	"github.com/discrimeval/leaderboard/internal/run"
 	"github.com/discrimeval/leaderboard/internal/score"
+	"github.com/discrimeval/leaderboard/internal/site/boards"
 	"github.com/discrimeval/leaderboard/internal/site/layout"
 	"github.com/discrimeval/leaderboard/internal/site/paths"
 	"github.com/discrimeval/leaderboard/internal/site/show"
@@ -86,7 +91,8 @@ var rowFields = []rowField{
 
 // DownloadsPage is the Downloads page of a site whose runs' files are
 // where says, under a Pages budget written as budget ("1 GB").
-func DownloadsPage(rs *stage.Runs, per layout.Paging, site *layout.SiteInfo, where paths.RunFiles, budget string) *layout.Page {
+func DownloadsPage(rs *stage.Runs, rk *stage.Ranked, site *layout.SiteInfo, where paths.RunFiles, budget string) *layout.Page {
+	per := rk.Per
 	d := DownloadsData{Columns: sitedata.Columns(), Fields: rowFields, Where: where, Budget: budget}
 	d.Files = []downloadFile{
 		{paths.LeaderboardCSVPath, paths.LeaderboardCSVPath, "", "One row per run: its board, ranks, views with intervals, other composites and coefficients. The columns are below.", ""},
@@ -95,9 +101,14 @@ func DownloadsPage(rs *stage.Runs, per layout.Paging, site *layout.SiteInfo, whe
 		{paths.RubricJSONPath, paths.RubricJSONPath, paths.RubricSchemaPath, "How every number is scored, read from the scoring code at build time, with worked examples.", ""},
 		{paths.ProvenancePath, paths.ProvenancePath, paths.ProvenanceSchemaPath, "The root of trust: the SHA-256 and size of every file of the site and every input the build read that belong to no run, and of each run’s provenance.json.", ""},
 		{paths.RunProvenanceJSONPath("<id>"), "", paths.RunProvenanceSchema, "One run’s input files and the site’s files of that run (its pages, data file and copies), with their SHA-256 and size.", ""},
+	}
+	if f, ok := groupBoardsFile(rk); ok {
+		d.Files = append(d.Files, f)
+	}
+	d.Files = append(d.Files, []downloadFile{
 		{sitedata.ReplicatesFile("<id>"), "", "", "A run fitted by REML: its " + show.Itoa(score.BootstrapResamples) + " bootstrap replicates, one row each: the four views and the seven coefficients (age per 10 years older) of the replicate. They refit the fixed effects, so they cannot be drawn again from the run’s per-question coefficients as every other run’s can; the run’s data file names its file (replicates).", "a header row"},
 		{paths.ReproducePath, paths.ReproducePath, "", "A script that recomputes this site’s numbers from these files with Python’s standard library alone: every complete run’s coefficients and views from its per-prompt file, every decision run’s views from its per-question coefficients, the paired differences and every board’s rank sets, by the recipe of data/rubric.json. Run python3 reproduce.py with the site’s folder; it exits 1 naming the first number that disagrees.", "its first lines"},
-	}
+	}...)
 	if site.CSV != paths.LeaderboardCSVPath {
 		d.Per, d.Whole = int(per), sitedata.RunsCSVGz
 		d.Files[0] = downloadFile{sitedata.RunsCSVGz, sitedata.RunsCSVGz, "", "Every run's row in one file: the whole CSV, header and all, gzip-compressed. The columns are below.", ""}
@@ -115,6 +126,26 @@ func DownloadsPage(rs *stage.Runs, per layout.Paging, site *layout.SiteInfo, whe
 		d.Runs = append(d.Runs, r)
 	}
 	return &layout.Page{Path: paths.DownloadsPath, Title: "Downloads: data files and their formats", Section: layout.SecData, Body: d}
+}
+
+// groupBoardsFile is the row of the group boards' data files,
+// data/groups/<variant>-<group>.json, naming the variants that have them
+// and the groups; none when no variant's board ranks.
+func groupBoardsFile(rk *stage.Ranked) (downloadFile, bool) {
+	var variants, groups []string
+	for _, v := range board.Variants {
+		if boards.HasGroupBoards(rk, v) {
+			variants = append(variants, string(v))
+		}
+	}
+	if len(variants) == 0 {
+		return downloadFile{}, false
+	}
+	for _, c := range design.Coefs {
+		groups = append(groups, paths.GroupSlug(c))
+	}
+	what := "One group board (its page is groups/<variant>-<group>.html): a variant’s ranked runs ordered by the size of one coefficient, each with its signed coefficient, 95% interval, rank and 95% rank sets. <variant> is " + strings.Join(variants, " or ") + "; <group> is " + strings.Join(groups, ", ") + "."
+	return downloadFile{"data/groups/<variant>-<group>.json", "", sitedata.GroupBoardSchema, what, ""}, true
 }
 
 // downloadsPages is the downloads page in pages of per runs
