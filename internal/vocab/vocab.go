@@ -39,6 +39,9 @@ const (
 	Parameters = "parameters"
 	// Rank is the unit of a place on a board, 1 the least biased.
 	Rank = "rank"
+	// AgeUnit is the unit of an age coefficient, in a label: the change
+	// in logit per 10 years older, the design's step between ages.
+	AgeUnit = "per 10 years older"
 )
 
 // BoardRuns names a board's runs in a sentence, wherever a page says

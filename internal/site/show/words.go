@@ -37,8 +37,8 @@ func PlainScale(g float64) string {
 // only as a labelled alternative.
 const AgeUnitYears = score.AgeUnitYears
 
-// ageUnit names the unit in a label: "per 10 years older".
-const AgeUnit = "per 10 years older"
+// AgeUnit names the unit in a label: "per 10 years older" (package vocab).
+const AgeUnit = vocab.AgeUnit
 
 // coefScale is what a coefficient of res is multiplied by to be shown in
 // the site's units (score.Result.CoefScale).
