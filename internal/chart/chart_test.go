@@ -532,7 +532,12 @@ func TestTimePlot(t *testing.T) {
 		if want := map[string]int{"wide": len(p.Points), "narrow": 0}[name]; titled != want {
 			t.Errorf("%s: %d dots with a title, want %d", name, titled, want)
 		}
-		open, closed := strings.Count(out, `class="chart-open"`), strings.Count(out, `class="chart-closed"`)
+		group := func(class string) int {
+			_, g, _ := strings.Cut(out, `<g class="`+class+`"`)
+			g, _, _ = strings.Cut(g, "</g>")
+			return strings.Count(g, "<circle ")
+		}
+		open, closed := group("chart-open"), group("chart-closed")
 		if open != 3 || closed != 3 {
 			t.Errorf("%s: %d open and %d closed dots, want 3 and 3", name, open, closed)
 		}

@@ -171,25 +171,34 @@ func (p TimePlot) SVG() (template.HTML, error) {
 		body.close("g")
 	}
 
-	// The dots, one per run, a run's own element for the filters.
-	for _, pt := range pts {
-		x, y := sc.x(day(dates[pt.Date])), yOf(pt.Value)
-		as := []attr{n("cx", x), n("cy", y), n("r", 4.5)}
-		if pt.Open {
-			as = append(as, s("class", "chart-open"), s("fill", "currentColor"), s("fill-opacity", "0.75"))
+	// The dots, one per run, a run's own element for the filters, in two
+	// groups (open weights, then closed) that hold their style once
+	// rather than on every dot: the chart is the part of the board page
+	// that grows with every ranked run, not with the board's page size.
+	for _, open := range []bool{true, false} {
+		if open {
+			body.open("g", s("class", "chart-open"), s("fill", "currentColor"), s("fill-opacity", "0.75"))
 		} else {
-			as = append(as, s("class", "chart-closed"), s("fill", "none"), s("stroke", "currentColor"), n("stroke-width", 1.5))
+			body.open("g", s("class", "chart-closed"), s("fill", "none"), s("stroke", "currentColor"), n("stroke-width", 1.5))
 		}
-		if pt.ID != "" {
-			as = append(as, s("data-run", pt.ID))
+		for _, pt := range pts {
+			if pt.Open != open {
+				continue
+			}
+			x, y := sc.x(day(dates[pt.Date])), yOf(pt.Value)
+			as := []attr{n("cx", x), n("cy", y), n("r", 4.5)}
+			if pt.ID != "" {
+				as = append(as, s("data-run", pt.ID))
+			}
+			if p.Narrow {
+				body.leaf("circle", as...)
+				continue
+			}
+			body.open("circle", as...)
+			body.elem("title", pt.Label+": "+plain(pt.Value)+", released "+pt.Date)
+			body.b.WriteString("</circle>")
 		}
-		if p.Narrow {
-			body.leaf("circle", as...)
-			continue
-		}
-		body.open("circle", as...)
-		body.elem("title", pt.Label+": "+plain(pt.Value)+", released "+pt.Date)
-		body.b.WriteString("</circle>")
+		body.close("g")
 	}
 
 	// The frontier's names, beside their dots where they do not overlap
