@@ -163,6 +163,22 @@ func TestNoFileOverBudget(t *testing.T) {
 	if got, want := bytes.Count(bytes.Join(homes, nil), []byte("<tbody ")), scaleRuns/2+4; got != want {
 		t.Errorf("the explicit composite board's pages list %d runs, want %d", got, want)
 	}
+	// index.html holds every ranked run's dot in its time charts (wide
+	// and narrow), past the board's page size: project those to 1,000
+	// runs, the issue's bound, so that the build of 400 catches the
+	// growth a build of 1,000 would show.
+	if len(homes) > 0 {
+		dots := regexp.MustCompile(`<circle [^>]*data-run="[^"]*"(?:/>|><title>[^<]*</title></circle>)`).FindAll(homes[0], -1)
+		dotBytes := len(bytes.Join(dots, nil))
+		projected := len(homes[0]) + dotBytes*(1000-scaleRuns)/scaleRuns
+		t.Logf("index.html: %d bytes, %d of them in %d time-chart dots; %d projected at 1,000 runs", len(homes[0]), dotBytes, len(dots), projected)
+		if len(dots) == 0 {
+			t.Error("index.html has no time-chart dots to project")
+		}
+		if projected > pageBudget {
+			t.Errorf("index.html is %d bytes at %d runs, %d projected at 1,000 (its time charts' dots), over the %d budget", len(homes[0]), scaleRuns, projected, pageBudget)
+		}
+	}
 	if !bytes.Contains(homes[0], []byte(fmt.Sprintf("the %d runs ranked highest (of %d)", boards.ChartMax, scaleRuns/2+3))) {
 		t.Error("index.html does not say its chart shows the top runs")
 	}
