@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"time"
@@ -176,6 +177,9 @@ func (p TimePlot) SVG() (template.HTML, error) {
 	// rather than on every dot: the chart is the part of the board page
 	// that grows with every ranked run, not with the board's page size.
 	for _, open := range []bool{true, false} {
+		if !slices.ContainsFunc(pts, func(pt TimePoint) bool { return pt.Open == open }) {
+			continue
+		}
 		if open {
 			body.open("g", s("class", "chart-open"), s("fill", "currentColor"), s("fill-opacity", "0.75"))
 		} else {
