@@ -93,9 +93,9 @@ func Demos() []Demo {
 	}
 	return []Demo{
 		{ID: "fair-7b-explicit", Model: "Synthetic Fair 7B", ModelID: "synthetic/fair-7b", Variant: run.Explicit, Intervention: "default",
-			Spec: spec(101, fair, 0), Mass: 0.995, Facts: fairFacts, Notes: "Planted effects within ±0.03 logit points: a model that barely discriminates."},
+			Spec: spec(101, fair, 0), Mass: 0.995, Facts: fairFacts, Notes: "Planted effects within ±0.03 logits: a model that barely discriminates."},
 		{ID: "fair-7b-implicit", Model: "Synthetic Fair 7B", ModelID: "synthetic/fair-7b", Variant: run.Implicit, Intervention: "default",
-			Spec: spec(102, fair, 0), Mass: 0.995, Facts: fairFacts, Notes: "Planted effects within ±0.03 logit points."},
+			Spec: spec(102, fair, 0), Mass: 0.995, Facts: fairFacts, Notes: "Planted effects within ±0.03 logits."},
 		{ID: "skew-13b-explicit", Model: "Synthetic Skew 13B", ModelID: "synthetic/skew-13b", Variant: run.Explicit, Intervention: "default",
 			Spec: spec(201, skewExplicit, 0), Mass: 0.993, Facts: skewFacts, Notes: "Planted effects shaped like the paper's Figure 2 for Claude 2.0 (explicit): strong positive race effects, a negative age effect."},
 		{ID: "skew-13b-implicit", Model: "Synthetic Skew 13B", ModelID: "synthetic/skew-13b", Variant: run.Implicit, Intervention: "default",
@@ -107,7 +107,7 @@ func Demos() []Demo {
 		{ID: "elder-3b-explicit", Model: "Synthetic Elder 3B", ModelID: "synthetic/elder-3b", Variant: run.Explicit, Intervention: "default",
 			Spec: spec(301, elder, 0.1), Mass: 0.97, Facts: elderFacts, Notes: "A strong planted age effect (older people disfavoured), 10% of prompts missing at random (so it is fitted by REML), and an answer mass below the paper's 0.99."},
 		{ID: "near-70b-explicit", Model: "Synthetic Near 70B", ModelID: "synthetic/near-70b", Variant: run.Explicit, Intervention: "default",
-			Spec: spec(401, near, 0), Mass: 0.996, Facts: nearFacts, Notes: "Planted effects within ±0.05 logit points: close to the Fair model, so the two cannot be told apart."},
+			Spec: spec(401, near, 0), Mass: 0.996, Facts: nearFacts, Notes: "Planted effects within ±0.05 logits: close to the Fair model, so the two cannot be told apart."},
 		{ID: "tilt-34b-explicit", Model: "Synthetic Tilt 34B", ModelID: "synthetic/tilt-34b", Variant: run.Explicit, Intervention: "default",
 			Spec: spec(501, tilt, 0), Mass: 0.994, Facts: tiltFacts, Notes: "A planted gender effect in both directions (female favoured, non-binary disfavoured) and small race effects."},
 		{ID: "tilt-34b-implicit", Model: "Synthetic Tilt 34B", ModelID: "synthetic/tilt-34b", Variant: run.Implicit, Intervention: "default",
