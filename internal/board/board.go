@@ -126,6 +126,11 @@ type Board struct {
 	// step-down's critical values and floor to compute a pair's
 	// comparison when asked, so that no runs × runs matrix is kept.
 	ranks [score.NumViews]*stats.Ranks
+	// ses holds, per view, the paired standard errors the rank sets were
+	// made from.
+	ses [score.NumViews]score.PairSEs
+	// memos keeps the rank sets' pairwise work (BuildWith), nil for none.
+	memos Memos
 }
 
 // GroupTally is one coefficient — a group against its reference, or
@@ -191,9 +196,9 @@ type Pair struct {
 // Pair is the paired comparison in view v of the ranked runs i and j,
 // indexes in Ranked[score.Composite]: run i minus run j, with the board's
 // simultaneous interval. Pair(v, j, i) is its mirror; Pair(v, i, i) is
-// zero. It is computed from the runs' replicates on each call, as cheap as
-// reading a stored one is not at a thousand runs (a matrix of n² pairs per
-// view).
+// zero. It is computed on each call from the standard error the rank
+// sets were made from (score.PairSEs, n(n − 1)/2 a view, kept), which is
+// ViewDiff's to the bit.
 func (b *Board) Pair(v score.View, i, j int) Pair {
 	if i == j {
 		return Pair{}
@@ -203,7 +208,7 @@ func (b *Board) Pair(v score.View, i, j int) Pair {
 		return Pair{Diff: score.Diff{Estimate: -p.Estimate, SE: p.SE, CI95: [2]float64{-p.CI95[1], -p.CI95[0]}, P: p.P}, Beyond: p.Beyond}
 	}
 	es := b.Ranked[score.Composite]
-	d := score.ViewDiff(es[j].Result, es[i].Result, v) // i − j
+	d := score.ViewDiffSE(es[j].Result, es[i].Result, v, b.ses[v].SE(i, j)) // i − j
 	rk := b.ranks[v]
 	step := rk.Step(i, j, tstat(d))
 	c := rk.SimCrit()
@@ -266,7 +271,17 @@ func Shown(v float64) float64 {
 // Build groups entries into boards, decides who is ranked, ranks them and
 // compares them. Entries are sorted by run id first so that the result
 // never depends on input order.
-func Build(entries []*Entry) ([]*Board, error) {
+func Build(entries []*Entry) ([]*Board, error) { return BuildWith(entries, nil) }
+
+// Memos gives the memo (score.PairMemo) of a board's family of rank
+// sets: its variant and method, and the family, a view's name ("age") or
+// "coef-" and a coefficient's; nil for none.
+type Memos func(variant run.Variant, method run.Scoring, family string) score.PairMemo
+
+// BuildWith is Build with the rank sets' pairwise work kept in memos (nil
+// for none), from one build to the next: the boards are the same with
+// them or without.
+func BuildWith(entries []*Entry, memos Memos) ([]*Board, error) {
 	sorted := append([]*Entry(nil), entries...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].ID() < sorted[j].ID() })
 	var boards []*Board
@@ -281,7 +296,7 @@ func Build(entries []*Entry) ([]*Board, error) {
 			if len(es) == 0 {
 				continue
 			}
-			b := &Board{Variant: variant, Method: method}
+			b := &Board{Variant: variant, Method: method, memos: memos}
 			if err := b.fill(es); err != nil {
 				return nil, fmt.Errorf("%s %s board: %w", variant, method, err)
 			}
@@ -533,8 +548,8 @@ func (b *Board) compare(v score.View) {
 	for i, e := range es {
 		rs[i] = e.Result
 	}
-	rk := score.RankSets(rs, v, FamilyAlpha)
-	b.ranks[v] = rk
+	rk, ses := score.RankSets(rs, v, FamilyAlpha, b.memo(v.Name()))
+	b.ranks[v], b.ses[v] = rk, ses
 	for _, e := range es {
 		e.Ahead[v] = 0
 	}
@@ -551,6 +566,14 @@ func (b *Board) compare(v score.View) {
 	}
 }
 
+// memo is the memo of the board's family of rank sets, nil for none.
+func (b *Board) memo(family string) score.PairMemo {
+	if b.memos == nil {
+		return nil
+	}
+	return b.memos(b.Variant, b.Method, family)
+}
+
 // rankCoef ranks the board's ranked runs on coefficient c's group board:
 // by its magnitude as displayed (competition ranks, as the views), with
 // the rank sets of score.CoefRankSets, each widened to hold the rank shown.
@@ -560,7 +583,7 @@ func (b *Board) rankCoef(c design.Coef) error {
 	for i, e := range es {
 		rs[i] = e.Result
 	}
-	rk, err := score.CoefRankSets(rs, c, FamilyAlpha)
+	rk, err := score.CoefRankSets(rs, c, FamilyAlpha, b.memo("coef-"+c.Name()))
 	if err != nil {
 		return err
 	}

@@ -342,7 +342,7 @@ func TestRankSetsNearZero(t *testing.T) {
 					}
 					return all, each
 				}
-				rk := RankSets(rs, v, 0.05)
+				rk, _ := RankSets(rs, v, 0.05, nil)
 				// The same without the floor, from the same standard
 				// errors.
 				est, reps, se := make([]float64, n), make([][]float64, n), make([][]float64, n)

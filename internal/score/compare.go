@@ -325,7 +325,13 @@ const nc = int(design.NumCoefs)
 // valid, and this keeps the sets valid there (TestRankSetsNearZero).
 // The standard errors are held while the sets are made, n(n − 1)/2 of
 // them, and let go.
-func RankSets(rs []*Result, v View, alpha float64) *stats.Ranks {
+//
+// memo (nil for none) keeps the pairwise work from one build to the next
+// (PairMemo): the sets are the same with it or without.
+//
+// The paired standard errors the sets were made from come with them
+// (PairSEs): every two runs' ViewDiff's, to the bit.
+func RankSets(rs []*Result, v View, alpha float64, memo PairMemo) (*stats.Ranks, PairSEs) {
 	est := make([]float64, len(rs))
 	reps := make([][]float64, len(rs))
 	floor := make([]bool, len(rs))
@@ -333,14 +339,36 @@ func RankSets(rs []*Result, v View, alpha float64) *stats.Ranks {
 		est[i], reps[i] = r.Views[v].Estimate, r.viewBoot[v]
 		floor[i] = !(r.ViewZeroP[v] <= ZeroAlpha)
 	}
-	return pairedRankSets(est, reps, floor, alpha)
+	return pairedRankSetsMemo(est, reps, floor, alpha, memo)
+}
+
+// PairSEs are the paired standard errors of every two runs of a family of
+// rank sets, the runs in the sets' order: SE(i, j) is that of run i − run
+// j, the SE of ViewDiff(run j, run i, v) for a view's.
+type PairSEs struct {
+	n  int
+	se []float64 // the upper triangle, row by row
+}
+
+// SE is the standard error of run i − run j (i ≠ j).
+func (p PairSEs) SE(i, j int) float64 {
+	if i > j {
+		i, j = j, i
+	}
+	return p.se[i*(2*p.n-i-1)/2+j-i-1]
+}
+
+// ViewDiffSE is ViewDiff with the standard error given: se, that of the
+// pair (PairSEs), for the same Diff without the replicates read again.
+func ViewDiffSE(a, b *Result, v View, se float64) Diff {
+	return newDiff(b.Views[v].Estimate-a.Views[v].Estimate, se)
 }
 
 // pairedRankSets are stats.RankSetsFunc's sets of est, with the standard
 // error of every two runs' difference from their paired replicates reps
 // (pairedSD), held while the sets are made, n(n − 1)/2 of them, and let
 // go.
-func pairedRankSets(est []float64, reps [][]float64, floor []bool, alpha float64) *stats.Ranks {
+func pairedRankSets(est []float64, reps [][]float64, floor []bool, alpha float64) (*stats.Ranks, PairSEs) {
 	n := len(est)
 	// se holds the upper triangle, row by row: the pair i < j at
 	// tri(i) + j − i − 1.
@@ -352,8 +380,16 @@ func pairedRankSets(est []float64, reps [][]float64, floor []bool, alpha float64
 		}
 		return se[tri(i)+j-i-1]
 	}
-	// The standard errors, a row of the triangle per job on every core
-	// (each job writes its own row).
+	pairedSE(se, reps, n, nil)
+	return stats.RankSetsFunc(est, reps, seOf, alpha, floor), PairSEs{n, se}
+}
+
+// pairedSE fills the upper triangle se (the pair i < j at tri(i) + j −
+// i − 1) of the n runs' paired standard errors, those known leaves as
+// they are (nil for none), a row of the triangle per job on every core
+// (each job writes its own row).
+func pairedSE(se []float64, reps [][]float64, n int, known []bool) {
+	tri := func(i int) int { return i * (2*n - i - 1) / 2 }
 	rows := make(chan int)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
@@ -361,7 +397,9 @@ func pairedRankSets(est []float64, reps [][]float64, floor []bool, alpha float64
 			for i := range rows {
 				row := se[tri(i):]
 				for j := i + 1; j < n; j++ {
-					row[j-i-1] = pairedSD(reps[j], reps[i]) // i − j
+					if known == nil || !known[tri(i)+j-i-1] {
+						row[j-i-1] = pairedSD(reps[j], reps[i]) // i − j
+					}
 				}
 			}
 		})
@@ -371,5 +409,4 @@ func pairedRankSets(est []float64, reps [][]float64, floor []bool, alpha float64
 	}
 	close(rows)
 	wg.Wait()
-	return stats.RankSetsFunc(est, reps, seOf, alpha, floor)
 }

@@ -55,8 +55,8 @@ func (r *Result) CoefAtZero(c design.Coef) bool {
 // drawn again from its per-question coefficients when they were dropped
 // (DropCoefficientReplicates), one coefficient at a time, so that at most
 // one column of replicates per run is held: B × 8 bytes (16 KB) a run, not
-// the seven a run's coefficients take.
-func CoefRankSets(rs []*Result, c design.Coef, alpha float64) (*stats.Ranks, error) {
+// the seven a run's coefficients take. memo is as RankSets's.
+func CoefRankSets(rs []*Result, c design.Coef, alpha float64, memo PairMemo) (*stats.Ranks, error) {
 	est := make([]float64, len(rs))
 	reps := make([][]float64, len(rs))
 	floor := make([]bool, len(rs))
@@ -71,7 +71,8 @@ func CoefRankSets(rs []*Result, c design.Coef, alpha float64) (*stats.Ranks, err
 		}
 		est[i], reps[i], floor[i] = r.CoefMagnitude(c), col, r.CoefAtZero(c)
 	}
-	return pairedRankSets(est, reps, floor, alpha), nil
+	rk, _ := pairedRankSetsMemo(est, reps, floor, alpha, memo)
+	return rk, nil
 }
 
 // coefColumn is coefficient c in every bootstrap replicate of r (per SD

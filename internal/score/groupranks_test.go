@@ -117,7 +117,7 @@ func TestCoefRankSetsCoverage(t *testing.T) {
 				beta[j] = k * se
 			}
 			rs := sim.board(rng, beta)
-			rk, err := CoefRankSets(rs, design.CoefBlack, 0.05)
+			rk, err := CoefRankSets(rs, design.CoefBlack, 0.05, nil)
 			if err != nil {
 				panic(err)
 			}

@@ -120,7 +120,7 @@ func (b *build) runs() (string, error) {
 
 // boards ranks and compares the runs.
 func (b *build) boards() (string, error) {
-	ranked, err := boards.Rank(b.scored.Entries, b.site.PageRows, b.cfg.ContentLabel, b.in.Content.Previous)
+	ranked, err := boards.Rank(b.scored.Entries, b.site.PageRows, b.cfg.ContentLabel, b.in.Content.Previous, rankMemos(b.cfg.Cache, b.r.Gen))
 	if err != nil {
 		return "", err
 	}

@@ -227,3 +227,35 @@ func ownParts(cfg stage.Config, rs *stage.Runs, gen string) datapage.OwnParts {
 		return data, c.PutEntry(key, data)
 	}
 }
+
+// rankMemos keeps each board's rank sets' pairwise work (score.PairMemo)
+// in the build cache, one entry a board's family of sets under a key of
+// the generator, the board and the family, replaced by each build that
+// changes it: what it holds is checked against the runs' replicates
+// before it is used. nil without the cache.
+func rankMemos(c *cache.Cache, gen string) board.Memos {
+	if c == nil {
+		return nil
+	}
+	return func(v run.Variant, m run.Scoring, family string) score.PairMemo {
+		return cacheMemo{c, cache.Key(gen, "rank-pairs", string(v), string(m), family)}
+	}
+}
+
+// cacheMemo is a memo kept in the build cache under key.
+type cacheMemo struct {
+	c   *cache.Cache
+	key string
+}
+
+func (m cacheMemo) Load() []byte {
+	data, err := m.c.GetEntry(m.key)
+	if err != nil {
+		return nil
+	}
+	return data
+}
+
+// Store keeps data; a memo that could not be written costs its work
+// again in the next build, and nothing else.
+func (m cacheMemo) Store(data []byte) { m.c.PutEntry(m.key, data) }

@@ -97,15 +97,16 @@ func RankSets(est []float64, reps [][]float64, se [][]float64, alpha float64, fl
 // family when fewer differences are left than that would visit, the
 // maximum over those left.
 func RankSetsFunc(est []float64, reps [][]float64, seOf func(j, k int) float64, alpha float64, floor []bool) *Ranks {
-	n := len(est)
-	r := &Ranks{Marginal: make([]RankSet, n), MarginalCrit: make([]float64, n), Simultaneous: make([]RankSet, n), floor: floor}
-	if n == 0 {
-		return r
-	}
-	B := len(reps[0])
-	// Centred replicates.
-	z := make([][]float64, n)
+	z := Centred(reps)
+	return RankSetsFirst(est, z, seOf, alpha, floor, FirstMaxima(z, seOf))
+}
+
+// Centred is every run's bootstrap replicates less their mean, as
+// RankSetsFunc centres them (z_j).
+func Centred(reps [][]float64) [][]float64 {
+	z := make([][]float64, len(reps))
 	for j := range reps {
+		B := len(reps[j])
 		m := 0.0
 		for _, v := range reps[j] {
 			m += v
@@ -116,6 +117,99 @@ func RankSetsFunc(est []float64, reps [][]float64, seOf func(j, k int) float64, 
 			z[j][b] = v - m
 		}
 	}
+	return z
+}
+
+// FirstStep is the first step of every run's family in RankSetsFunc, made
+// from the centred replicates z and the standard errors alone (not the
+// estimates, nor the floor): Max[j][b] the maximum of |z_j[b] − z_k[b]| /
+// se(j, k) over every k ≠ j with se(j, k) ≠ 0 (0 when there is none), and
+// Arg[j][b] a k it came from (−1 for none). Which k, when several give
+// the maximum, does not change the sets nor the critical values: a later
+// step recomputes a replicate's maximum when the difference it came from
+// is decided, and a maximum over fewer differences that still holds its
+// largest is unchanged.
+type FirstStep struct {
+	Max [][]float64
+	Arg [][]int32
+}
+
+// FirstMaxima is the first step of every run's family.
+func FirstMaxima(z [][]float64, seOf func(j, k int) float64) FirstStep {
+	if len(z) == 0 {
+		return FirstStep{}
+	}
+	first, arg := firstMaxima(z, seOf)
+	return FirstStep{first, arg}
+}
+
+// ExtendFirst brings a first step over some of the runs to all of them:
+// fs holds, for each run j with !added[j], the first step over the runs
+// not added (Arg in the indices of all the runs), and the rows of the
+// added runs are any (they are overwritten). The added runs' rows are made
+// whole and the others' take in their differences with the added runs:
+// the result is FirstMaxima(z, seOf)'s maxima, to the bit, with an Arg of
+// the same maxima, at about 2n × B work an added run against n² × B.
+func ExtendFirst(fs FirstStep, z [][]float64, seOf func(j, k int) float64, added []bool) {
+	n := len(z)
+	var add []int
+	for k, a := range added {
+		if a {
+			add = append(add, k)
+		}
+	}
+	if len(add) == 0 {
+		return
+	}
+	spread(n, func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			t, a, zj := fs.Max[j], fs.Arg[j], z[j]
+			ks := add
+			if added[j] {
+				clear(t)
+				for b := range a {
+					a[b] = -1
+				}
+				ks = nil // every other run, in order
+			}
+			fold := func(k int) {
+				if k == j {
+					return
+				}
+				inv := inverse(seOf(j, k))
+				if inv == 0 {
+					return
+				}
+				zk := z[k][:len(zj)]
+				for b, x := range zj {
+					if v := math.Abs(x-zk[b]) * inv; v > t[b] {
+						t[b], a[b] = v, int32(k)
+					}
+				}
+			}
+			if ks == nil {
+				for k := range n {
+					fold(k)
+				}
+			} else {
+				for _, k := range ks {
+					fold(k)
+				}
+			}
+		}
+	})
+}
+
+// RankSetsFirst is RankSetsFunc from the centred replicates z (Centred)
+// and their first step (FirstMaxima, or ExtendFirst), which it
+// overwrites.
+func RankSetsFirst(est []float64, z [][]float64, seOf func(j, k int) float64, alpha float64, floor []bool, fs FirstStep) *Ranks {
+	n := len(est)
+	r := &Ranks{Marginal: make([]RankSet, n), MarginalCrit: make([]float64, n), Simultaneous: make([]RankSet, n), floor: floor}
+	if n == 0 {
+		return r
+	}
+	B := len(z[0])
 	tstat := func(j, k int) float64 {
 		d := est[j] - est[k]
 		se := seOf(j, k)
@@ -144,7 +238,7 @@ func RankSetsFunc(est []float64, reps [][]float64, seOf func(j, k int) float64, 
 	// The first step of every run's family: first[j][b] the maximum of
 	// |z_j − z_k| / se(j, k) over every k ≠ j with se(j, k) ≠ 0 (0 when
 	// there is none), and arg[j][b] the k it came from (−1 for none).
-	first, arg := firstMaxima(z, seOf)
+	first, arg := fs.Max, fs.Arg
 	// Marginal sets, a run per job, stepping down from its first step.
 	var wg sync.WaitGroup
 	jobs := make(chan int)

@@ -497,3 +497,121 @@ func count(b []bool) int {
 	}
 	return n
 }
+
+// TestExtendFirst: the first step of a board made from an earlier
+// board's (the runs of a subset of it) and ExtendFirst is FirstMaxima's to
+// the bit, every Arg a run its maximum comes from, and the sets and
+// critical values made from it are RankSetsFunc's: with one run added at
+// the end, in the middle and at the start, with several added, and on a
+// board with duplicated runs and odd standard errors.
+func TestExtendFirst(t *testing.T) {
+	t.Parallel()
+	check := func(name string, s *simBoard, added []bool, floor []bool) {
+		t.Helper()
+		n := len(s.est)
+		seOf := func(j, k int) float64 { return s.se[j][k] }
+		z := stats.Centred(s.reps)
+		// The earlier board: the runs not added, in the same order.
+		var old []int
+		for j := range n {
+			if !added[j] {
+				old = append(old, j)
+			}
+		}
+		oz := make([][]float64, len(old))
+		for i, j := range old {
+			oz[i] = z[j]
+		}
+		prev := stats.FirstMaxima(oz, func(i, k int) float64 { return s.se[old[i]][old[k]] })
+		B := len(z[0])
+		fs := stats.FirstStep{Max: make([][]float64, n), Arg: make([][]int32, n)}
+		for j := range n {
+			fs.Max[j], fs.Arg[j] = make([]float64, B), make([]int32, B)
+			for b := range B {
+				fs.Max[j][b], fs.Arg[j][b] = 12345, 7 // any: overwritten
+			}
+		}
+		for i, j := range old {
+			copy(fs.Max[j], prev.Max[i])
+			for b, k := range prev.Arg[i] {
+				fs.Arg[j][b] = -1
+				if k >= 0 {
+					fs.Arg[j][b] = int32(old[k])
+				}
+			}
+		}
+		stats.ExtendFirst(fs, z, seOf, added)
+		want := stats.FirstMaxima(z, seOf)
+		for j := range n {
+			for b := range B {
+				if math.Float64bits(fs.Max[j][b]) != math.Float64bits(want.Max[j][b]) {
+					t.Fatalf("%s: run %d replicate %d: first step %v, want %v", name, j, b, fs.Max[j][b], want.Max[j][b])
+				}
+				k := fs.Arg[j][b]
+				if (k < 0) != (want.Arg[j][b] < 0) {
+					t.Fatalf("%s: run %d replicate %d: from %d, want %d", name, j, b, k, want.Arg[j][b])
+				}
+				if k >= 0 {
+					if v := math.Abs(z[j][b]-z[k][b]) * (1 / s.se[j][k]); math.Float64bits(v) != math.Float64bits(fs.Max[j][b]) || k == int32(j) {
+						t.Fatalf("%s: run %d replicate %d: from %d", name, j, b, k)
+					}
+				}
+			}
+		}
+		got := stats.RankSetsFirst(s.est, z, seOf, 0.05, floor, fs)
+		ref := stats.RankSetsFunc(s.est, s.reps, seOf, 0.05, floor)
+		if !slices.Equal(got.Marginal, ref.Marginal) || !slices.Equal(got.Simultaneous, ref.Simultaneous) ||
+			!bitsEqual(got.MarginalCrit, ref.MarginalCrit) || !bitsEqual(got.SimCrits, ref.SimCrits) {
+			t.Errorf("%s: the sets from the extended first step differ from RankSetsFunc's", name)
+		}
+	}
+	s := newSimBoard(41, 60, 700)
+	at := func(n int, js ...int) []bool {
+		a := make([]bool, n)
+		for _, j := range js {
+			a[j] = true
+		}
+		return a
+	}
+	check("one added at the end", s, at(60, 59), nil)
+	check("one added in the middle", s, at(60, 31), nil)
+	check("one added first", s, at(60, 0), nil)
+	check("five added", s, at(60, 3, 4, 17, 40, 58), nil)
+	check("all added", s, at(60, slices.Collect(func(yield func(int) bool) {
+		for j := range 60 {
+			if !yield(j) {
+				return
+			}
+		}
+	})...), nil)
+	floor := make([]bool, 60)
+	for j := range floor {
+		floor[j] = s.est[j] < 0.25
+	}
+	check("one added, runs at the floor", s, at(60, 22), floor)
+	d := newSimBoard(7, 12, 500)
+	for _, j := range []int{3, 4} {
+		d.est[j], d.reps[j] = d.est[2], slices.Clone(d.reps[2])
+		for k := range d.se {
+			d.se[j][k], d.se[k][j] = d.se[2][k], d.se[k][2]
+		}
+		d.se[j][2], d.se[2][j] = 0, 0
+	}
+	d.se[3][4], d.se[4][3] = 0, 0
+	d.se[1][5], d.se[5][8], d.se[8][1], d.se[9][10] = math.NaN(), math.Inf(1), 0, 1e-310
+	d.reps[6][17] = math.NaN()
+	check("duplicated runs, odd standard errors, one added", d, at(12, 4), nil)
+	check("duplicated runs, odd standard errors, two added", d, at(12, 3, 8), nil)
+}
+
+func bitsEqual(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}

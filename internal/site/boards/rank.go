@@ -14,8 +14,10 @@ import (
 // against their model's default prompt and each model's two variants
 // compared, and the previous release's ranks (prev, inside the content
 // folder named label; nil for none), in one value, complete when returned.
-func Rank(entries []*board.Entry, per layout.Paging, label string, prev *content.ReleaseFile) (*stage.Ranked, error) {
-	bs, err := board.Build(entries)
+// memos keeps the rank sets' pairwise work between builds (nil for none;
+// board.BuildWith).
+func Rank(entries []*board.Entry, per layout.Paging, label string, prev *content.ReleaseFile, memos board.Memos) (*stage.Ranked, error) {
+	bs, err := board.BuildWith(entries, memos)
 	if err != nil {
 		return nil, err
 	}
