@@ -92,7 +92,7 @@ type options struct {
 	content, runs, methodology, out string
 	verify, verifyRuns, runsURL     string
 	diff, diffLabel, format         string
-	annotate, quiet                 bool
+	annotate, quiet, printVersion   bool
 	cache                           string
 	cpuProfile, memProfile          string
 }
@@ -113,6 +113,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.diffLabel, "diff-label", "", "with -diff: how the report names the other site (default: as given)")
 	fs.BoolVar(&o.annotate, "annotate", false, "also print a build error as a GitHub Actions annotation (::error file=…,line=…::…) on standard output")
 	fs.BoolVar(&o.quiet, "q", false, "print no progress lines on stderr")
+	fs.BoolVar(&o.printVersion, "version", false, "print the generator's version, which the site names, and exit")
 	fs.StringVar(&o.cache, "cache", defaultCache(), `folder of the build cache (each run's scores and pages, keyed by their inputs; "off" for none)`)
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the build to this file (for performance work)")
 	fs.StringVar(&o.memProfile, "memprofile", "", "write a heap profile, taken when the site is written, to this file")
@@ -126,6 +127,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		fs.Usage()
 		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if o.printVersion {
+		fmt.Fprintln(stdout, version())
+		return nil
 	}
 	if o.verifyRuns != "" && o.verify == "" {
 		return errors.New("-verify-runs: only with -verify (the published site it checks the linked files of)")
@@ -349,10 +354,21 @@ func verifyLinked(dir string, linked []sitedata.File, stdout io.Writer) (bool, e
 // `go build` records in the build info. `go run` records none, so the
 // revision then comes from `git describe --always --dirty` in the working
 // directory. With neither it is "unknown": a build never needs git, and
-// never publishes "devel".
+// never publishes "devel". A version set when the executable is linked
+// (pinnedVersion) comes before all of these.
 func version() string {
+	if pinnedVersion != "" {
+		return pinnedVersion
+	}
 	return versionFrom(debug.ReadBuildInfo, gitDescribe)
 }
+
+// pinnedVersion is the version when set at link time, go build -ldflags
+// "-X main.pinnedVersion=V": cmd/scale sets it, so that all the builds it
+// times and compares name one version whatever is committed in the
+// checkout meanwhile (a build without VCS stamping, GOFLAGS=-buildvcs=false,
+// would take it from git describe at each run).
+var pinnedVersion string
 
 func versionFrom(read func() (*debug.BuildInfo, bool), describe func() string) string {
 	var v, rev string

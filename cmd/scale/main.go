@@ -77,12 +77,10 @@ func run(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	bin := filepath.Join(*dir, "bin")
-	for _, cmd := range []string{"build", "synth"} {
-		c := exec.Command("go", "build", "-o", filepath.Join(bin, cmd), "./cmd/"+cmd)
-		c.Stdout, c.Stderr = stderr, stderr
-		if err := c.Run(); err != nil {
-			return fmt.Errorf("go build ./cmd/%s: %w (run from the repository root)", cmd, err)
-		}
+	v := checkoutVersion()
+	fmt.Fprintf(stderr, "scale: every build names version %s\n", v)
+	if err := buildTools(bin, v, stderr); err != nil {
+		return err
 	}
 	all := filepath.Join(*dir, "runs-all")
 	most := ss[len(ss)-1].runs
@@ -223,4 +221,35 @@ func hugoFailure(err error) string {
 	}
 	msg, _, _ := strings.Cut(err.Error(), "\n")
 	return strings.ReplaceAll(msg, "|", "/")
+}
+
+// checkoutVersion is the version of the checkout scale runs in, as a
+// build run there would name it (git describe; "unknown" without git).
+func checkoutVersion() string {
+	out, err := exec.Command("git", "describe", "--always", "--dirty", "--abbrev=12").Output()
+	if v := strings.TrimSpace(string(out)); err == nil && v != "" {
+		return v
+	}
+	return "unknown"
+}
+
+// buildTools builds cmd/build and cmd/synth into bin, the build with its
+// version pinned to v (-ldflags -X main.pinnedVersion): every build scale
+// times and compares then names the same version, and makes the same
+// bytes, whatever is committed in the checkout while it runs (a build
+// would otherwise take it from the checkout at each run when Go records
+// no VCS revision, as with GOFLAGS=-buildvcs=false).
+func buildTools(bin, v string, stderr io.Writer) error {
+	for _, cmd := range []string{"build", "synth"} {
+		args := []string{"build", "-o", filepath.Join(bin, cmd)}
+		if cmd == "build" {
+			args = append(args, "-ldflags=-X main.pinnedVersion="+v)
+		}
+		c := exec.Command("go", append(args, "./cmd/"+cmd)...)
+		c.Stdout, c.Stderr = stderr, stderr
+		if err := c.Run(); err != nil {
+			return fmt.Errorf("go build ./cmd/%s: %w (run from the repository root)", cmd, err)
+		}
+	}
+	return nil
 }

@@ -170,3 +170,48 @@ func TestBest(t *testing.T) {
 		t.Errorf("best of a failing step: %v after %d tries, want the error after 1", err, i)
 	}
 }
+
+// TestBuildsPinTheVersion: the build scale makes names the version it was
+// pinned to, run from another git checkout, and again after a commit
+// there (a build takes its version from git describe where it runs when
+// Go recorded no VCS revision: two builds of one scale run differed when
+// a commit came between them).
+func TestBuildsPinTheVersion(t *testing.T) {
+	if testing.Short() {
+		t.Skip("links cmd/build and cmd/synth")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	bin := t.TempDir()
+	t.Chdir("../..")
+	if err := buildTools(bin, "v0-pinned-test", os.Stderr); err != nil {
+		t.Fatal(err)
+	}
+	repo := t.TempDir()
+	git := func(args ...string) {
+		t.Helper()
+		c := exec.Command("git", append([]string{"-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		c.Dir = repo
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	version := func() string {
+		t.Helper()
+		c := exec.Command(filepath.Join(bin, "build"), "-version")
+		c.Dir = repo
+		out, err := c.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	for i := range 2 {
+		git("commit", "-q", "--allow-empty", "-m", fmt.Sprint("commit ", i))
+		if v := version(); v != "v0-pinned-test" {
+			t.Errorf("after commit %d of another checkout: version %q, want the pinned v0-pinned-test", i, v)
+		}
+	}
+}
