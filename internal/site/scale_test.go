@@ -32,16 +32,29 @@ const pageBudget = 500_000
 // -scale-runs=1000).
 var scaleRunsFlag = flag.Int("scale-runs", 400, "runs TestNoFileOverBudget adds to the fixture (even)")
 
+// decisionRuns is how many decision (sampled-answer) runs
+// TestNoFileOverBudget adds beside its logprob runs, whatever their
+// number: a 1,000-run site of cmd/synth's has about 48 (every tenth
+// model's third run, explicit prompts), so the explicit board's table of
+// decision runs, its charts and the pairwise pages' tables of them are
+// as large as at 1,000 runs.
+const decisionRuns = 50
+
 // aliasFS serves every file of a cloned run ("scale-…/manifest.yaml") from
-// the run it was cloned from, so the site can copy the clones' files.
+// the run it was cloned from (from, by scoring: a "-sampled" clone is of
+// a decision run), so the site can copy the clones' files.
 type aliasFS struct {
 	fsys fs.FS
-	from string
+	from map[string]string
 }
 
 func (a aliasFS) Open(name string) (fs.File, error) {
 	if strings.HasPrefix(name, "scale-") && strings.Contains(name, "/") {
-		name = a.from + "/" + path.Base(name)
+		src := a.from["logprob"]
+		if strings.HasSuffix(path.Dir(name), "-sampled") {
+			src = a.from["decision"]
+		}
+		name = src + "/" + path.Base(name)
 	}
 	return a.fsys.Open(name)
 }
@@ -88,26 +101,23 @@ func TestNoFileOverBudget(t *testing.T) {
 	}
 	scaleRuns := *scaleRunsFlag
 	cfg := fixture(t)
-	cfg.Runs = aliasFS{cfg.Runs, "alpha"}
-	cfg.More = &stage.MoreRuns{N: scaleRuns, Add: func(in *stage.Loaded, rs *stage.Runs) {
-		var src *board.Entry
+	cfg.Runs = aliasFS{cfg.Runs, map[string]string{"logprob": "alpha", "decision": "delta"}}
+	cfg.More = &stage.MoreRuns{N: scaleRuns + decisionRuns, Add: func(in *stage.Loaded, rs *stage.Runs) {
+		srcs := map[string]*board.Entry{}
 		for _, e := range rs.Entries {
-			if e.ID() == "alpha" {
-				src = e
-			}
+			srcs[e.ID()] = e
 		}
-		n := scaleRuns
-		for i := 0; i < n; i++ {
-			variant := board.Variants[i%2]
-			id := fmt.Sprintf("scale-%04d-%s", i/2, variant)
+		// clone adds a copy of run from under id, its model's name and id
+		// those of model k, its views f times the source's.
+		clone := func(from, id string, k int, variant run.Variant, f float64) {
+			src := srcs[from]
 			m := *src.Run.Manifest
-			m.Model.Name, m.Model.ID, m.Variant = fmt.Sprintf("Scale model %04d", i/2), fmt.Sprintf("scale/model-%04d", i/2), variant
+			m.Model.Name, m.Model.ID, m.Variant = fmt.Sprintf("Scale model %04d", k), fmt.Sprintf("scale/model-%04d", k), variant
 			r := &run.Run{ID: id, Manifest: &m, ManifestRaw: src.Run.ManifestRaw}
 			for _, f := range src.Run.Files {
 				r.Files = append(r.Files, run.File{Path: id + "/" + path.Base(f.Path), SHA256: f.SHA256, Size: f.Size})
 			}
 			res := *src.Result
-			f := 0.2 + 2*float64(i)/float64(n)
 			for v := range res.Views {
 				res.Views[v].Estimate *= f
 				res.Views[v].CI95[0] *= f
@@ -115,7 +125,16 @@ func TestNoFileOverBudget(t *testing.T) {
 			}
 			in.Runs = append(in.Runs, r)
 			rs.Entries = append(rs.Entries, &board.Entry{Run: r, Result: &res})
-			rs.Kept[id], rs.Transcripts[id] = rs.Kept["alpha"], rs.Transcripts["alpha"]
+			rs.Kept[id], rs.Transcripts[id] = rs.Kept[from], rs.Transcripts[from]
+		}
+		n := scaleRuns
+		for i := 0; i < n; i++ {
+			variant := board.Variants[i%2]
+			clone("alpha", fmt.Sprintf("scale-%04d-%s", i/2, variant), i/2, variant, 0.2+2*float64(i)/float64(n))
+		}
+		for i := 0; i < decisionRuns; i++ {
+			k := 10*i + 9
+			clone("delta", fmt.Sprintf("scale-%04d-explicit-sampled", k), k, run.Explicit, 0.2+2*float64(i)/float64(decisionRuns))
 		}
 	}}
 	home := func(k int) string { return paths.BoardPartPath(run.Explicit, score.Composite, k) }
@@ -155,23 +174,28 @@ func TestNoFileOverBudget(t *testing.T) {
 	// the top runs, and the pairwise page every run against its
 	// neighbours.
 	homes := pagesOf(out.kept, home)
-	if got, want := len(homes), (scaleRuns/2+3+stage.DefaultPageRows-1)/stage.DefaultPageRows; got != want {
-		t.Errorf("the explicit composite board has %d pages, want %d of %d runs", got, want, stage.DefaultPageRows)
+	// Its pages hold at most DefaultPageRows rows, the decision runs' (51,
+	// with delta) beside the log-probability runs' (stage.BoardPer).
+	per := max(stage.DefaultPageRows-(decisionRuns+1), (stage.DefaultPageRows+1)/2)
+	if got, want := len(homes), (scaleRuns/2+3+per-1)/per; got != want {
+		t.Errorf("the explicit composite board has %d pages, want %d of %d places", got, want, per)
 	}
 	// The explicit board: the clones, alpha, alpha-twin and beta, and the
 	// decision run's board.
-	if got, want := bytes.Count(bytes.Join(homes, nil), []byte("<tbody ")), scaleRuns/2+4; got != want {
+	if got, want := bytes.Count(bytes.Join(homes, nil), []byte("<tbody ")), scaleRuns/2+4+decisionRuns; got != want {
 		t.Errorf("the explicit composite board's pages list %d runs, want %d", got, want)
 	}
-	// index.html holds every ranked run's dot in its time charts (wide
-	// and narrow), past the board's page size: project those to 1,000
-	// runs, the issue's bound, so that the build of 400 catches the
-	// growth a build of 1,000 would show.
+	// index.html holds every ranked logprob run's dot in its time charts
+	// (wide and narrow), past the board's page size: project those to
+	// 1,000 runs, the issue's bound, so that the build of 400 catches the
+	// growth a build of 1,000 would show (the decision runs are as many
+	// as at 1,000 already).
 	if len(homes) > 0 {
-		dots := regexp.MustCompile(`<circle [^>]*data-run="[^"]*"(?:/>|><title>[^<]*</title></circle>)`).FindAll(homes[0], -1)
+		logprob := regexp.MustCompile(`(?s)<figure [^>]*id="?over-time-logprob.*?</figure>`).Find(homes[0])
+		dots := regexp.MustCompile(`<circle [^>]*data-run="?[^" >]*"?(?:/>|><title>[^<]*</title></circle>)`).FindAll(logprob, -1)
 		dotBytes := len(bytes.Join(dots, nil))
-		projected := len(homes[0]) + dotBytes*(1000-scaleRuns)/scaleRuns
-		t.Logf("index.html: %d bytes, %d of them in %d time-chart dots; %d projected at 1,000 runs", len(homes[0]), dotBytes, len(dots), projected)
+		projected := len(homes[0]) + dotBytes*(1000-scaleRuns-decisionRuns)/scaleRuns
+		t.Logf("index.html: %d bytes, %d of them in %d time-chart dots of logprob runs; %d projected at 1,000 runs", len(homes[0]), dotBytes, len(dots), projected)
 		if len(dots) == 0 {
 			t.Error("index.html has no time-chart dots to project")
 		}

@@ -116,7 +116,7 @@ func BoardIndexFile(rk *stage.Ranked, variant run.Variant) (string, []byte, bool
 }
 
 // boardPageCount is how many pages each view's board of a variant has
-// (BoardPages: the longest table's rows in pages of rk.Per), and how many
+// (BoardPages: the longest table's rows in pages of rk.BoardPer), and how many
 // its pairwise pages have (PairwisePages: the neighbours tables').
 func boardPageCount(rk *stage.Ranked, variant run.Variant) (boards, pairwise int) {
 	rows, nb := []int{0}, []int{0}
@@ -130,7 +130,8 @@ func boardPageCount(rk *stage.Ranked, variant run.Variant) (boards, pairwise int
 			nb = append(nb, n)
 		}
 	}
-	return rk.Per.Pages(rows...), rk.Per.Pages(nb...)
+	per := rk.BoardPer(variant)
+	return per.Pages(rows...), per.Pages(nb...)
 }
 
 func boardIndex(rk *stage.Ranked, variant run.Variant) (*BoardIndex, bool) {
@@ -138,7 +139,7 @@ func boardIndex(rk *stage.Ranked, variant run.Variant) (*BoardIndex, bool) {
 	if nBoard == 1 {
 		return nil, false
 	}
-	idx := &BoardIndex{Run: paths.RunPath("{id}"), Per: int(rk.Per), Alias: map[string]string{}}
+	idx := &BoardIndex{Run: paths.RunPath("{id}"), Per: int(rk.BoardPer(variant)), Alias: map[string]string{}}
 	for _, v := range score.Views {
 		iv := indexView{Name: v.Name()}
 		for k := 1; k <= nBoard; k++ {

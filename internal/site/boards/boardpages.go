@@ -27,7 +27,7 @@ func BoardPages(rk *stage.Ranked, variant run.Variant, v score.View) ([]*layout.
 	for _, t := range d.Tables {
 		rows = append(rows, len(t.Rows))
 	}
-	per := rk.Per
+	per := rk.BoardPer(variant)
 	n := per.Pages(rows...)
 	if n == 1 {
 		return []*layout.Page{whole}, nil

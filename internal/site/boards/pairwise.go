@@ -123,7 +123,7 @@ func pairwisePage(rk *stage.Ranked, variant run.Variant, v score.View) *layout.P
 	return &layout.Page{Path: paths.PairwisePath(variant, v), Title: title, Section: layout.SecBoard, Body: d}
 }
 
-// pairwisePages is a pairwise page in pages of rk.per places of its
+// pairwisePages is a pairwise page in pages of rk.BoardPer places of its
 // neighbours tables (pager.go); the first page alone has the matrices.
 func PairwisePages(rk *stage.Ranked, variant run.Variant, v score.View) []*layout.Page {
 	whole := pairwisePage(rk, variant, v)
@@ -132,7 +132,7 @@ func PairwisePages(rk *stage.Ranked, variant run.Variant, v score.View) []*layou
 	for _, t := range d.Tables {
 		rows = append(rows, len(t.Neighbours))
 	}
-	per := rk.Per
+	per := rk.BoardPer(variant)
 	n := per.Pages(rows...)
 	if n == 1 {
 		return []*layout.Page{whole}

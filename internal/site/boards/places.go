@@ -41,7 +41,7 @@ func BoardRowPath(rk *stage.Ranked, e *board.Entry, v score.View) string {
 	if e.Parent != nil {
 		holder = e.Parent
 	}
-	return paths.Anchored(paths.BoardPartPath(e.Run.Manifest.Variant, v, place[v]/int(rk.Per)+1), holder.ID())
+	return paths.Anchored(paths.BoardPartPath(e.Run.Manifest.Variant, v, place[v]/int(rk.BoardPer(e.Run.Manifest.Variant))+1), holder.ID())
 }
 
 // boardPageOf is boardRowPath without the anchor on the board's first
@@ -49,7 +49,7 @@ func BoardRowPath(rk *stage.Ranked, e *board.Entry, v score.View) string {
 // row, and a run page's bytes count (a run's pages and data have a 0.715 MB
 // budget, TestBuildsCommittedSite).
 func BoardPageOf(rk *stage.Ranked, e *board.Entry, v score.View) string {
-	if place, ok := rk.Places[e.ID()]; !ok || place[v] < int(rk.Per) {
+	if place, ok := rk.Places[e.ID()]; !ok || place[v] < int(rk.BoardPer(e.Run.Manifest.Variant)) {
 		return paths.BoardPath(e.Run.Manifest.Variant, v)
 	}
 	return BoardRowPath(rk, e, v)

@@ -151,7 +151,8 @@ type Ranked struct {
 	// Places holds each ranked run's place in every view's order of its
 	// board, and an intervention run's parent's (boards/places.go).
 	Places map[string][score.NumViews]int
-	// Per is the site's places a listing page (SiteInfo.PageRows).
+	// Per is the site's places a listing page (SiteInfo.PageRows); a
+	// variant's boards and pairwise pages show BoardPer(variant).
 	Per   layout.Paging
 	Pairs []Pair // intervention runs against their model's default prompt
 	// Adjusted holds the pairs' Holm-adjusted p-values by their runs.
@@ -226,3 +227,21 @@ type VariantDiff struct {
 
 // variantDiffKey is a pair's two run ids, explicit then implicit.
 type VariantDiffKey struct{ Explicit, Implicit string }
+
+// BoardPer is the places a page of a variant's boards and pairwise pages
+// shows. Each of a board's tables (the log-probability runs', the decision
+// runs') is sliced to the same places, so a page of Per places would hold
+// up to Per rows of each, and the first page their charts beside them:
+// 1.8 KB a row, over the 500 KB budget at 1,000 runs. Per less the rows of
+// the tables but the longest keeps a page to at most Per rows in all, but
+// never under half of Per (rounded up) places.
+func (rk *Ranked) BoardPer(variant run.Variant) layout.Paging {
+	longest, all := 0, 0
+	for _, bd := range rk.Boards {
+		if bd.Variant == variant {
+			n := len(bd.Ranked[score.Composite])
+			longest, all = max(longest, n), all+n
+		}
+	}
+	return max(rk.Per-layout.Paging(all-longest), (rk.Per+1)/2)
+}
