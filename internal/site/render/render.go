@@ -11,6 +11,7 @@ import (
 	"path"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -371,5 +372,15 @@ func StaticFiles(static fs.FS, m *minify.M) ([]outdir.File, error) {
 		}
 		files = append(files, outdir.File{Path: "assets/" + n, Data: data})
 	}
-	return files, nil
+	// A scenario page's scripts, minified, in one file (paths.ScenarioJSPath),
+	// each ended by ";" so that the next one's opening "(" does not call it.
+	var bundle []byte
+	for _, part := range paths.ScenarioJSParts {
+		i := slices.IndexFunc(files, func(f outdir.File) bool { return f.Path == "assets/"+part })
+		if i < 0 {
+			return nil, fmt.Errorf("static/%s: missing, %s needs it", part, paths.ScenarioJSPath)
+		}
+		bundle = append(append(bundle, bytes.TrimRight(files[i].Data, "; \n")...), ";\n"...)
+	}
+	return append(files, outdir.File{Path: paths.ScenarioJSPath, Data: bundle}), nil
 }

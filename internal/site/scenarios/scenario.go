@@ -58,7 +58,9 @@ type ScenarioData struct {
 	Legend            grid.ColourLegend
 	// The transcript of every cell (cellview.go): the cells' numbers, the
 	// scripts with the question's prompts and the run's prompt template,
-	// and the template on the run's page.
+	// the page's own script after them (CellsJS: cells.js, with cue.js
+	// and browse.js, in one file, paths.ScenarioJSPath), and the template
+	// on the run's page.
 	CellData                      grid.CellsData
 	PromptData, CellsJS, Template string
 	TemplateHref                  string
@@ -79,7 +81,7 @@ func ScenarioPage(texts *layout.DatasetTexts, infos layout.PromptInfos, e *board
 		d.Unit, d.UnitTerm, d.UnitOf = vocab.PP, "pp", " of the share of yes answers"
 	}
 	d.Legend = grid.NewLegend(decision, true)
-	d.CellData, d.PromptData, d.CellsJS, d.Template = grid.NewCellsData(m, q, qs, infos), grid.PromptDataPath(m.Variant, q), grid.CellsJSPath, grid.RunTemplatePath(e.ID())
+	d.CellData, d.PromptData, d.CellsJS, d.Template = grid.NewCellsData(m, q, qs, infos), grid.PromptDataPath(m.Variant, q), paths.ScenarioJSPath, grid.RunTemplatePath(e.ID())
 	if m.PromptTemplate != "" {
 		d.TemplateHref = paths.RunPath(e.ID()) + "#prompt-template"
 	}
