@@ -2,7 +2,9 @@ package layout
 
 // Listings of every run — the boards, the pairwise pages' neighbour
 // tables — are split into pages of Config.PageRows places each (100 unless set), so that no file
-// passes the 500 KB budget at 1,000 runs. Page 1 keeps the listing's URL
+// passes the 500 KB budget at 1,000 runs; a board whose decision runs' table
+// stands beside its log-probability runs' shows fewer places a page, so
+// that a page holds at most PageRows rows in all (stage.Ranked.BoardPer). Page 1 keeps the listing's URL
 // and the top of the ranking; page k > 1 is the same name with "-k"
 // (board/explicit-age-2.html). Ranks are the whole board's: a page only
 // slices the rows. Each page says which places of how many runs it shows
