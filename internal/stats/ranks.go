@@ -345,6 +345,7 @@ func simultaneous(z, first [][]float64, arg [][]int32, seOf func(j, k int) float
 	left := n * (n - 1)          // undecided ordered pairs
 	direct := false              // t is the maximum over the pairs left, not over rows
 	var redo [][]int32           // per row, the replicates to recompute, reused
+	var zt []float64             // z transposed, for the rows' recomputation
 	var crits []float64
 	for {
 		c := crit(t)
@@ -415,30 +416,43 @@ func simultaneous(z, first [][]float64, arg [][]int32, seOf func(j, k int) float
 			})
 			continue
 		}
-		// Each core a range of the rows (each writes its own).
+		// Each core a range of the rows (each writes its own), over the
+		// replicates transposed (zt[b*n+k] is z[k][b]: a replicate's
+		// values of every run side by side, not 8·B bytes apart), each
+		// row's pairs left listed with their inverse standard errors.
+		if zt == nil {
+			zt = make([]float64, B*n)
+			spread(B, func(lo, hi int) {
+				for k := range n {
+					for b := lo; b < hi; b++ {
+						zt[b*n+k] = z[k][b]
+					}
+				}
+			})
+		}
 		spread(n, func(lo, hi int) {
-			inv := make([]float64, n)
+			ks, ivs := make([]int32, 0, n), make([]float64, 0, n)
 			for j := lo; j < hi; j++ {
 				if len(redo[j]) == 0 {
 					continue
 				}
+				ks, ivs = ks[:0], ivs[:0]
 				for k := range n {
-					inv[k] = 0
 					if k != j && !decided[j*n+k] {
 						if se := seOf(j, k); se != 0 {
-							inv[k] = 1 / se
+							if iv := 1 / se; iv != 0 {
+								ks, ivs = append(ks, int32(k)), append(ivs, iv)
+							}
 						}
 					}
 				}
-				zj := z[j]
 				for _, b := range redo[j] {
+					row := zt[int(b)*n : int(b)*n+n]
+					zjb := row[j]
 					best, from := 0.0, int32(-1)
-					for k, iv := range inv {
-						if iv == 0 {
-							continue
-						}
-						if v := math.Abs(zj[b]-z[k][b]) * iv; v > best {
-							best, from = v, int32(k)
+					for i, k := range ks {
+						if v := math.Abs(zjb-row[k]) * ivs[i]; v > best {
+							best, from = v, k
 						}
 					}
 					first[j][b], arg[j][b] = best, from
