@@ -3,7 +3,6 @@ package stats
 import (
 	"math"
 	"runtime"
-	"slices"
 	"sync"
 )
 
@@ -239,6 +238,17 @@ func RankSetsFirst(est []float64, z [][]float64, seOf func(j, k int) float64, al
 	// |z_j − z_k| / se(j, k) over every k ≠ j with se(j, k) ≠ 0 (0 when
 	// there is none), and arg[j][b] the k it came from (−1 for none).
 	first, arg := fs.Max, fs.Arg
+	// The replicates transposed, zt[b*n+k] = z[k][b]: the step-downs
+	// recompute a replicate's maximum over the runs left with their
+	// values side by side, not 8·B bytes apart.
+	zt := make([]float64, B*n)
+	spread(B, func(lo, hi int) {
+		for k := range n {
+			for b := lo; b < hi; b++ {
+				zt[b*n+k] = z[k][b]
+			}
+		}
+	})
 	// Marginal sets, a run per job, stepping down from its first step.
 	var wg sync.WaitGroup
 	jobs := make(chan int)
@@ -250,8 +260,7 @@ func RankSetsFirst(est []float64, z [][]float64, seOf func(j, k int) float64, al
 			active := make([]bool, n)
 			removed := make([]bool, n)
 			var redo []int
-			var rt []float64
-			var rk []int32
+			ks, ivs := make([]int32, 0, n), make([]float64, 0, n)
 			for j := range jobs {
 				for k := range active {
 					active[k] = k != j
@@ -280,12 +289,11 @@ func RankSetsFirst(est []float64, z [][]float64, seOf func(j, k int) float64, al
 						}
 					}
 					if len(redo) > 0 {
-						rt, rk = slices.Grow(rt[:0], len(redo))[:len(redo)], slices.Grow(rk[:0], len(redo))[:len(redo)]
-						clear(rt)
-						for i := range rk {
-							rk[i] = -1
-						}
-						zj := z[j]
+						// Replicate by replicate over the runs still
+						// active, in order (the same maximum, from the
+						// same k, as run by run), their values side by
+						// side in zt.
+						ks, ivs = ks[:0], ivs[:0]
 						for k := range n {
 							if !active[k] {
 								continue
@@ -294,16 +302,20 @@ func RankSetsFirst(est []float64, z [][]float64, seOf func(j, k int) float64, al
 							if se == 0 {
 								continue
 							}
-							inv := 1 / se
-							zk := z[k]
-							for i, b := range redo {
-								if v := math.Abs(zj[b]-zk[b]) * inv; v > rt[i] {
-									rt[i], rk[i] = v, int32(k)
-								}
+							if inv := 1 / se; inv != 0 { // 0 never raises a maximum
+								ks, ivs = append(ks, int32(k)), append(ivs, inv)
 							}
 						}
-						for i, b := range redo {
-							t[b], from[b] = rt[i], rk[i]
+						for _, b := range redo {
+							row := zt[b*n : b*n+n]
+							zjb := row[j]
+							best, bk := 0.0, int32(-1)
+							for i, k := range ks {
+								if v := math.Abs(zjb-row[k]) * ivs[i]; v > best {
+									best, bk = v, k
+								}
+							}
+							t[b], from[b] = best, bk
 						}
 					}
 					c = crit(t, scratch)
@@ -320,7 +332,7 @@ func RankSetsFirst(est []float64, z [][]float64, seOf func(j, k int) float64, al
 	wg.Wait()
 	// Simultaneous: the same step-down over all pairs at once, from the
 	// maximum of the runs' own first steps.
-	r.SimCrits = simultaneous(z, first, arg, seOf, decides, func(t []float64) float64 { return crit(t, make([]float64, B)) })
+	r.SimCrits = simultaneous(z, zt, first, arg, seOf, decides, func(t []float64) float64 { return crit(t, make([]float64, B)) })
 	c := r.SimCrit()
 	for j := range n {
 		r.Simultaneous[j] = rankSet(n, j, c, decides, tstat)
@@ -332,8 +344,9 @@ func RankSetsFirst(est []float64, z [][]float64, seOf func(j, k int) float64, al
 // value crit of the maximum over the replicates of the pairs still
 // undecided (both orders of a pair, as the first step's rows), deciding
 // those whose difference exceeds it (decides), until a step decides none.
-// first and arg are the rows' first steps (firstMaxima), overwritten.
-func simultaneous(z, first [][]float64, arg [][]int32, seOf func(j, k int) float64, decides func(j, k int, c float64) bool, crit func([]float64) float64) []float64 {
+// first and arg are the rows' first steps (firstMaxima), overwritten; zt
+// is z transposed (zt[b*n+k] = z[k][b]).
+func simultaneous(z [][]float64, zt []float64, first [][]float64, arg [][]int32, seOf func(j, k int) float64, decides func(j, k int, c float64) bool, crit func([]float64) float64) []float64 {
 	n, B := len(z), len(z[0])
 	t := make([]float64, B)
 	for j := range n {
@@ -345,7 +358,6 @@ func simultaneous(z, first [][]float64, arg [][]int32, seOf func(j, k int) float
 	left := n * (n - 1)          // undecided ordered pairs
 	direct := false              // t is the maximum over the pairs left, not over rows
 	var redo [][]int32           // per row, the replicates to recompute, reused
-	var zt []float64             // z transposed, for the rows' recomputation
 	var crits []float64
 	for {
 		c := crit(t)
@@ -417,19 +429,8 @@ func simultaneous(z, first [][]float64, arg [][]int32, seOf func(j, k int) float
 			continue
 		}
 		// Each core a range of the rows (each writes its own), over the
-		// replicates transposed (zt[b*n+k] is z[k][b]: a replicate's
-		// values of every run side by side, not 8·B bytes apart), each
-		// row's pairs left listed with their inverse standard errors.
-		if zt == nil {
-			zt = make([]float64, B*n)
-			spread(B, func(lo, hi int) {
-				for k := range n {
-					for b := lo; b < hi; b++ {
-						zt[b*n+k] = z[k][b]
-					}
-				}
-			})
-		}
+		// replicates transposed (zt), each row's pairs left listed with
+		// their inverse standard errors.
 		spread(n, func(lo, hi int) {
 			ks, ivs := make([]int32, 0, n), make([]float64, 0, n)
 			for j := lo; j < hi; j++ {
