@@ -159,7 +159,7 @@ func newSiteInfo(cfg stage.Config, in *stage.Loaded) *layout.SiteInfo {
 		info.Nav = append(info.Nav, layout.NavItem{Label: "Changes", Path: paths.ChangesPath, Section: layout.SecChanges})
 	}
 	for _, p := range c.Pages {
-		info.Nav = append(info.Nav, layout.NavItem{Label: p.Title, Path: paths.ContentPagePath(p.Slug), Section: layout.ContentSection(p.Slug), Isolate: true})
+		info.Nav = append(info.Nav, layout.NavItem{Label: p.Title, Path: paths.ContentPagePath(p.Slug), Section: layout.ContentSection(p.Slug), Isolate: !show.PlainASCII(p.Title)})
 	}
 	info.Nav = append(info.Nav, layout.NavItem{Label: "Downloads", Path: paths.DownloadsPath, Section: layout.SecData},
 		layout.NavItem{Label: "Search", Path: paths.SearchPath, Section: layout.SecSearch})

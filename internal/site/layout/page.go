@@ -90,7 +90,8 @@ type NavItem struct {
 	Label, Path string
 	Section     Section
 	// Isolate is set for a label from the inputs (a page's title), which
-	// the list shows isolated (<bdi>) from the words after it.
+	// the list shows isolated (<bdi>) from the words after it, unless it
+	// is printable ASCII (show.PlainASCII).
 	Isolate bool
 }
 

@@ -36,6 +36,14 @@ var Funcs = template.FuncMap{
 	"transcriptPath": paths.TranscriptPath,
 	"ageUnit":        func() string { return show.AgeUnit },
 	"familyWise":     show.FamilyWise,
+	// isolate is s, escaped, inside <bdi> unless it is printable ASCII
+	// (show.PlainASCII), which needs no isolating.
+	"isolate": func(s string) template.HTML {
+		if show.PlainASCII(s) {
+			return template.HTML(template.HTMLEscapeString(s))
+		}
+		return template.HTML("<bdi>" + template.HTMLEscapeString(s) + "</bdi>")
+	},
 	"seq": func(n int) []int {
 		s := make([]int, n)
 		for i := range s {

@@ -159,3 +159,17 @@ func CoefLabel(c design.Coef) string {
 	}
 	return c.Group() + " vs white"
 }
+
+// PlainASCII reports whether s is printable ASCII only: text that shows
+// the same with or without <bdi> around it in the site's left-to-right
+// pages (no right-to-left letter, no bidi control), so that a name such
+// as a model's or an intervention's goes unwrapped (11 bytes a name,
+// twice on each of a run's 70 scenario pages).
+func PlainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x20 || s[i] > 0x7e {
+			return false
+		}
+	}
+	return true
+}
