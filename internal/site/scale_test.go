@@ -107,12 +107,14 @@ func TestNoFileOverBudget(t *testing.T) {
 		for _, e := range rs.Entries {
 			srcs[e.ID()] = e
 		}
-		// clone adds a copy of run from under id, its model's name and id
-		// those of model k, its views f times the source's.
-		clone := func(from, id string, k int, variant run.Variant, f float64) {
+		// clone adds a copy of run from under id, its model's name (then
+		// suffix) and id those of model k, named as cmd/synth -n names
+		// them (the pages' names are as long as at 1,000 synthetic runs),
+		// its views f times the source's.
+		clone := func(from, id string, k int, variant run.Variant, f float64, suffix string) {
 			src := srcs[from]
 			m := *src.Run.Manifest
-			m.Model.Name, m.Model.ID, m.Variant = fmt.Sprintf("Scale model %04d", k), fmt.Sprintf("scale/model-%04d", k), variant
+			m.Model.Name, m.Model.ID, m.Variant = fmt.Sprintf("Scale model scale-%04d%s", k, suffix), fmt.Sprintf("synthetic/scale-%04d", k), variant
 			r := &run.Run{ID: id, Manifest: &m, ManifestRaw: src.Run.ManifestRaw}
 			for _, f := range src.Run.Files {
 				r.Files = append(r.Files, run.File{Path: id + "/" + path.Base(f.Path), SHA256: f.SHA256, Size: f.Size})
@@ -130,11 +132,11 @@ func TestNoFileOverBudget(t *testing.T) {
 		n := scaleRuns
 		for i := 0; i < n; i++ {
 			variant := board.Variants[i%2]
-			clone("alpha", fmt.Sprintf("scale-%04d-%s", i/2, variant), i/2, variant, 0.2+2*float64(i)/float64(n))
+			clone("alpha", fmt.Sprintf("scale-%04d-%s", i/2, variant), i/2, variant, 0.2+2*float64(i)/float64(n), "")
 		}
 		for i := 0; i < decisionRuns; i++ {
 			k := 10*i + 9
-			clone("delta", fmt.Sprintf("scale-%04d-explicit-sampled", k), k, run.Explicit, 0.2+2*float64(i)/float64(decisionRuns))
+			clone("delta", fmt.Sprintf("scale-%04d-explicit-sampled", k), k, run.Explicit, 0.2+2*float64(i)/float64(decisionRuns), " (sampled)")
 		}
 	}}
 	home := func(k int) string { return paths.BoardPartPath(run.Explicit, score.Composite, k) }
