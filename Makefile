@@ -81,10 +81,18 @@ test-browser:
 # HTML in Go, package docs). An explicit timeout: Go's default of 10
 # minutes a package was reached on a busy machine.
 # -vet=off: `make vet` runs every analyzer on these packages already.
+# -N -l (RACE_GCFLAGS): the race build shares no compiled package with
+# the other steps (every package, the standard library's too, is
+# compiled again with -race), and most of the step is that compiling;
+# without the compiler's optimisations and inlining it compiles in less
+# CPU than the tests then lose by running unoptimised. The detector
+# still sees every memory access (more of them: no value is kept in a
+# register), so it finds the same races.
 RACE_PKGS = ./internal/run ./internal/site ./internal/flock
 RACE_SKIP = ^(TestHouseRules|TestHTMLInTemplates|TestPackageDocs)$$
+RACE_GCFLAGS = all=-N -l -dwarf=false
 race:
-	@$(PHASE) race $(call gotest,race) $(GO) test -json -race -short -vet=off -skip '$(RACE_SKIP)' -timeout 30m $(RACE_PKGS)
+	@$(PHASE) race $(call gotest,race) $(GO) test -json -race -gcflags='$(RACE_GCFLAGS)' -short -vet=off -skip '$(RACE_SKIP)' -timeout 30m $(RACE_PKGS)
 
 vet:
 	@$(PHASE) vet $(GO) vet ./...
@@ -95,14 +103,18 @@ fmt:
 # The GitHub workflows, checked by actionlint 1.7.12: a tool of its own
 # module, .ci/actionlint, whose go.mod pins it and every module it is
 # built from and whose go.sum holds their hashes (go refuses a download
-# that does not match), apart from the generator's go.mod. go tool builds
-# it through the Go proxy once and keeps it in Go's build cache, so a
-# fresh machine needs nothing else. Run in that folder, it checks every
+# that does not match), apart from the generator's go.mod. go run builds
+# it (that module's tool) through the Go proxy once and keeps it in Go's
+# build cache, so a fresh machine needs nothing else; without the
+# compiler's optimisations (ACTIONLINT_GCFLAGS: it reads a few workflow
+# files, in milliseconds) and without DWARF, which go tool would not
+# leave out. Run in that folder, it checks every
 # workflow of the repository (it also runs shellcheck on the scripts when
 # that is installed). To move to another version:
 #   cd .ci/actionlint && go get -tool github.com/rhysd/actionlint/cmd/actionlint@vX.Y.Z && go mod tidy
+ACTIONLINT_GCFLAGS = all=-N -l -dwarf=false
 workflows:
-	@$(PHASE) workflows $(GO) tool -C .ci/actionlint actionlint
+	@$(PHASE) workflows $(GO) run -C .ci/actionlint -gcflags='$(ACTIONLINT_GCFLAGS)' -ldflags=-w github.com/rhysd/actionlint/cmd/actionlint
 
 # Two builds under different GOMAXPROCS, TZ, LANG, umask and working
 # directory must give identical bytes.
