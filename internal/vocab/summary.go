@@ -316,7 +316,11 @@ func effect(e *Effect) Sentence {
 	if e.Apart != "" {
 		b.t(" (", e.Apart, ")")
 	}
-	b.t(" by up to ", numfmt.Fixed(PointsAtHalf(g), 1), " ").term("pp", PP).t(" of P(yes) (").term("interval", "95% interval").t(" ", numfmt.Signed(lo, 1), " to ", numfmt.Signed(hi, 1), " pp)")
+	// The point from the gap as the site shows a coefficient, at two
+	// decimals (the group boards, the coefficient chart, pair.html), so
+	// that every page gives one effect the same pp; the interval from the
+	// unrounded gap, which its verdict reads.
+	b.t(" by up to ", numfmt.Fixed(PointsAtHalf(round(g, 2)), 1), " ").term("pp", PP).t(" of P(yes) (").term("interval", "95% interval").t(" ", numfmt.Signed(lo, 1), " to ", numfmt.Signed(hi, 1), " pp)")
 	if excludes && !beyond {
 		// The interval excludes zero, but not once corrected for having
 		// picked the largest of Of gaps.
