@@ -370,18 +370,9 @@ func ViewDiffSE(a, b *Result, v View, se float64) Diff {
 // go.
 func pairedRankSets(est []float64, reps [][]float64, floor []bool, alpha float64) (*stats.Ranks, PairSEs) {
 	n := len(est)
-	// se holds the upper triangle, row by row: the pair i < j at
-	// tri(i) + j − i − 1.
-	tri := func(i int) int { return i * (2*n - i - 1) / 2 }
-	se := make([]float64, n*(n-1)/2)
-	seOf := func(i, j int) float64 {
-		if i > j {
-			i, j = j, i
-		}
-		return se[tri(i)+j-i-1]
-	}
-	pairedSE(se, reps, n, nil)
-	return stats.RankSetsFunc(est, reps, seOf, alpha, floor), PairSEs{n, se}
+	p := PairSEs{n, make([]float64, n*(n-1)/2)}
+	pairedSE(p.se, reps, n, nil)
+	return stats.RankSetsFunc(est, reps, p.SE, alpha, floor), p
 }
 
 // pairedSE fills the upper triangle se (the pair i < j at tri(i) + j −

@@ -51,12 +51,7 @@ func pairedRankSetsMemo(est []float64, reps [][]float64, floor []bool, alpha flo
 	}
 	tri := func(i int) int { return i * (2*n - i - 1) / 2 }
 	se := make([]float64, n*(n-1)/2)
-	seOf := func(i, j int) float64 {
-		if i > j {
-			i, j = j, i
-		}
-		return se[tri(i)+j-i-1]
-	}
+	seOf := PairSEs{n, se}.SE
 	z := stats.Centred(reps)
 	// From the memo: where each of its runs is now (from, −1 for a run
 	// added), and their standard errors and first step.
