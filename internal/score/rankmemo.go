@@ -24,11 +24,15 @@ type PairMemo interface {
 // (replicates) to compute: with one run added to a board, all but about
 // 2n × B of both is the last build's. A memo holds, for the runs in the
 // order of the sets, each one's replicates' SHA-256, the standard errors
-// (the upper triangle, row by row) and the first step; the runs of the
-// last build are found among this one's in the same order (a board's
-// order, by estimate and then id, does not change the order of the runs
-// that stay), their numbers reused, and the rest computed.
-const memoMagic = "rankpairs 1\n"
+// (the upper triangle, row by row) and the first step's Arg, each run's
+// for each replicate (k + 1, 0 for none, in 2 bytes, or 4 from 65,535 runs
+// on); its maxima are made again from them (stats.FillMax, n × B, to the
+// bit). The runs of the last build are found among this one's in the same
+// order (a board's order, by estimate and then id, does not change the
+// order of the runs that stay), their numbers reused, and the rest
+// computed. (Format 1 kept the maxima too, 8 of its 12 bytes a run and a
+// replicate: 251 of the 823 MB of a 1,000-run cache were its memos.)
+const memoMagic = "rankpairs 2\n"
 
 // pairedRankSetsMemo is pairedRankSets with the pairwise work kept in
 // memo (nil for none).
@@ -87,14 +91,14 @@ func pairedRankSetsMemo(est []float64, reps [][]float64, floor []bool, alpha flo
 			}
 		}
 		fs = stats.FirstStep{Max: make([][]float64, n), Arg: make([][]int32, n)}
-		added := make([]bool, n)
+		added, kept := make([]bool, n), make([]bool, n)
 		for j, p := range from {
 			fs.Max[j], fs.Arg[j] = make([]float64, B), make([]int32, B)
 			if p < 0 {
 				added[j] = true
 				continue
 			}
-			copy(fs.Max[j], prev.max[p])
+			kept[j] = true
 			for b, k := range prev.arg[p] {
 				if k >= 0 {
 					k = now[k]
@@ -102,7 +106,12 @@ func pairedRankSetsMemo(est []float64, reps [][]float64, floor []bool, alpha flo
 				fs.Arg[j][b] = k
 			}
 		}
-		stats.ExtendFirst(fs, z, seOf, added)
+		if ok = stats.FillMax(fs, z, seOf, kept); ok {
+			stats.ExtendFirst(fs, z, seOf, added)
+		} else { // not a first step of these runs: all of it again
+			pairedSE(se, reps, n, nil)
+			fs = stats.FirstMaxima(z, seOf)
+		}
 	}
 	// Stored before the sets are made, which overwrite the first step;
 	// not when it holds these runs already.
@@ -112,21 +121,34 @@ func pairedRankSetsMemo(est []float64, reps [][]float64, floor []bool, alpha flo
 	return stats.RankSetsFirst(est, z, seOf, alpha, floor, fs), PairSEs{n, se}
 }
 
+// wideMemo is the runs from which a memo's Arg takes 4 bytes (a
+// variable for the tests).
+var wideMemo = math.MaxUint16
+
 // memoData is a decoded memo.
 type memoData struct {
 	sums [][32]byte
 	se   []float64
-	max  [][]float64
 	arg  [][]int32
+}
+
+// argWidth is the bytes of a stored Arg (k + 1) in a memo of n runs: 2
+// below wideMemo runs, else 4.
+func argWidth(n int) int {
+	if n < wideMemo {
+		return 2
+	}
+	return 4
 }
 
 func encodeMemo(sums [][32]byte, se []float64, fs stats.FirstStep) []byte {
 	n := len(sums)
 	B := 0
 	if n > 0 {
-		B = len(fs.Max[0])
+		B = len(fs.Arg[0])
 	}
-	out := make([]byte, 0, len(memoMagic)+8+32*n+8*len(se)+12*n*B)
+	w := argWidth(n)
+	out := make([]byte, 0, len(memoMagic)+8+32*n+8*len(se)+w*n*B)
 	out = append(out, memoMagic...)
 	out = binary.LittleEndian.AppendUint32(out, uint32(n))
 	out = binary.LittleEndian.AppendUint32(out, uint32(B))
@@ -137,11 +159,12 @@ func encodeMemo(sums [][32]byte, se []float64, fs stats.FirstStep) []byte {
 		out = binary.LittleEndian.AppendUint64(out, math.Float64bits(v))
 	}
 	for j := range n {
-		for _, v := range fs.Max[j] {
-			out = binary.LittleEndian.AppendUint64(out, math.Float64bits(v))
-		}
 		for _, k := range fs.Arg[j] {
-			out = binary.LittleEndian.AppendUint32(out, uint32(k))
+			if w == 2 {
+				out = binary.LittleEndian.AppendUint16(out, uint16(k+1))
+			} else {
+				out = binary.LittleEndian.AppendUint32(out, uint32(k+1))
+			}
 		}
 	}
 	return out
@@ -149,7 +172,9 @@ func encodeMemo(sums [][32]byte, se []float64, fs stats.FirstStep) []byte {
 
 // decodeMemo decodes a memo of replicates of B each; false when data is
 // not one (nil, another format, another B, cut short, an Arg out of
-// range).
+// range). What it holds is checked further when it is used: its runs
+// against the runs' replicates (matchRuns), its Arg against them
+// (stats.FillMax).
 func decodeMemo(data []byte, B int) (memoData, bool) {
 	var d memoData
 	if len(data) < len(memoMagic)+8 || string(data[:len(memoMagic)]) != memoMagic {
@@ -158,7 +183,11 @@ func decodeMemo(data []byte, B int) (memoData, bool) {
 	data = data[len(memoMagic):]
 	n, b := int(binary.LittleEndian.Uint32(data)), int(binary.LittleEndian.Uint32(data[4:]))
 	data = data[8:]
-	if b != B || n < 1 || len(data) != 32*n+8*(n*(n-1)/2)+12*n*B {
+	if b != B || n < 1 || n > len(data)/32 {
+		return d, false
+	}
+	w := argWidth(n)
+	if len(data) != 32*n+8*(n*(n-1)/2)+w*n*B {
 		return d, false
 	}
 	d.sums = make([][32]byte, n)
@@ -171,21 +200,22 @@ func decodeMemo(data []byte, B int) (memoData, bool) {
 		d.se[i] = math.Float64frombits(binary.LittleEndian.Uint64(data[8*i:]))
 	}
 	data = data[8*len(d.se):]
-	d.max, d.arg = make([][]float64, n), make([][]int32, n)
+	d.arg = make([][]int32, n)
 	for j := range n {
-		d.max[j], d.arg[j] = make([]float64, B), make([]int32, B)
+		d.arg[j] = make([]int32, B)
 		for b := range B {
-			d.max[j][b] = math.Float64frombits(binary.LittleEndian.Uint64(data[8*b:]))
-		}
-		data = data[8*B:]
-		for b := range B {
-			k := int32(binary.LittleEndian.Uint32(data[4*b:]))
+			var k int32
+			if w == 2 {
+				k = int32(binary.LittleEndian.Uint16(data[2*b:])) - 1
+			} else {
+				k = int32(binary.LittleEndian.Uint32(data[4*b:]) - 1)
+			}
 			if k < -1 || int(k) >= n || int(k) == j {
 				return d, false
 			}
 			d.arg[j][b] = k
 		}
-		data = data[4*B:]
+		data = data[w*B:]
 	}
 	return d, true
 }

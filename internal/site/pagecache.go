@@ -105,7 +105,11 @@ func (c *capture) store(ch *cache.Cache, key string) error {
 		return 1
 	})
 	e := pagesEntry{Transcripts: c.transcripts}
-	var pack []byte
+	total := 0
+	for _, f := range c.files {
+		total += len(f.Data)
+	}
+	pack := make([]byte, 0, total)
 	for _, f := range c.files {
 		e.Paths, e.Sums, e.Sizes = append(e.Paths, f.Path), append(e.Sums, cache.Sum(f.Data)), append(e.Sizes, int64(len(f.Data)))
 		pack = append(pack, f.Data...)

@@ -41,7 +41,7 @@ func TestRankMemosKept(t *testing.T) {
 					if data == nil {
 						continue
 					}
-					const magic = "rankpairs 1\n"
+					const magic = "rankpairs 2\n"
 					if len(data) < len(magic)+4 || string(data[:len(magic)]) != magic {
 						t.Fatalf("%s: %s %s %s: not a memo", what, v, m, f)
 					}
