@@ -57,8 +57,14 @@ type runField struct {
 	line []byte
 }
 
-// runFields are r's fields as MarshalRun writes them, in its order.
+// runFields are r's fields as MarshalRun writes them, in its order. The
+// questions' list, most of a run's bytes, is encoded once, a question a
+// line (WriteList), and put in its place among the rest, which are
+// encoded without it (omitempty: its key is absent then, as it is for a
+// run without questions).
 func runFields(r Run) ([]runField, error) {
+	questions := r.Questions
+	r.Questions = nil
 	data, err := marshalCompact(r)
 	if err != nil {
 		return nil, err
@@ -80,20 +86,31 @@ func runFields(r Run) ([]runField, error) {
 			return nil, err
 		}
 		var buf bytes.Buffer
-		if key == "questions" {
-			if err := WriteList(&buf, key, len(r.Questions), func(i int) any { return r.Questions[i] }); err != nil {
-				return nil, err
-			}
-		} else {
-			name, _ := json.Marshal(key)
-			buf.WriteByte('\n')
-			buf.Write(name)
-			buf.WriteByte(':')
-			buf.Write(v)
-		}
+		name, _ := json.Marshal(key)
+		buf.WriteByte('\n')
+		buf.Write(name)
+		buf.WriteByte(':')
+		buf.Write(v)
 		fields = append(fields, runField{key, buf.Bytes()})
 	}
-	return fields, nil
+	if len(questions) == 0 {
+		return fields, nil
+	}
+	var buf bytes.Buffer
+	if err := WriteList(&buf, "questions", len(questions), func(i int) any { return questions[i] }); err != nil {
+		return nil, err
+	}
+	// Encoded in Run's field order (runKeyOrder's): the list goes before
+	// the first field after it.
+	order := runKeyOrder()
+	at := len(fields)
+	for i, f := range fields {
+		if order[f.key] > order["questions"] {
+			at = i
+			break
+		}
+	}
+	return slices.Insert(fields, at, runField{"questions", buf.Bytes()}), nil
 }
 
 // joinRun is the data file of these fields.

@@ -483,18 +483,22 @@ func marshalPart(p RunsPart) ([]byte, error) {
 
 // WriteList writes "name":[ and the n items, compact and one a line, and
 // ]: the layout of a data file that lists every run or file.
+// The items are encoded as marshalCompact encodes them, by one encoder.
 func WriteList(buf *bytes.Buffer, name string, n int, item func(i int) any) error {
 	buf.WriteString("\n\"" + name + "\":[")
+	var one bytes.Buffer
+	enc := json.NewEncoder(&one)
+	enc.SetEscapeHTML(false)
 	for i := 0; i < n; i++ {
-		data, err := marshalCompact(item(i))
-		if err != nil {
+		one.Reset()
+		if err := enc.Encode(item(i)); err != nil {
 			return err
 		}
 		if i > 0 {
 			buf.WriteByte(',')
 		}
 		buf.WriteByte('\n')
-		buf.Write(data)
+		buf.Write(bytes.TrimSuffix(one.Bytes(), []byte("\n")))
 	}
 	buf.WriteString("]")
 	return nil
