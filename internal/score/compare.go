@@ -265,6 +265,38 @@ func pairedSD(x, y []float64) float64 {
 	return math.Sqrt(ss / (n - 1))
 }
 
+// pairedSD4 is pairedSD(x0, y) … pairedSD(x3, y), each to the bit: every
+// pair's sums are taken in pairedSD's order, the four side by side so
+// that one pair's additions need not wait for the one before (pairedSD
+// is a chain of dependent additions). The x are as long as y.
+func pairedSD4(y, x0, x1, x2, x3 []float64) [4]float64 {
+	n := float64(len(y))
+	x0, x1, x2, x3 = x0[:len(y)], x1[:len(y)], x2[:len(y)], x3[:len(y)]
+	var m0, m1, m2, m3 float64
+	for i, v := range y {
+		m0 += v - x0[i]
+		m1 += v - x1[i]
+		m2 += v - x2[i]
+		m3 += v - x3[i]
+	}
+	m0 /= n
+	m1 /= n
+	m2 /= n
+	m3 /= n
+	var s0, s1, s2, s3 float64
+	for i, v := range y {
+		d0 := v - x0[i] - m0
+		d1 := v - x1[i] - m1
+		d2 := v - x2[i] - m2
+		d3 := v - x3[i] - m3
+		s0 += d0 * d0
+		s1 += d1 * d1
+		s2 += d2 * d2
+		s3 += d3 * d3
+	}
+	return [4]float64{math.Sqrt(s0 / (n - 1)), math.Sqrt(s1 / (n - 1)), math.Sqrt(s2 / (n - 1)), math.Sqrt(s3 / (n - 1))}
+}
+
 func newDiff(est, se float64) Diff {
 	const z = 1.959963984540054
 	return Diff{Estimate: est, SE: se, CI95: [2]float64{est - z*se, est + z*se}, P: stats.TwoSidedP(est, se)}
@@ -385,12 +417,29 @@ func pairedSE(se []float64, reps [][]float64, n int, known []bool) {
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
+			var js []int
 			for i := range rows {
 				row := se[tri(i):]
+				js = js[:0]
 				for j := i + 1; j < n; j++ {
 					if known == nil || !known[tri(i)+j-i-1] {
-						row[j-i-1] = pairedSD(reps[j], reps[i]) // i − j
+						js = append(js, j)
 					}
+				}
+				// Four pairs at a time (pairedSD4: each to the bit
+				// pairedSD's), the rest one by one.
+				B := len(reps[i])
+				for k := 0; k < len(js); {
+					if j := js[k:min(k+4, len(js))]; len(j) == 4 && len(reps[j[0]]) == B && len(reps[j[1]]) == B && len(reps[j[2]]) == B && len(reps[j[3]]) == B {
+						sd := pairedSD4(reps[i], reps[j[0]], reps[j[1]], reps[j[2]], reps[j[3]])
+						for t := range 4 {
+							row[j[t]-i-1] = sd[t] // i − j
+						}
+						k += 4
+						continue
+					}
+					row[js[k]-i-1] = pairedSD(reps[js[k]], reps[i]) // i − j
+					k++
 				}
 			}
 		})
