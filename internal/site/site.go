@@ -79,7 +79,7 @@ func Build(cfg stage.Config, out string, opt outdir.WriteOptions) error {
 		return fmt.Errorf("write: %w", err)
 	}
 	if key != "" {
-		if err := buildcache.RecordSite(cfg, cfg.Cache, gen, key, o.Out, files, tee.Buf.String()); err != nil {
+		if err := buildcache.RecordSite(cfg, cfg.Cache, gen, key, o.Out, files, tee.Buf.String(), o.PutFile); err != nil {
 			return fmt.Errorf("cache: %w", err)
 		}
 	}

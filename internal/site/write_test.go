@@ -21,6 +21,7 @@ import (
 
 	"github.com/discrimeval/leaderboard/internal/cache"
 	"github.com/discrimeval/leaderboard/internal/flock"
+	"github.com/discrimeval/leaderboard/internal/site/buildcache"
 	"github.com/discrimeval/leaderboard/internal/site/outdir"
 	"github.com/discrimeval/leaderboard/internal/site/stage"
 )
@@ -578,5 +579,90 @@ func TestMemoAcrossProcesses(t *testing.T) {
 	}
 	if second[1] != m[2] || second[2] != m[2] {
 		t.Errorf("the build in a new process: %s of %s pages from the cache, want all %s", second[1], second[2], m[2])
+	}
+}
+
+// TestRebuildReadsEachFileOnce: a cached rebuild into a site whose files
+// are all the previous build's but one describes the new site (for a
+// rebuild with nothing changed) without reading back any file it put: a
+// file linked was read once, compared or hashed before it was linked, a
+// file written hashed from its bytes. The next rebuild, with nothing
+// changed, finds every file as described and reads none; a file of the
+// previous site tampered with (the same size, its times put back) is not
+// linked but written afresh, and the site is the clean build's.
+func TestRebuildReadsEachFileOnce(t *testing.T) {
+	cfg := fixture(t)
+	clean := fixtureSite(t)
+	c, _ := warmCache(t)
+	cfg.Cache = c
+	out := filepath.Join(t.TempDir(), "site")
+	if err := Build(cfg, out, outdir.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// A run's page, which the rebuild links by its recorded hash, and a
+	// board page, which it compares with the bytes rendered.
+	const page, board = "runs/beta/q3.html", "index.html"
+	tamper := func(rel string) os.FileInfo {
+		p := filepath.Join(out, rel)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data[len(data)/2] ^= 1
+		if err := keepTimes(p, func() error { return os.WriteFile(p, data, 0o644) }); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	tampered := map[string]os.FileInfo{page: tamper(page), board: tamper(board)}
+	before := buildcache.ReadBack.Load()
+	if err := Build(cfg, out, outdir.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := buildcache.ReadBack.Load() - before; n != 0 {
+		t.Errorf("the rebuild read back %d of the files it put to describe them", n)
+	}
+	for rel, was := range tampered {
+		st, err := os.Stat(filepath.Join(out, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if os.SameFile(st, was) {
+			t.Errorf("%s: the tampered file of the previous site was linked", rel)
+		}
+	}
+	n := 0
+	err := filepath.WalkDir(out, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(out, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if want, ok := clean[filepath.ToSlash(rel)]; !ok || !bytes.Equal(data, want) {
+			t.Errorf("%s differs from the clean build", rel)
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != len(clean) {
+		t.Errorf("%d files, the clean build has %d", n, len(clean))
+	}
+	var progress strings.Builder
+	cfg.Progress = &progress
+	if err := Build(cfg, out, outdir.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(progress.String(), fmt.Sprintf("the %d files of %s verified, 0 of them read", len(clean), out)) {
+		t.Errorf("the rebuild with nothing changed read files the build had described, or rebuilt:\n%s", progress.String())
 	}
 }

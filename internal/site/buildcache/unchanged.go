@@ -62,13 +62,12 @@ type SiteRecord struct {
 	Read     int // files unchangedSite read (not kept)
 }
 
-// fileStat is what the kernel says of a file (statOf).
-type FileStat struct {
-	Dev, Ino     uint64
-	Size         int64
-	Mode         uint32
-	Mtime, Ctime int64 // nanoseconds since 1970
-}
+// FileStat is what the kernel says of a file (StatOf): outdir's, which
+// notes it of every file it puts.
+type FileStat = outdir.FileStat
+
+// StatOf is outdir.StatOf.
+func StatOf(info fs.FileInfo) (FileStat, bool) { return outdir.StatOf(info) }
 
 // inputsHash hashes every file of the content and runs folders (by path
 // and bytes, folders followed through links the way the build opens them)
@@ -255,18 +254,72 @@ var errNotTheSite = errors.New("not the recorded site")
 
 // recordSite keeps the build's files, as now found in the site at out,
 // and warnings under key, when the inputs still hash to it (none changed
-// while the site was built).
-func RecordSite(cfg stage.Config, c *cache.Cache, gen, key, out string, files []outdir.HashedFile, warnings string) error {
+// while the site was built). put (nil for none) says how the build left
+// each file it put (outdir's PutFile), for DescribePut.
+func RecordSite(cfg stage.Config, c *cache.Cache, gen, key, out string, files []outdir.HashedFile, warnings string, put func(path string) (outdir.PutFile, bool)) error {
 	if key == "" || SiteKey(cfg, gen) != key {
 		return nil
 	}
 	files = slices.Clone(files)
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	data, err := EncodeGob(SiteRecord{Files: files, Stats: Describe(out, files), Warnings: warnings})
+	data, err := EncodeGob(SiteRecord{Files: files, Stats: DescribePut(out, files, put), Warnings: warnings})
 	if err != nil {
 		return err
 	}
 	return c.PutEntry(key, data)
+}
+
+// ReadBack counts the files DescribeFile read back to describe them (for
+// tests: a build reads none of the files it put).
+var ReadBack atomic.Int64
+
+// DescribePut is Describe without reading again the files the build put
+// and noted (put, nil for none): each was read or hashed once as it was
+// put — a file written new hashed from its bytes in memory (the
+// Recorder's hash), a file linked from the previous site compared with
+// those bytes or hashed to the recorded sum — and is described by its
+// status now when that is the status the build left it with: the same
+// device, inode, size, mode and modification time, and for a file written
+// the same status-change time (a linked file's moves when the previous
+// site's link to it goes), before a stamp taken first. Any other file is
+// read back as Describe reads it.
+func DescribePut(out string, files []outdir.HashedFile, put func(path string) (outdir.PutFile, bool)) []FileStat {
+	if put == nil {
+		return Describe(out, files)
+	}
+	stamp, ok := ClockStamp(out)
+	if !ok {
+		return nil
+	}
+	stats := make([]FileStat, len(files))
+	render.Parallel(len(files), func(i int) {
+		p := filepath.Join(out, filepath.FromSlash(files[i].Path))
+		pf, ok := put(files[i].Path)
+		if !ok {
+			stats[i] = DescribeFile(p, files[i], stamp)
+			return
+		}
+		stats[i] = describeStatus(p, files[i], pf, stamp)
+	})
+	return stats
+}
+
+// describeStatus is the status of the file at p, found without following
+// a link, when it is the file the build put as pf says (DescribePut),
+// regular, of mode 0644 and of the recorded size, changed last before
+// stamp; the zero FileStat otherwise.
+func describeStatus(p string, want outdir.HashedFile, pf outdir.PutFile, stamp int64) FileStat {
+	info, err := os.Lstat(p)
+	if err != nil || !info.Mode().IsRegular() || info.Mode().Perm() != 0o644 || info.Size() != want.Size {
+		return FileStat{}
+	}
+	st, ok := StatOf(info)
+	was := pf.Stat
+	if !ok || st.Ctime >= stamp || st.Dev != was.Dev || st.Ino != was.Ino || st.Size != was.Size ||
+		st.Mode != was.Mode || st.Mtime != was.Mtime || !pf.Linked && st.Ctime != was.Ctime {
+		return FileStat{}
+	}
+	return st
 }
 
 // describe reads back each of the files in the site at out, and returns
@@ -287,6 +340,7 @@ func Describe(out string, files []outdir.HashedFile) []FileStat {
 }
 
 func DescribeFile(p string, want outdir.HashedFile, stamp int64) FileStat {
+	ReadBack.Add(1)
 	f, before, ok := outdir.OpenUnchanged(p, want.Size)
 	if !ok {
 		return FileStat{}

@@ -132,3 +132,11 @@ type File struct {
 	Path string // slash-separated, relative to the site root
 	Data []byte
 }
+
+// FileStat is what the kernel says of a file (StatOf).
+type FileStat struct {
+	Dev, Ino     uint64
+	Size         int64
+	Mode         uint32
+	Mtime, Ctime int64 // nanoseconds since 1970
+}

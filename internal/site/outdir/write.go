@@ -77,6 +77,47 @@ type output struct {
 	// without following links): a file put with the same bytes as one of
 	// them is hard-linked from it instead of written again.
 	prev map[string]bool
+	// put holds, for each file put, its status as the build left it (after
+	// writing it, or after linking it from the previous site), so that the
+	// site's description (buildcache.RecordSite) needs no second read of
+	// it (Put).
+	putMu sync.Mutex
+	put   map[string]PutFile
+	// hashed holds the status of each previous site's file Has read and
+	// hashed, for PutByHash to check that the file it links is that one.
+	hashed map[string]fs.FileInfo
+}
+
+// PutFile is a file of the site being written as the build left it: its
+// status then (Stat, StatOf), and whether it is the previous site's file
+// linked, read once to compare or hash it (its status-change time moves
+// when the previous site's link to it goes), or written from the bytes
+// the Recorder hashed.
+type PutFile struct {
+	Stat   FileStat
+	Linked bool
+}
+
+// PutFile reports how the build left the file it put at path (false for
+// a file it did not put, or on a system without StatOf).
+func (o *output) PutFile(path string) (PutFile, bool) {
+	o.putMu.Lock()
+	defer o.putMu.Unlock()
+	f, ok := o.put[path]
+	return f, ok
+}
+
+func (o *output) notePut(path string, info fs.FileInfo, linked bool) {
+	st, ok := StatOf(info)
+	if !ok {
+		return
+	}
+	o.putMu.Lock()
+	if o.put == nil {
+		o.put = map[string]PutFile{}
+	}
+	o.put[path] = PutFile{st, linked}
+	o.putMu.Unlock()
 }
 
 // openOutput takes the lock on out (waiting for another build to finish),
@@ -181,18 +222,45 @@ func (o *output) linkUnchanged(path, dst string, data []byte) bool {
 	if !sameBytes(f, data) || os.Link(src, dst) != nil {
 		return false
 	}
-	// The link is of the file compared, not of one swapped in meanwhile.
-	if lst, err := os.Lstat(dst); err != nil || !os.SameFile(st, lst) {
+	// The link is of the file compared, not of one swapped in meanwhile,
+	// nor written to since it was opened.
+	lst, err := os.Lstat(dst)
+	if err != nil || !os.SameFile(st, lst) || !sameContentStatus(st, lst) {
 		os.Remove(dst)
 		return false
 	}
+	o.notePut(path, lst, true)
 	return true
+}
+
+// sameContentStatus reports whether two statuses of one file say its
+// bytes did not change between them: the same size, modification time
+// and mode (a link added or removed moves only the status-change time).
+func sameContentStatus(a, b fs.FileInfo) bool {
+	return a.Size() == b.Size() && a.ModTime().Equal(b.ModTime()) && a.Mode() == b.Mode()
 }
 
 // has reports whether the previous site's file at path has this SHA-256
 // and size (Unchanged).
 func (o *output) Has(path, sum string, size int64) bool {
-	return o.prev[path] && Unchanged(filepath.Join(o.Out, filepath.FromSlash(path)), sum, size)
+	if !o.prev[path] {
+		return false
+	}
+	f, st, ok := OpenUnchanged(filepath.Join(o.Out, filepath.FromSlash(path)), size)
+	if !ok {
+		return false
+	}
+	defer f.Close()
+	if !HashIs(f, sum, size) {
+		return false
+	}
+	o.putMu.Lock()
+	if o.hashed == nil {
+		o.hashed = map[string]fs.FileInfo{}
+	}
+	o.hashed[path] = st
+	o.putMu.Unlock()
+	return true
 }
 
 // Unchanged is the one check of whether a site's file is as a build wrote
@@ -250,10 +318,18 @@ func (o *output) PutByHash(path, sum string, size int64) error {
 	if err := os.Link(src, p); err != nil {
 		return err
 	}
-	// Still the file checked, of the size and mode checked.
+	// Still the file checked (when Has checked it: the same file, not
+	// written to since), of the size and mode checked.
 	st, err := os.Lstat(p)
-	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm() != 0o644 || st.Size() != size {
+	o.putMu.Lock()
+	checked, ok := o.hashed[path]
+	o.putMu.Unlock()
+	if err != nil || !st.Mode().IsRegular() || st.Mode().Perm() != 0o644 || st.Size() != size ||
+		ok && (!os.SameFile(checked, st) || !sameContentStatus(checked, st)) {
 		return fmt.Errorf("%s: the previous site's copy changed while the site was built", path)
+	}
+	if ok {
+		o.notePut(path, st, true)
 	}
 	step("file")
 	return nil
@@ -302,9 +378,11 @@ func (o *output) Put(path string, data []byte) error {
 	}
 	_, werr := f.Write(data)
 	cerr := f.Chmod(0o644)
-	if err := errors.Join(werr, cerr, f.Close()); err != nil {
+	st, serr := f.Stat()
+	if err := errors.Join(werr, cerr, serr, f.Close()); err != nil {
 		return err
 	}
+	o.notePut(path, st, false)
 	step("file")
 	return nil
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package buildcache
+package outdir
 
 import (
 	"io/fs"
