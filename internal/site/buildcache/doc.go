@@ -7,8 +7,7 @@
 // # Files
 //
 //	cachepack.go: CachedRun, PackPrompts, UnpackPrompts, PackDeltas, EncodeGob, DecodeGob
-//	unchanged.go: SiteRecord, SiteKey, UnchangedSite, RecordSite
-//	statkey_linux.go, statkey_other.go: StatOf
+//	unchanged.go: SiteRecord, SiteKey, UnchangedSite, RecordSite, DescribePut, FileStat, StatOf
 //
 // Of the site's packages it may import: grid, layout, outdir, render, stage.
 package buildcache

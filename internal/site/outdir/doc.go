@@ -7,8 +7,9 @@
 //
 // # Files
 //
-//	sink.go: Sink, Recorder, MemSink, HashedFile, HashBytes, File
-//	write.go: WriteOptions, Write, WriteWith, LockOutput, Unchanged, OpenUnchanged, HashIs
+//	sink.go: Sink, Recorder, MemSink, HashedFile, HashBytes, File, FileStat
+//	write.go: WriteOptions, Write, WriteWith, LockOutput, PutFile, Unchanged, OpenUnchanged, HashIs
+//	statkey_linux.go, statkey_other.go: StatOf
 //	debris.go: the folders a killed build leaves (site.tmp-*, site.old-*)
 //	nofollow_unix.go, nofollow_other.go: the open flag that follows no link
 //
